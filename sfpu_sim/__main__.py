@@ -1,0 +1,4 @@
+"""``python -m sfpu_sim`` is the ``sfpu-sim`` command."""
+from sfpu_sim.cli import main
+
+raise SystemExit(main())

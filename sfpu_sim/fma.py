@@ -1,0 +1,289 @@
+"""Bit-exact models of the multiply-add ``x*y + z`` of the SFPU, one per chip, plus IEEE 754.
+
+Owns: the arithmetic of SFPMAD and every instruction built on it (SFPADD, SFPMUL, SFPADDI,
+SFPMULI, SFPLUT, SFPLUTFP32). Knows nothing of registers, lanes or instructions.
+
+Behaviour follows Tenstorrent's bit-perfect reference models described in
+tt-isa-documentation ``Miscellaneous/FMA/README.md`` (fma.c, 2025-08/09 revision, commit
+06c5af5b). The three models share one datapath, written once here; what differs between them
+is data (:class:`FmaRules`):
+
+* ``ieee``: a true fused multiply-add, round to nearest even, gradual underflow, canonical
+  NaN ``0x7FC00000``.
+* ``blackhole``: denormal inputs read as signed zero; the 48-bit product is *narrowed* to
+  24 + 1 + 3 bits (top bit, fraction, guard/round/sticky) before the add, instead of the addend
+  being widened; a product that overflows (or underflows) on its own is Inf (or exactly 0);
+  alignment shifts are "semi-sticky" (an operand shifted out entirely contributes nothing);
+  denormal results flushed after rounding to signed zero; canonical NaN.
+* ``wormhole``: as Blackhole, except every zero result is +0; NaN results keep at least
+  ``0x7F800001`` and the datapath carries on, so further mantissa bits can leak into them; a
+  finite product that overflows plus the opposite infinity is NaN; the final normalising right
+  shift drops the higher of two shifted-out bits from the sticky bit (hardware bug); results
+  whose exponent is below the denormal binade are flushed *before* rounding.
+
+Speed: the per-lane datapath is full of data-dependent shifts, so it is compiled with numba into
+numpy ufuncs (broadcasting, any shape), with a multithreaded variant for large arrays. Measured
+alternatives and figures: ``python -m sfpu_sim.bench fma`` and the foundation issue's note.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+__all__ = ["FmaRules", "IEEE", "BLACKHOLE", "WORMHOLE", "fma_ieee", "fma_blackhole", "fma_wormhole",
+           "fma_model", "MODELS"]
+
+SIGN = 0x80000000
+CANONICAL_NAN = 0x7FC00000
+WORMHOLE_NAN = 0x7F800001
+INF = 0x7F800000
+HIDDEN = 0x800000
+FRACTION = 0x7FFFFF
+GUARD_BITS = 3                # guard, round and sticky below the 24-bit significand
+LEAD = 23 + GUARD_BITS        # bit index of the leading one of a normalised result
+
+
+# How results below the normal range are handled (FmaRules.subnormal).
+GRADUAL = 0               # IEEE denormals
+FLUSH_AFTER_ROUNDING = 1  # Blackhole: round as if one binade below normal, then flush (signed)
+FLUSH_EARLY = 2           # Wormhole: flush before rounding unless in the binade just below normal
+
+
+class FmaRules(NamedTuple):
+    """How one multiply-add datapath differs from the others.
+
+    ``flush_inputs``: denormal inputs read as zero (else they are normalised, as IEEE requires).
+    ``narrow_product``: the product is cut to 28 bits with a sticky bit before the add; a product
+        that alone overflows is infinite and one that alone underflows is exactly zero.
+        Otherwise the addend is widened to the product's 51 bits (exact fused add).
+    ``semi_sticky``: an operand shifted right by more bits than it has contributes nothing (not
+        even a sticky bit) when the two addends are aligned.
+    ``leaky_nan``: NaN results are ``sign | 0x7F800001`` ORed with whatever the rest of the
+        datapath computes (Wormhole); otherwise the canonical ``0x7FC00000``.
+    ``signed_zero``: zero results follow IEEE sign rules; otherwise every zero is +0.
+    ``overflowed_product_is_inf``: a finite product that overflows counts as infinite in the
+        Inf - Inf test (so adding the opposite infinity gives NaN).
+    ``subnormal``: GRADUAL, FLUSH_AFTER_ROUNDING or FLUSH_EARLY (constants above). Blackhole's
+        flush has a quirk: however deep below the normal range the sum lies, it is shifted as if
+        it were in the binade just below, so an all-ones significand there can round up to the
+        smallest normal.
+    ``sticky_bug``: the final normalising right shift keeps only bit 0 as sticky (Wormhole).
+
+    A NamedTuple so that the compiled datapath can fold each rule to a constant.
+    """
+    name: str
+    flush_inputs: bool
+    narrow_product: bool
+    semi_sticky: bool
+    leaky_nan: bool
+    signed_zero: bool
+    overflowed_product_is_inf: bool
+    subnormal: int
+    sticky_bug: bool
+
+
+IEEE = FmaRules("ieee", flush_inputs=False, narrow_product=False, semi_sticky=False,
+                leaky_nan=False, signed_zero=True, overflowed_product_is_inf=False,
+                subnormal=GRADUAL, sticky_bug=False)
+BLACKHOLE = FmaRules("blackhole", flush_inputs=True, narrow_product=True, semi_sticky=True,
+                     leaky_nan=False, signed_zero=True, overflowed_product_is_inf=False,
+                     subnormal=FLUSH_AFTER_ROUNDING, sticky_bug=False)
+WORMHOLE = FmaRules("wormhole", flush_inputs=True, narrow_product=True, semi_sticky=True,
+                    leaky_nan=True, signed_zero=False, overflowed_product_is_inf=True,
+                    subnormal=FLUSH_EARLY, sticky_bug=True)
+
+
+@intrinsic
+def _leading_zeros64(typingctx, value):
+    """Count of leading zero bits of an int64 (64 for zero): LLVM's ctlz, one instruction."""
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
+@numba.njit(inline="always")
+def _bit_length(v):
+    return 64 - _leading_zeros64(v)
+
+
+@numba.njit(inline="always")
+def _unpack(v, rules):
+    """(biased exponent, significand with hidden bit) of an FP32 pattern, as int64.
+
+    A denormal is read as zero (``flush_inputs``) or rescaled so that its leading one sits at
+    bit 23, its exponent going to 0 or below."""
+    e = (v >> 23) & 0xFF
+    m = v & FRACTION
+    if e != 0:
+        return e, m | HIDDEN
+    if rules.flush_inputs:
+        return e, 0
+    if m == 0:
+        # Zero: the exponent the normaliser gives a fraction of 1. It decides the alignment of
+        # an IEEE sum of zero and an underflowing product, so it must be exactly this value.
+        return e - 22, m
+    shift = 24 - _bit_length(m)
+    return e + 1 - shift, m << shift
+
+
+@numba.njit(inline="always")
+def _align(m, by, semi_sticky):
+    """Shift right by ``by >= 0`` bits, ORing what falls out into a sticky least significant bit.
+
+    Semi-sticky: if nothing is left, nothing is left (no sticky bit either). Written without
+    branches: lanes take either path at random, and a mispredicted branch costs more than the
+    arithmetic of both."""
+    by = min(by, 63)
+    kept = m >> by
+    lost = (kept << by) != m
+    if semi_sticky:
+        lost = lost & (kept != 0)
+    return kept | lost
+
+
+@numba.njit(inline="always")
+def _datapath(x, y, z, rules):
+    """x*y + z on raw FP32 patterns (int64 holding 32 bits) under ``rules``; see module doc."""
+    narrow = rules.narrow_product
+    xe, xm = _unpack(x, rules)
+    ye, ym = _unpack(y, rules)
+    ze, zm = _unpack(z, rules)
+    z_sign = z & SIGN
+    p_sign = (x ^ y) & SIGN
+    pm = (xm * ym) << GUARD_BITS       # exact: at most 51 bits
+    pe = xe + ye - 150                 # so that pm * 2**(pe - 153) is the product
+    zm = zm << GUARD_BITS
+    if narrow:
+        # Cut the product to the addend's precision: 23 bits go, their OR is the sticky bit.
+        pm = (pm >> 23) | ((pm & FRACTION) != 0)
+        pe += 23
+
+    # Infinities and NaNs in, or (narrowing datapaths) a product that overflows on its own.
+    nan = 0
+    if xe == 255 or ye == 255 or ze == 255 or (narrow and pe >= 255):
+        x_invalid = xe == 255 and (xm != HIDDEN or ym == 0)       # NaN, or Inf * 0
+        y_invalid = ye == 255 and (ym != HIDDEN or xm == 0)
+        z_nan = ze == 255 and zm != (HIDDEN << GUARD_BITS)
+        product_inf = xe == 255 or ye == 255 or (rules.overflowed_product_is_inf and pe >= 255)
+        inf_minus_inf = ze == 255 and not z_nan and product_inf and z_sign != p_sign
+        if not rules.leaky_nan:
+            if x_invalid or y_invalid or z_nan or inf_minus_inf:
+                return CANONICAL_NAN
+            return z if ze == 255 else p_sign | INF
+        if x_invalid or y_invalid or inf_minus_inf:
+            nan = p_sign | WORMHOLE_NAN
+        elif z_nan:
+            nan = z_sign | WORMHOLE_NAN
+        else:
+            return z if ze == 255 else p_sign | INF
+        # Wormhole keeps computing with the NaN's operands; the result can only gain bits.
+        pe = min(pe, 255)
+
+    if not narrow:
+        # Exact fused add: widen the addend to the product's 23 extra fraction bits instead.
+        zm = zm << 23
+        ze -= 23
+    zero = (z_sign & p_sign) if rules.signed_zero else nan
+    if pm == 0 or (narrow and pe < 0):
+        if nan == 0:
+            return z if zm != 0 else zero
+        pm, pe = 0, 0
+
+    # Align to the larger exponent and add magnitudes; the larger magnitude gives the sign.
+    re = max(pe, ze)
+    pm = _align(pm, re - pe, rules.semi_sticky)
+    zm = _align(zm, re - ze, rules.semi_sticky)
+    r_sign = p_sign if pm >= zm else z_sign
+    rm = pm + zm if p_sign == z_sign else abs(pm - zm)
+    if rm == 0:
+        return zero
+
+    # Normalise so that the leading one sits at bit 26, tracking the exponent.
+    n = _bit_length(rm) - 1 - LEAD
+    re += n
+    if re >= 255:
+        return nan if nan != 0 else r_sign | INF
+    if re <= 0:
+        if rules.subnormal == GRADUAL:
+            n += 1 - re          # a true denormal: exponent field 0, significand shifted down
+            re = 0
+        elif rules.subnormal == FLUSH_AFTER_ROUNDING:
+            n += 1               # one extra shift, whatever the depth (see FmaRules)
+            re = 0
+        elif re < 0:
+            return nan
+    left, right = max(-n, 0), max(n, 0)
+    if rules.subnormal == GRADUAL:
+        rm = _align(rm << left, right, False)
+    elif rules.sticky_bug:
+        rm = ((rm << left) >> right) | (rm & (right != 0))
+    else:
+        rm = ((rm << left) >> right) | ((right != 0) & ((rm & (right | 1)) != 0))
+
+    # Round to nearest even on the three guard bits; a carry may bump the exponent.
+    r = (re << 23) + ((rm >> GUARD_BITS) & FRACTION)
+    r += (rm & 7) + (r & 1) > 4
+    if r < HIDDEN and rules.subnormal != GRADUAL:
+        return nan if rules.leaky_nan else r_sign
+    return (nan if nan != 0 else r_sign) | r
+
+
+# Array kernels. The per-lane datapath branches on every lane's exponents, so it is compiled
+# with numba; each model gets its own kernel with its rules as a global constant, which lets
+# the compiler fold every rule away (passing the rules as an argument measured 3-4x slower, and
+# numba ufuncs built with @vectorize another 3x slower than a plain loop). Compiled code is
+# cached on disk next to this file.
+@numba.njit(cache=True, parallel=True)
+def _lanes_ieee(x, y, z, out):
+    for i in numba.prange(out.size):
+        out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), IEEE)
+
+
+@numba.njit(cache=True, parallel=True)
+def _lanes_blackhole(x, y, z, out):
+    for i in numba.prange(out.size):
+        out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), BLACKHOLE)
+
+
+@numba.njit(cache=True, parallel=True)
+def _lanes_wormhole(x, y, z, out):
+    for i in numba.prange(out.size):
+        out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), WORMHOLE)
+
+
+_KERNELS = {"ieee": _lanes_ieee, "blackhole": _lanes_blackhole, "wormhole": _lanes_wormhole}
+
+
+def fma_model(model: str, x, y, z) -> np.ndarray:
+    """``x*y + z`` per element under ``model`` ("ieee", "blackhole" or "wormhole").
+
+    Inputs are FP32 bit patterns: anything numpy turns into uint32 arrays that broadcast
+    together. The result is a new uint32 array of the broadcast shape."""
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=np.uint32) for v in (x, y, z)))
+    out = np.empty(x.shape, dtype=np.uint32)
+    flat = [np.ascontiguousarray(v).reshape(-1) for v in (x, y, z)]
+    _KERNELS[model](*flat, out.reshape(-1))
+    return out
+
+
+def fma_ieee(x, y, z) -> np.ndarray:
+    """IEEE 754 fused multiply-add on FP32 patterns, round to nearest even, NaN 0x7FC00000."""
+    return fma_model("ieee", x, y, z)
+
+
+def fma_blackhole(x, y, z) -> np.ndarray:
+    """The Blackhole SFPMAD datapath (also the Blackhole RISC-V ``fma.s``) on FP32 patterns."""
+    return fma_model("blackhole", x, y, z)
+
+
+def fma_wormhole(x, y, z) -> np.ndarray:
+    """The Wormhole B0 SFPMAD datapath on FP32 patterns."""
+    return fma_model("wormhole", x, y, z)
+
+
+MODELS = {"ieee": fma_ieee, "blackhole": fma_blackhole, "wormhole": fma_wormhole}

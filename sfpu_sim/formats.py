@@ -1,0 +1,358 @@
+"""Number formats of the SFPU as bit patterns: FP32, BF16, FP16 and the Dst/LReg FP16 variants.
+
+Owns: how bits become numbers and back, classification, DAZ/FTZ, the FP32 -> BF16 conversions
+the device performs, and the shuffled layout values have inside Dst. Knows nothing of
+instructions or machine state.
+
+Conventions: FP32 patterns are ``uint32`` arrays; BF16 and FP16 patterns are ``uint16`` arrays.
+Every function accepts anything numpy converts (scalars, lists, arrays of any shape) and works
+elementwise without Python loops.
+
+Sources: tt-isa-documentation (WormholeB0 and BlackholeA0 ``TensixTile/TensixCoprocessor``):
+``FloatBitPatterns.md`` (value of each pattern to the SFPU), ``Dst.md`` (storage layout),
+``SFPLOAD.md`` / ``SFPLOADI.md`` / ``SFPLUTFP32.md`` (the three FP16 readings),
+``SFPSTORE.md`` (truncating stores), ``SFPSTOCHRND_FloatFloat.md`` and
+``Packers/FormatConversion.md`` (round to nearest, ties away); digest in
+``../shared/spec/isa-reference.md`` §1.7, §3.3-3.7.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+SIGN32 = np.uint32(0x80000000)
+EXP32 = np.uint32(0x7F800000)
+MAN32 = np.uint32(0x007FFFFF)
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    """Field widths of a sign | exponent | mantissa binary format held in an unsigned array."""
+    name: str
+    exp_bits: int
+    man_bits: int
+    dtype: type
+
+    @property
+    def width(self) -> int:
+        return 1 + self.exp_bits + self.man_bits
+
+    @property
+    def sign_mask(self) -> int:
+        return 1 << (self.width - 1)
+
+    @property
+    def exp_max(self) -> int:
+        return (1 << self.exp_bits) - 1
+
+    @property
+    def man_mask(self) -> int:
+        return (1 << self.man_bits) - 1
+
+    def bits(self, values) -> np.ndarray:
+        """Coerce bit patterns (ints, arrays) to this format's unsigned dtype."""
+        return np.asarray(values).astype(self.dtype, copy=False)
+
+    def exponent(self, bits) -> np.ndarray:
+        return (self.bits(bits) >> self.dtype(self.man_bits)) & self.dtype(self.exp_max)
+
+    def mantissa(self, bits) -> np.ndarray:
+        return self.bits(bits) & self.dtype(self.man_mask)
+
+
+FP32 = FloatFormat("fp32", 8, 23, np.uint32)
+BF16 = FloatFormat("bf16", 8, 7, np.uint16)
+FP16 = FloatFormat("fp16", 5, 10, np.uint16)
+FORMATS = {f.name: f for f in (FP32, BF16, FP16)}
+
+
+def bit_length(values) -> np.ndarray:
+    """Number of significant bits of each unsigned 32-bit value (0 for 0), as int32."""
+    v = np.asarray(values).astype(np.float64)       # exact for every 32-bit integer
+    return np.frexp(v)[1].astype(np.int32)
+
+
+def _u32(values) -> np.ndarray:
+    return np.asarray(values).astype(np.uint32, copy=False)
+
+
+def _u16(values) -> np.ndarray:
+    return np.asarray(values).astype(np.uint16, copy=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Bits <-> values
+# --------------------------------------------------------------------------------------------
+
+def fp32_to_bits(values) -> np.ndarray:
+    """IEEE FP32 values (floats, float32 arrays) -> uint32 patterns. Doubles round to nearest."""
+    return np.asarray(values, dtype=np.float32).view(np.uint32)
+
+
+def bits_to_fp32(bits) -> np.ndarray:
+    """uint32 patterns -> float32 values (IEEE reading: denormals are denormals)."""
+    return _u32(bits).view(np.float32)
+
+
+def bf16_to_bits(values) -> np.ndarray:
+    """BF16 values -> uint16 patterns. ml_dtypes.bfloat16 arrays are taken bit for bit; other
+    numbers are first rounded to BF16 by ml_dtypes (round to nearest even)."""
+    return np.asarray(values, dtype=ml_dtypes.bfloat16).view(np.uint16)
+
+
+def bits_to_bf16(bits) -> np.ndarray:
+    """uint16 patterns -> an ml_dtypes.bfloat16 array (for handing to torch/jax/numpy users)."""
+    return _u16(bits).view(ml_dtypes.bfloat16)
+
+
+def bf16_to_fp32_bits(bits) -> np.ndarray:
+    """BF16 pattern -> the FP32 pattern of the same value (exact: the low 16 bits are zero)."""
+    return _u16(bits).astype(np.uint32) << np.uint32(16)
+
+
+def fp16_to_bits(values) -> np.ndarray:
+    """IEEE FP16 values -> uint16 patterns (other numbers rounded to nearest even by numpy)."""
+    return np.asarray(values, dtype=np.float16).view(np.uint16)
+
+
+def bits_to_fp16(bits) -> np.ndarray:
+    """uint16 patterns -> numpy float16 values (IEEE reading)."""
+    return _u16(bits).view(np.float16)
+
+
+def fp16_to_fp32_bits(bits) -> np.ndarray:
+    """IEEE FP16 pattern -> FP32 pattern of the same value: exact, denormals normalised,
+    Inf kept, NaN payload moved to the top of the FP32 mantissa."""
+    h = _u16(bits).astype(np.uint32)
+    sign = (h & 0x8000) << 16
+    e = (h >> 10) & 0x1F
+    m = h & 0x3FF
+    # A denormal m * 2**-24: renormalise by the position of its leading one.
+    lead = np.maximum(bit_length(m), 1).astype(np.uint32) - np.uint32(1)
+    denormal = ((lead + 103) << 23) | ((m << (23 - lead)) & MAN32)
+    normal = ((e + 112) << 23) | (m << 13)
+    special = EXP32 | (m << 13)
+    out = np.where(e == 31, special, np.where(e == 0, np.where(m == 0, 0, denormal), normal))
+    return (sign | out).astype(np.uint32)
+
+
+def fp32_to_fp16_rne(bits) -> np.ndarray:
+    """FP32 pattern -> IEEE FP16 pattern, round to nearest even (numpy's conversion)."""
+    return bits_to_fp32(bits).astype(np.float16).view(np.uint16)
+
+
+# --------------------------------------------------------------------------------------------
+# Classification, DAZ, FTZ
+# --------------------------------------------------------------------------------------------
+
+class FloatClass(enum.IntEnum):
+    """IEEE class of a pattern. The SFPU reads DENORMAL as zero (FloatBitPatterns.md)."""
+    ZERO = 0
+    DENORMAL = 1
+    NORMAL = 2
+    INF = 3
+    NAN = 4
+
+
+def classify(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    """FloatClass code (uint8) of each pattern under the IEEE reading of ``fmt``."""
+    e, m = fmt.exponent(bits), fmt.mantissa(bits)
+    top = e == fmt.exp_max
+    out = np.full(e.shape, FloatClass.NORMAL, dtype=np.uint8)
+    out[(e == 0) & (m == 0)] = FloatClass.ZERO
+    out[(e == 0) & (m != 0)] = FloatClass.DENORMAL
+    out[top & (m == 0)] = FloatClass.INF
+    out[top & (m != 0)] = FloatClass.NAN
+    return out
+
+
+def is_nan(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    return (fmt.exponent(bits) == fmt.exp_max) & (fmt.mantissa(bits) != 0)
+
+
+def is_inf(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    return (fmt.exponent(bits) == fmt.exp_max) & (fmt.mantissa(bits) == 0)
+
+
+def is_finite(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    return fmt.exponent(bits) != fmt.exp_max
+
+
+def is_zero(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    """True for +0 and -0 only (denormals are not zero under the IEEE reading)."""
+    return (fmt.bits(bits) & fmt.dtype(fmt.sign_mask - 1)) == 0
+
+
+def is_denormal(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    return (fmt.exponent(bits) == 0) & (fmt.mantissa(bits) != 0)
+
+
+def flush_denormals(bits, fmt: FloatFormat = FP32, keep_sign: bool = True) -> np.ndarray:
+    """Replace denormal patterns by zero: signed zero if ``keep_sign``, else +0.
+
+    Every other pattern (zeros included) is returned unchanged; ``keep_sign=False`` does not
+    turn an existing -0 into +0 (use :func:`positive_zero` for that)."""
+    b = fmt.bits(bits)
+    zero = b & fmt.dtype(fmt.sign_mask) if keep_sign else fmt.dtype(0)
+    return np.where(is_denormal(b, fmt), zero, b).astype(fmt.dtype)
+
+
+def daz(bits, fmt: FloatFormat = FP32, keep_sign: bool = True) -> np.ndarray:
+    """Denormals-are-zero on inputs: a denormal input reads as (signed) zero, as every SFPU
+    arithmetic instruction does (FloatBitPatterns.md). Same bit operation as :func:`ftz`."""
+    return flush_denormals(bits, fmt, keep_sign)
+
+
+def ftz(bits, fmt: FloatFormat = FP32, keep_sign: bool = True) -> np.ndarray:
+    """Flush-to-zero on outputs: a denormal result becomes zero, keeping its sign (Blackhole
+    SFPMAD, SFPSTORE) or dropping it (``keep_sign=False``: Wormhole SFPMAD, packer rounding)."""
+    return flush_denormals(bits, fmt, keep_sign)
+
+
+def positive_zero(bits, fmt: FloatFormat = FP32) -> np.ndarray:
+    """Turn -0 into +0; everything else unchanged."""
+    b = fmt.bits(bits)
+    return np.where(b == fmt.dtype(fmt.sign_mask), fmt.dtype(0), b).astype(fmt.dtype)
+
+
+# --------------------------------------------------------------------------------------------
+# FP32 -> BF16, the three ways the device and its references do it
+# --------------------------------------------------------------------------------------------
+
+def fp32_to_bf16_truncate(bits) -> np.ndarray:
+    """FP32 -> BF16 as SFPSTORE does it (SFPSTORE.md, both chips): a denormal becomes zero of
+    the same sign, then the low 16 bits are dropped (truncation toward zero). A NaN whose
+    payload lies only in the low 16 bits becomes Inf."""
+    x = _u32(bits)
+    x = np.where((x & EXP32) == 0, x & SIGN32, x)
+    return (x >> np.uint32(16)).astype(np.uint16)
+
+
+def fp32_to_bf16_rne(bits) -> np.ndarray:
+    """FP32 -> BF16, IEEE round to nearest even with gradual underflow; overflow goes to Inf.
+
+    NaN becomes the quiet NaN ``sign | 0x7FC0`` (ml_dtypes' and torch's convention), so a
+    payload held only in the low bits cannot turn it into Inf."""
+    x = _u32(bits)
+    odd = (x >> np.uint32(16)) & np.uint32(1)
+    rounded = ((x.astype(np.uint64) + 0x7FFF + odd) >> 16).astype(np.uint32)
+    nan = ((x >> np.uint32(16)) & np.uint32(0x8000)) | np.uint32(0x7FC0)
+    return np.where(is_nan(x), nan, rounded).astype(np.uint16)
+
+
+def fp32_drop_mantissa_bits(bits, drop: int, threshold) -> np.ndarray:
+    """Keep ``23 - drop`` mantissa bits of an FP32 pattern, rounding its magnitude up when the
+    discarded bits are ``>= threshold`` (SFPSTOCHRND_FloatFloat.md functional model).
+
+    Exponent 0 (zero or denormal, either sign) becomes +0; exponent 255 becomes the signed
+    infinity (NaN -> +-Inf); a carry can raise the exponent, up to Inf. ``threshold`` may be
+    an array (stochastic rounding) or a scalar (0x8000 for ``drop=16`` rounds to nearest,
+    ties away from zero). Returns FP32 patterns with the dropped bits cleared."""
+    x = _u32(bits)
+    e = x & EXP32
+    discarded = x & np.uint32((1 << drop) - 1)
+    kept = x - discarded
+    up = discarded >= np.asarray(threshold, dtype=np.uint32)
+    rounded = kept + np.where(up, np.uint32(1 << drop), np.uint32(0))
+    out = np.where(e == 0, np.uint32(0), np.where(e == EXP32, x & np.uint32(0xFF800000), rounded))
+    return out.astype(np.uint32)
+
+
+def fp32_to_bf16_ties_away(bits) -> np.ndarray:
+    """FP32 -> BF16 rounding to nearest, ties away from zero, as SFPSTOCHRND's "nearest" mode
+    (sfpi ``float_to_fp16b(x, 0)``) and the packer's rounding conversion do it
+    (Packers/FormatConversion.md): -0 and denormals become +0, NaN becomes +-Inf."""
+    return (fp32_drop_mantissa_bits(bits, 16, 0x8000) >> np.uint32(16)).astype(np.uint16)
+
+
+# --------------------------------------------------------------------------------------------
+# The SFPU's own FP16 readings (isa-reference §3.4-3.6)
+# --------------------------------------------------------------------------------------------
+
+def _fp16_fields(bits):
+    h = _u16(bits).astype(np.uint32)
+    return (h & 0x8000) << 16, (h >> 10) & 0x1F, h & 0x3FF
+
+
+def fp16a_to_fp32_bits(bits, fp16a_inf=False) -> np.ndarray:
+    """SFPLOAD's reading of an FP16 Dst datum (given in standard FP16 field order).
+
+    Exponent 31 is an ordinary finite binade (up to 131008); exponent 0 gives the FP32
+    *denormal* pattern ``mantissa << 13`` (which arithmetic then reads as zero). With
+    LaneConfig ENABLE_FP16A_INF (``fp16a_inf``, bool or per-element array), the pattern with
+    exponent 31 and mantissa 0x3FF reads as +-Inf instead."""
+    sign, e, m = _fp16_fields(bits)
+    value = np.where(e == 0, m << 13, ((e + 112) << 23) | (m << 13))
+    inf = np.asarray(fp16a_inf) & (e == 31) & (m == 0x3FF)
+    return (sign | np.where(inf, EXP32, value)).astype(np.uint32)
+
+
+def fp16_floata_to_fp32_bits(bits) -> np.ndarray:
+    """SFPLOADI FLOATA's reading of an FP16 immediate: every exponent is rebiased by +112 with
+    no special cases, so 0x0000 is 2**-15 (not zero) and exponent 31 is finite."""
+    sign, e, m = _fp16_fields(bits)
+    return (sign | ((e + 112) << 23) | (m << 13)).astype(np.uint32)
+
+
+def lut16_to_fp32_bits(bits) -> np.ndarray:
+    """SFPLUTFP32's reading of a 16-bit table entry: as FLOATA, except that exponent 31 gives
+    FP32 exponent 0 (a zero or denormal pattern, i.e. zero to the FMA): the way to encode 0."""
+    sign, e, m = _fp16_fields(bits)
+    exponent = np.where(e == 31, np.uint32(0), e + 112)
+    return (sign | (exponent << 23) | (m << 13)).astype(np.uint32)
+
+
+def fp32_to_fp16a_truncate(bits) -> np.ndarray:
+    """SFPSTORE's FP32 -> FP16 (standard FP16 field order): truncation; anything below 2**-14
+    (zeros and denormals included) becomes signed zero; overflow, Inf and NaN saturate to the
+    0x7FFF pattern with the sign kept (exponent 31 stays a finite binade)."""
+    x = _u32(bits)
+    sign = (x >> 16) & np.uint32(0x8000)
+    e = ((x >> 23) & 0xFF).astype(np.int32) - 112
+    fields = (np.clip(e, 0, 31).astype(np.uint32) << 10) | ((x & MAN32) >> 13)
+    out = np.where(e <= 0, np.uint32(0), np.where(e > 31, np.uint32(0x7FFF), fields))
+    return (sign | out).astype(np.uint16)
+
+
+# --------------------------------------------------------------------------------------------
+# Dst storage layout: exponent in the low bits (Dst.md; isa-reference §1.7)
+# --------------------------------------------------------------------------------------------
+
+def bf16_to_dst(bits) -> np.ndarray:
+    """BF16 pattern -> 16-bit Dst cell: sign | mantissa[6:0] << 8 | exponent."""
+    h = _u32(bits)
+    return ((h & 0x8000) | ((h & 0x7F) << 8) | ((h >> 7) & 0xFF)).astype(np.uint16)
+
+
+def dst_to_bf16(cells) -> np.ndarray:
+    """16-bit Dst cell -> BF16 pattern (inverse of :func:`bf16_to_dst`)."""
+    d = _u32(cells)
+    return ((d & 0x8000) | ((d & 0xFF) << 7) | ((d >> 8) & 0x7F)).astype(np.uint16)
+
+
+def fp16_to_dst(bits) -> np.ndarray:
+    """FP16 pattern -> 16-bit Dst cell: sign | mantissa[9:0] << 5 | exponent."""
+    h = _u32(bits)
+    return ((h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)).astype(np.uint16)
+
+
+def dst_to_fp16(cells) -> np.ndarray:
+    """16-bit Dst cell -> FP16 pattern (inverse of :func:`fp16_to_dst`)."""
+    d = _u32(cells)
+    return ((d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)).astype(np.uint16)
+
+
+def fp32_to_dst(bits) -> np.ndarray:
+    """FP32 (or sign-magnitude Integer "32") pattern -> 32-bit Dst datum: the high half takes
+    the BF16 shuffle, the low 16 mantissa bits stay in place."""
+    x = _u32(bits)
+    return (bf16_to_dst(x >> 16).astype(np.uint32) << 16) | (x & 0xFFFF)
+
+
+def dst_to_fp32(cells) -> np.ndarray:
+    """32-bit Dst datum -> FP32 pattern (inverse of :func:`fp32_to_dst`)."""
+    d = _u32(cells)
+    return (dst_to_bf16(d >> 16).astype(np.uint32) << 16) | (d & 0xFFFF)

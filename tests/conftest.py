@@ -1,0 +1,22 @@
+"""Shared test fixtures: the golden vector files in ../shared/vectors (read-only)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = ROOT.parent / "shared" / "vectors"
+
+
+def load_vectors(name: str):
+    path = VECTORS / name
+    if not path.exists():
+        pytest.skip(f"golden vector file {path} is absent (it lives in the steering repo's shared/)")
+    return np.load(path)
+
+
+@pytest.fixture(scope="session")
+def fma_golden():
+    return load_vectors("fma_golden.npz")
