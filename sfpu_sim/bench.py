@@ -57,14 +57,82 @@ def bench_fma(args, console: Console) -> None:
     console.print(table)
 
 
-TARGETS = {"fma": bench_fma}
+# A 30-instruction program mixing every instruction class a kernel uses: load/store,
+# immediates, MAD-class arithmetic, field and integer operations, a LUT, predication, a swap,
+# rounding and a conversion. Valid on both chips (SFPNOPs keep it free of Wormhole hazards).
+MIXED_PROGRAM = """
+SFPLOAD   L0, 0, 0, 0
+SFPLOADI  L1, FLOATB, 0x3FC0
+SFPLOADI  L2, FLOATB, 0xBF00
+SFPMAD    L0, L1, L2, L3, 0
+SFPABS    0, L0, L4, FLOAT
+SFPMUL    L3, L3, L9, L5, 0
+SFPEXEXP  0, L4, L7, 0
+SFPADD    L10, L4, L5, L6, 0
+SFPADDI   0x3F80, L4, 0
+SFPMULI   0x3F00, L6, 0
+SFPSETEXP 127, L4, L5, ARG_IMM
+SFPIADD   -3, L7, L7, CC_NONE|ARG_IMM
+SFPSHFT   1, L0, L7, ARG_IMM
+SFPAND    0, L0, L7, 0
+SFPOR     0, L1, L7, 0
+SFPSETCC  0, L0, L0, LREG_LT0
+SFPPUSHC  0, 0, L0, 0
+SFPMAD    L5, L6, L1, L2, 0
+SFPNOP
+SFPCOMPC  0, 0, L0, 0
+SFPMAD    L5, L1, L6, L2, 0
+SFPNOP
+SFPPOPC   0, 0, L0, 0
+SFPENCC   0, 0, L0, 0
+SFPSWAP   0, L10, L2, VEC_MIN_MAX
+SFPNOP
+SFPLUT    L2, SGN_RETAIN
+SFPNOP
+SFP_STOCH_RND 0, 0, L2, L2, L2, FP32_TO_FP16B
+SFPSTORE  L2, 0, 0, 0
+"""
+
+
+def bench_machine(args, console: Console) -> None:
+    import warnings
+
+    from sfpu_sim.asm import assemble
+    from sfpu_sim.machine import Machine
+
+    lanes = args.lanes[0] if args.lanes != DEFAULT_LANES else 65536
+    table = Table(title=f"Machine: a {len(MIXED_PROGRAM.split(chr(10))) - 2}-instruction mixed "
+                        f"program over {lanes:,} lanes (best of {args.repeat})")
+    for column in ("arch", "seconds", "M lane-instructions/s"):
+        table.add_column(column, justify="right" if column != "arch" else "left")
+    rng = np.random.default_rng(SEED)
+    for arch in ("wormhole", "blackhole"):
+        program = assemble(MIXED_PROGRAM, arch, "MIXED_PROGRAM")
+        machine = Machine(arch, lanes=lanes, dst_rows=16)
+        inputs = moderate_floats(rng, lanes) >> np.uint32(16)
+
+        def run():
+            machine.dst.write_lanes(0, inputs, "bf16")
+            machine.run(program)
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            seconds = best_seconds(run, args.repeat)
+        rate = lanes * len(program) / seconds / 1e6
+        table.add_row(arch, f"{seconds:.4f}", f"{rate:,.0f}")
+    console.print(table)
+
+
+TARGETS = {"fma": bench_fma, "machine": bench_machine}
+DEFAULT_LANES = [1 << 20, 1 << 24]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sfpu_sim.bench", description=__doc__)
     parser.add_argument("target", choices=sorted(TARGETS))
-    parser.add_argument("--lanes", type=int, nargs="+", default=[1 << 20, 1 << 24],
-                        help="array sizes (default: 1M and 16M)")
+    parser.add_argument("--lanes", type=int, nargs="+", default=DEFAULT_LANES,
+                        help="lanes: array sizes for fma (default 1M and 16M), the machine's "
+                             "lane count for machine (default 65,536)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
     TARGETS[args.target](args, Console())

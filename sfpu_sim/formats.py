@@ -269,6 +269,26 @@ def fp32_to_bf16_ties_away(bits) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
+# Integers: sign-magnitude (Dst "Integer 32", SFPCAST's input) and two's complement
+# --------------------------------------------------------------------------------------------
+
+def sign_magnitude_to_twos_complement(bits) -> np.ndarray:
+    """Sign and 31-bit magnitude -> two's complement (-0 becomes 0)."""
+    x = _u32(bits)
+    magnitude = x & ~SIGN32
+    return np.where(x & SIGN32, -magnitude, magnitude).astype(np.uint32)
+
+
+def twos_complement_to_sign_magnitude(bits) -> np.ndarray:
+    """Two's complement -> sign and 31-bit magnitude; -2**31 becomes 0x80000000 (-0). The map
+    is its own inverse (applied to sign-magnitude it gives two's complement, with -0 and
+    -2**31 sharing the pattern 0x80000000): Blackhole SFPCAST mode 3 is exactly this."""
+    x = _u32(bits)
+    sign = x & SIGN32
+    return (sign | (np.where(sign, -x, x) & ~SIGN32)).astype(np.uint32)
+
+
+# --------------------------------------------------------------------------------------------
 # The SFPU's own FP16 readings (isa-reference §3.4-3.6)
 # --------------------------------------------------------------------------------------------
 

@@ -1,0 +1,209 @@
+"""Text assembly, 32-bit encodings and disassembly of SFPU programs.
+
+Owns: the text syntax and the word <-> instruction mapping. Knows nothing of what instructions
+compute.
+
+Syntax: one instruction per line, the mnemonic then its operands in the argument order of
+Tenstorrent's ``TT_SFP*`` macros, separated by commas; ``#`` starts a comment. Register
+operands accept ``L0``..``L15`` or plain numbers; modifier operands accept numbers or the ISA
+pages' symbolic names (with or without their prefix, e.g. ``SGN_RETAIN`` or
+``SFPLUT_MOD0_SGN_RETAIN``), joined with ``|``; numbers may be decimal, ``0x`` hex or ``0b``
+binary, signed fields take a minus sign. Trailing operands with a documented default may be
+left out. Canonical text (what :func:`disassemble` prints) round-trips exactly through
+:func:`assemble`, and words round-trip through :func:`decode` and :func:`encode`.
+
+Example::
+
+    SFPLOAD   L0, BF16, 0, 0        # x from Dst rows 0..3, even columns
+    SFPMULI   0x3FC0, L0, 0         # x * 1.5
+    SFPNOP                          # Wormhole: the MAD result needs a gap
+    SFPSTORE  L0, BF16, 0, 0
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from sfpu_sim.arch import ARCHES, Arch, get_arch
+from sfpu_sim.isa.spec import (IMM, LREG, MOD, FieldOutOfRange, Instruction, IsaError, NotOnChip,
+                               Opcode, Operand, Program, ReadOnlyRegister, UnknownInstruction)
+
+READ_ONLY_LREGS = range(8, 12)
+HEX_FIELDS = {"imm16"}
+
+
+def _arch(arch) -> Arch:
+    return get_arch(arch) if isinstance(arch, str) else arch
+
+
+# --------------------------------------------------------------------------------------------
+# Words
+# --------------------------------------------------------------------------------------------
+
+def encode(instruction: Instruction) -> int:
+    """The 32-bit word of an instruction (opcode in bits 31..24)."""
+    return instruction.word
+
+
+def decode(word: int, arch, source: str | None = None) -> Instruction:
+    """Decode a 32-bit instruction word for ``arch``; raises an :class:`IsaError` naming the
+    field and its allowed range when the word is not a valid instruction of that chip."""
+    arch = _arch(arch)
+    where = source or f"{word:#010x}"
+    if not 0 <= word <= 0xFFFFFFFF:
+        raise FieldOutOfRange(f"{where}: an instruction word has 32 bits")
+    op = arch.by_opcode.get(word >> 24)
+    if op is None:
+        _unknown_opcode(word >> 24, arch, where)
+    reserved = word & op.fixed_mask
+    if reserved:
+        raise FieldOutOfRange(f"{where}: {op.mnemonic} has reserved bits {reserved:#010x} set "
+                              f"(they must be zero)")
+    values = {o.name: o.unpack(word) for o in op.operands}
+    for operand in op.operands:
+        _check_value(op, operand, values[operand.name], arch, where)
+    return Instruction(op, values, source)
+
+
+def _unknown_opcode(opcode: int, arch: Arch, where: str):
+    for other in ARCHES.values():
+        op = other.by_opcode.get(opcode)
+        if op is not None and other is not arch:
+            raise NotOnChip(f"{where}: {op.mnemonic} (opcode {opcode:#04x}) does not exist on "
+                            f"{arch.title}")
+    raise UnknownInstruction(f"{where}: opcode {opcode:#04x} is not an SFPU instruction")
+
+
+def _check_value(op: Opcode, operand: Operand, value: int, arch: Arch, where: str) -> None:
+    low, high = operand.range
+    if not low <= value <= high:
+        what = "register" if operand.kind == LREG else "field"
+        raise FieldOutOfRange(f"{where}: {op.mnemonic} {what} {operand.name} = {value} is out "
+                              f"of range (allowed {low}..{high})")
+    if operand.name == op.mode_field and op.modes is not None and value not in op.modes:
+        allowed = ", ".join(str(m) for m in sorted(op.modes))
+        raise NotOnChip(f"{where}: {op.mnemonic} {operand.name} = {value} is not a documented "
+                        f"mode on {arch.title} (allowed: {allowed})")
+
+
+# --------------------------------------------------------------------------------------------
+# Text
+# --------------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)$")
+_LREG_NAME = re.compile(r"[lL]([0-9]+)$")
+
+
+def _parse_number(text: str) -> int | None:
+    return int(text, 0) if _NUMBER.match(text) else None
+
+
+def _parse_operand(op: Opcode, operand: Operand, text: str, where: str) -> int:
+    if operand.kind == LREG:
+        match = _LREG_NAME.match(text)
+        value = int(match.group(1)) if match else _parse_number(text)
+        if value is None:
+            raise FieldOutOfRange(f"{where}: {op.mnemonic} operand {operand.name} must be a "
+                                  f"register L0..L15, got {text!r}")
+        return value
+    value = _parse_number(text)
+    if value is not None:
+        return value
+    if operand.kind == MOD:
+        total = 0
+        for name in (part.strip() for part in text.split("|")):
+            number = _parse_number(name)
+            if number is None and name.upper() not in op.mod_names:
+                known = ", ".join(sorted(n for n in op.mod_names if "_MOD" not in n)) or "none"
+                raise FieldOutOfRange(f"{where}: {op.mnemonic} has no modifier named {name!r} "
+                                      f"(names: {known})")
+            total |= number if number is not None else op.mod_names[name.upper()]
+        return total
+    raise FieldOutOfRange(f"{where}: {op.mnemonic} operand {operand.name} must be a number, "
+                          f"got {text!r}")
+
+
+def assemble_line(line: str, arch, where: str = "<text>:1") -> Instruction | None:
+    """One line of assembly to an :class:`Instruction` (None for blank or comment lines)."""
+    arch = _arch(arch)
+    code = line.split("#", 1)[0]
+    if not code.strip():
+        return None
+    indent = len(code) - len(code.lstrip())
+    head, _, rest = code.strip().partition(" ")
+    mnemonic = head.upper()
+    column = indent + 1
+    op = arch.opcodes.get(mnemonic)
+    if op is None:
+        if any(mnemonic in other.opcodes for other in ARCHES.values()):
+            raise NotOnChip(f"{where}:{column}: {mnemonic} does not exist on {arch.title}")
+        raise UnknownInstruction(f"{where}:{column}: unknown mnemonic {head!r}")
+    texts = [t.strip() for t in rest.split(",")] if rest.strip() else []
+    required = sum(1 for o in op.operands if o.default is None)
+    if not required <= len(texts) <= len(op.operands):
+        expected = ", ".join(o.name for o in op.operands) or "no operands"
+        count = f"{required}" if required == len(op.operands) else \
+            f"{required} to {len(op.operands)}"
+        raise FieldOutOfRange(f"{where}:{column}: {mnemonic} takes {count} operands "
+                              f"({expected}), got {len(texts)}")
+    values = {}
+    offset = code.index(head) + len(head)
+    for operand, text in zip(op.operands, texts):
+        col = code.index(text, offset) + 1 if text else offset + 1
+        offset = col - 1 + len(text)
+        value = _parse_operand(op, operand, text, f"{where}:{col}")
+        _check_value(op, operand, value, arch, f"{where}:{col}")
+        if operand.name == "vd" and op.writes_vd and value in READ_ONLY_LREGS:
+            raise ReadOnlyRegister(f"{where}:{col}: {mnemonic} writes L{value}, a read-only "
+                                   f"constant register (writable: L0..L7; L12..L15 capture a "
+                                   f"LoadMacro template)")
+        values[operand.name] = value
+    for operand in op.operands[len(texts):]:
+        values[operand.name] = operand.default
+    return Instruction(op, values, where, line.rstrip("\n"))
+
+
+def assemble(text: str, arch, filename: str = "<text>") -> Program:
+    """Assemble a program; errors name ``filename:line:column``, the field and its range."""
+    arch = _arch(arch)
+    instructions = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        instruction = assemble_line(line, arch, f"{filename}:{number}")
+        if instruction is not None:
+            instructions.append(instruction)
+    return Program(arch, instructions, name=filename)
+
+
+def assemble_file(path, arch) -> Program:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise IsaError(f"{path}: cannot read ({error.strerror})") from None
+    return assemble(text, arch, str(path))
+
+
+def format_operand(operand: Operand, value: int) -> str:
+    if operand.kind == LREG:
+        return f"L{value}"
+    if operand.kind == IMM and operand.name in HEX_FIELDS:
+        return f"{value:#06x}"
+    return str(value)
+
+
+def format_instruction(instruction: Instruction) -> str:
+    """Canonical text of one instruction."""
+    op = instruction.op
+    operands = ", ".join(format_operand(o, instruction.values[o.name]) for o in op.operands)
+    return f"{op.mnemonic} {operands}".rstrip()
+
+
+def disassemble(program, arch=None) -> str:
+    """Canonical text of a :class:`Program`, of instructions, or of words (then ``arch`` is
+    needed), one instruction per line."""
+    lines = []
+    for item in program:
+        if not isinstance(item, Instruction):
+            item = decode(int(item), arch)
+        lines.append(format_instruction(item))
+    return "\n".join(lines) + ("\n" if lines else "")

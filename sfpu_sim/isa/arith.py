@@ -1,0 +1,85 @@
+"""FMA family: SFPMAD, SFPADD, SFPMUL, SFPADDI, SFPMULI (both chips) and SFPMUL24 (Blackhole).
+
+MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
+(:mod:`sfpu_sim.fma`); tt-isa-documentation ``SFPMAD.md``, ``SFPADDI.md``, ``SFPMULI.md``,
+``SFPMUL24.md`` (BlackholeA0 revision 585749d1), digest in isa-reference §3.1-3.2.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+SIGN = np.uint32(0x80000000)
+ONE = np.uint32(0x3F800000)
+
+# Mod1 bits (Blackhole defines 1 and 2; Wormhole rejects them as modes, see arch.py)
+NEGATE_VA, NEGATE_VC, INDIRECT_VA, INDIRECT_VD = 1, 2, 4, 8
+
+
+def indirect(m, field: int, use_l7: bool):
+    """A register index field, or per lane ``L[7] & 15`` when the indirect bit is set."""
+    return (m.lreg[7] & 15) if use_l7 else field
+
+
+def destination(m, i, mod1: int):
+    """VD, or per lane ``L[7] & 15`` with INDIRECT_VD (unless the VD field is 16)."""
+    return indirect(m, i.vd, mod1 & INDIRECT_VD and i.vd != 16)
+
+
+def sfpmad(m, i):
+    """SFPMAD / SFPADD / SFPMUL: ``VD = VA * VB + VC`` (the three opcodes are one operation;
+    SFPADD and SFPMUL are its spellings for VA = 1.0 and VC = 0)."""
+    a = m.read(indirect(m, i.va, i.mod1 & INDIRECT_VA))
+    b, c = m.read(i.vb), m.read(i.vc)
+    if i.mod1 & NEGATE_VA:
+        a = a ^ SIGN
+    if i.mod1 & NEGATE_VC:
+        c = c ^ SIGN
+    m.write(destination(m, i, i.mod1), m.arch.fma(a, b, c))
+
+
+def sfpaddi(m, i):
+    """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VD`` (the immediate is widened by ``<< 16``)."""
+    c = m.read(i.vd)
+    if i.mod1 & NEGATE_VC:
+        c = c ^ SIGN
+    m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), ONE, c))
+
+
+def sfpmuli(m, i):
+    """SFPMULI: ``VD = bf16(Imm16) * VD + 0`` (a +0 addend: on Blackhole too it cannot yield -0;
+    NEGATE_VC negates the multiplicand VD)."""
+    c = m.read(i.vd)
+    if i.mod1 & NEGATE_VC:
+        c = c ^ SIGN
+    m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), c, np.uint32(0)))
+
+
+UPPER = 1
+MANTISSA = np.uint64(0x7FFFFF)
+
+
+def _mul24_shift_add(p, z):
+    """Non-contractual artefact of SFPMUL24 with VC != 0 (reusing the FP datapath's aligner):
+    ``z``'s significand, aligned against a fixed exponent 129, is added to the product bits."""
+    p, z = p.astype(np.int64), z.astype(np.int64)
+    ze = (z >> 23) & 0xFF
+    re = np.maximum(129, ze)
+    s = (re - ze) & 31
+    zm = ((z & 0x7FFFFF) | 0x800000) << 3
+    p = p >> ((re - 129) & 31)
+    q = zm >> s
+    carry = np.where((((q << s) ^ zm) & 0xFFFFFFFF) > 0xFFFF, 0x10000, 0)
+    added = (p + q + carry) & 0x7FFFFF
+    result = np.where(q != 0, added, p)
+    return np.where(ze == 0, p, result).astype(np.uint32)
+
+
+def sfpmul24(m, i):
+    """SFPMUL24 (Blackhole): 23 x 23-bit integer multiply of the mantissa fields; the low 23
+    bits of the product, or with UPPER its bits 23..45. A non-zero VC adds itself in a
+    non-contractual way (software uses VC = 9)."""
+    a = m.read(indirect(m, i.va, i.mod1 & INDIRECT_VA)).astype(np.uint64) & MANTISSA
+    b = m.read(i.vb).astype(np.uint64) & MANTISSA
+    product = (a * b >> np.uint64(23)) if i.mod1 & UPPER else (a * b) & MANTISSA
+    result = _mul24_shift_add(product.astype(np.uint32), m.read(i.vc))
+    m.write(destination(m, i, i.mod1), result)

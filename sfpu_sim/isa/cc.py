@@ -1,0 +1,200 @@
+"""Condition-code (predication) instructions: SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC, SFPCOMPC
+(both chips) and SFPGT, SFPLE (Blackhole); also :func:`smag_less`, the sign-magnitude total
+order SFPGT/SFPLE share with SFPSWAP.
+
+Simple sub-unit, 1 cycle. They read and write the predication state the machine holds
+(``m.cc``: LaneFlags per lane, one UseLaneFlagsForLaneEnable bool, the stack of (flags, enable)
+pairs); they know nothing of what a kernel computes. tt-isa-documentation WormholeB0
+``SFPSETCC.md``, ``SFPENCC.md``, ``SFPPUSHC.md``, ``SFPPOPC.md``, ``SFPCOMPC.md`` (revision
+39304719, shared by Blackhole), BlackholeA0 ``SFPENCC.md`` (13547104), ``SFPPUSHC.md``,
+``SFPPOPC.md`` (f7fda211), ``SFPGT.md``, ``SFPLE.md`` (585749d1); digest in isa-reference §1.3,
+§3.12, §4.2, §4.3.
+
+Lane gating: SFPSETCC and the VD / LaneFlags writes of SFPGT/SFPLE obey LaneEnabled; SFPENCC,
+SFPPUSHC, SFPPOPC, SFPCOMPC and the stack mutation of SFPGT/SFPLE act in every lane the
+instruction acts in at all (``m.active``: the VD >= 12 backdoor rule), whatever LaneFlags
+and ROW_MASK say.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported
+
+MAGNITUDE = np.uint32(0x7FFFFFFF)
+
+
+def smag_less(c, d) -> np.ndarray:
+    """Per lane, whether ``c < d`` with both read as sign-magnitude int32: negative patterns
+    have their magnitude bits inverted, then the keys compare as two's complement int32
+    (SFPGT.md ``SignMagIsSmaller``). On FP32 bits this is the total order
+    -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN."""
+    def key(v):
+        v = np.asarray(v, dtype=np.uint32)
+        return (v ^ ((v >> np.uint32(31)) * MAGNITUDE)).view(np.int32)
+    return key(c) < key(d)
+
+
+def bool_op(mod1: int, a, b):
+    """``BooleanOp(Mod1, A, B)`` of SFPPUSHC.md / SFPPOPC.md for mod1 1..12."""
+    return {1: lambda: b, 2: lambda: ~b, 3: lambda: a & b, 4: lambda: a | b,
+            5: lambda: a & ~b, 6: lambda: a | ~b, 7: lambda: ~a & b, 8: lambda: ~a | b,
+            9: lambda: ~a & ~b, 10: lambda: ~a | ~b, 11: lambda: a ^ b,
+            12: lambda: ~(a ^ b)}[mod1]()
+
+
+def _acts_on_enable(m, mnemonic: str) -> bool:
+    """Whether an instruction that changes UseLaneFlagsForLaneEnable or the stack acts at all:
+    True in every lane, False in none. The machine keeps one enable bool and one stack depth
+    for all lanes, so acting in some lanes only (VD >= 12 with DISABLE_BACKDOOR_LOAD set in
+    some lanes) cannot be represented."""
+    if m.active.all():
+        return True
+    if not m.active.any():
+        return False
+    raise Unsupported(f"{mnemonic} with VD >= 12 acting in some lanes only (DISABLE_BACKDOOR_LOAD "
+                      f"differs between lanes): per-lane CC enable and stack are not modelled")
+
+
+# --------------------------------------------------------------------------------------------
+# SFPSETCC, SFPENCC
+# --------------------------------------------------------------------------------------------
+
+IMM_BIT0, CLEAR = 1, 8
+LREG_TESTS = {0: lambda c: c < 0, 2: lambda c: c != 0, 4: lambda c: c >= 0, 6: lambda c: c == 0}
+
+
+def sfpsetcc(m, i):
+    """SFPSETCC: LaneFlags = a test of ``L[VC]`` as raw int32 (mod1 0 ``< 0``, 2 ``!= 0``,
+    4 ``>= 0``, 6 ``== 0``), or Imm1 (mod1 & 1 IMM_BIT0), or False (mod1 & 8 CLEAR).
+
+    In enabled lanes only; with UseLaneFlagsForLaneEnable false the flag becomes False whatever
+    the mode. Raw bits: -0 is negative and non-zero, +NaN is >= 0, denormals are non-zero."""
+    if not m.cc.enable or i.mod1 & CLEAR:
+        flags = False
+    elif i.mod1 & IMM_BIT0:
+        flags = bool(i.imm12 & 1)
+    else:
+        flags = LREG_TESTS[i.mod1](m.read(i.vc).view(np.int32))
+    m.set_flags(flags)
+
+
+EC, EI, RI = 1, 2, 8
+
+
+def sfpencc(m, i):
+    """SFPENCC: UseLaneFlagsForLaneEnable = Imm2 bit 0 (mod1 & 2 EI), else inverted (mod1 & 1
+    EC), else kept; LaneFlags = Imm2 bit 1 (mod1 & 8 RI), else True. Not LE-gated.
+
+    Imm2 is instruction bits 12-13, as the Blackhole page and field name say (the 2025-06
+    Wormhole text reads those bits from Mod1; isa-reference §6.4 treats that as a typo)."""
+    if i.mod1 & (EI | EC) and _acts_on_enable(m, "SFPENCC"):
+        m.cc.enable = bool(i.imm12 & 1) if i.mod1 & EI else not m.cc.enable
+    m.set_flags(bool(i.imm12 & 2) if i.mod1 & RI else True, m.active)
+
+
+# --------------------------------------------------------------------------------------------
+# The stack: SFPPUSHC, SFPPOPC, SFPCOMPC
+# --------------------------------------------------------------------------------------------
+
+def sfppushc(m, i):
+    """SFPPUSHC: mod1 0 pushes (LaneFlags, UseLaneFlagsForLaneEnable); a 9th entry is UB.
+
+    Blackhole mod1 1-15 replace the top entry instead (UB on an empty stack): 1-12
+    ``top = (BooleanOp(mod1, top.flags, LaneFlags), enable)``; 13 inverts LaneFlags, then
+    ``top = (LaneFlags, enable)``; 14 ``top = (True, True)``; 15 ``top = (False, True)``.
+    Not LE-gated."""
+    if not _acts_on_enable(m, "SFPPUSHC"):
+        return
+    flags, enable = m.cc.flags, m.cc.enable
+    if i.mod1 == 0:
+        m.cc.push(flags, enable)
+        return
+    if not m.cc.stack:
+        raise UndefinedBehaviour(f"SFPPUSHC mod1 {i.mod1} modifies the top of an empty CC stack")
+    top_flags, _ = m.cc.stack[-1]
+    if i.mod1 <= 12:
+        top = (bool_op(i.mod1, top_flags, flags), enable)
+    elif i.mod1 == 13:
+        m.set_flags(~flags, m.active)
+        top = (m.cc.flags.copy(), enable)
+    else:
+        top = (np.full(m.lanes, i.mod1 == 14), True)
+    m.cc.stack[-1] = top
+
+
+def sfppopc(m, i):
+    """SFPPOPC: mod1 0 pops the top into (LaneFlags, UseLaneFlagsForLaneEnable) (UB on an empty
+    stack). Other modes peek, reading an empty stack as (False, False): 1-12 ``enable =
+    top.enable; LaneFlags = BooleanOp(mod1, LaneFlags, top.flags)``; 13 inverts LaneFlags;
+    14 sets both True; 15 sets enable True, LaneFlags False. Not LE-gated.
+
+    Wormhole bug (``arch.popc_full_stack_bug``): a non-zero mod1 on a full stack also copies
+    the top entry over the bottom one."""
+    if not _acts_on_enable(m, "SFPPOPC"):
+        return
+    stack = m.cc.stack
+    top_flags, top_enable = stack[-1] if stack else (np.zeros(m.lanes, dtype=bool), False)
+    if i.mod1 == 0:
+        if not stack:
+            raise UndefinedBehaviour("SFPPOPC mod1 0 pops an empty CC stack")
+        stack.pop()
+    elif m.arch.popc_full_stack_bug and len(stack) == m.arch.cc_stack_depth:
+        stack[0] = (top_flags.copy(), top_enable)
+    flags = m.cc.flags
+    if i.mod1 == 0:
+        m.cc.enable, flags = top_enable, top_flags
+    elif i.mod1 <= 12:
+        m.cc.enable, flags = top_enable, bool_op(i.mod1, flags, top_flags)
+    elif i.mod1 == 13:
+        flags = ~flags
+    else:
+        m.cc.enable, flags = True, i.mod1 == 14
+    m.set_flags(flags, m.active)
+
+
+def sfpcompc(m, i):
+    """SFPCOMPC (the "else" of a SIMT if/else): with top = the stack top, or (True, True) when
+    the stack is empty (unlike SFPPOPC's default), ``LaneFlags = top.flags and not
+    LaneFlags`` if top.enable and UseLaneFlagsForLaneEnable, else False. Not LE-gated."""
+    top_flags, top_enable = m.cc.stack[-1] if m.cc.stack else (True, True)
+    if top_enable and m.cc.enable:
+        flags = top_flags & ~m.cc.flags
+    else:
+        flags = False
+    m.set_flags(flags, m.active)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPGT, SFPLE (Blackhole)
+# --------------------------------------------------------------------------------------------
+
+SET_CC, MUTATE_STACK, MUTATE_OR, SET_VD = 1, 2, 4, 8
+ALL_ONES = np.uint32(0xFFFFFFFF)
+
+
+def _compare_result(m, i, result):
+    """The common tail of SFPGT/SFPLE: in enabled lanes, mod1 & 8 SET_VD writes -1 / 0 to VD
+    and mod1 & 1 SET_CC writes LaneFlags; independently of lane enable, mod1 & 2 MUTATE_STACK
+    ANDs the result into the top entry's flags (ORs with mod1 & 4 MUTATE_OR), if any."""
+    enabled = m.lane_enabled()
+    if i.mod1 & SET_VD:
+        m.write(i.vd, np.where(result, ALL_ONES, np.uint32(0)), enabled)
+    if i.mod1 & SET_CC:
+        m.set_flags(result, enabled)
+    if i.mod1 & MUTATE_STACK and m.cc.stack:
+        top_flags, top_enable = m.cc.stack[-1]
+        mutated = top_flags | result if i.mod1 & MUTATE_OR else top_flags & result
+        m.cc.stack[-1] = (np.where(m.active, mutated, top_flags), top_enable)
+
+
+def sfpgt(m, i):
+    """SFPGT (Blackhole): result = ``L[VD] > L[VC]`` in the sign-magnitude total order
+    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
+    _compare_result(m, i, smag_less(m.read(i.vc), m.read(i.vd)))
+
+
+def sfple(m, i):
+    """SFPLE (Blackhole): result = ``L[VD] <= L[VC]`` in the sign-magnitude total order
+    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
+    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(i.vd)))

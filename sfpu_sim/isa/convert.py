@@ -1,0 +1,234 @@
+"""Conversion family: SFP_STOCH_RND (both chips), SFPCAST (both; modes 2/3 Blackhole only) and
+SFPARECIP (Blackhole only).
+
+Owns the rounding decisions of these conversions, their use of the per-lane PRNG, and the
+SFPARECIP lookup tables. Which modes and rounding-mode values exist on a chip is data in the
+opcode table (:mod:`sfpu_sim.arch`); the field values mean the same thing on both chips.
+
+Sources: tt-isa-documentation ``{WormholeB0,BlackholeA0}/TensixTile/TensixCoprocessor/``
+``SFPSTOCHRND_FloatFloat.md`` (revision 13547104), ``SFPSTOCHRND_FloatInt.md``,
+``SFPSTOCHRND_IntInt.md`` (585749d1), ``SFPCAST.md``, BlackholeA0 ``SFPCAST_IntFloat.md``,
+``SFPCAST_IntInt.md``, ``SFPCAST_IntAbs.md`` (4042f540), BlackholeA0 ``SFPARECIP.md``
+(585749d1); digest in isa-reference §1.5, §3.7, §3.8, §3.14, §6.2.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim import formats
+
+SIGN = np.uint32(0x80000000)
+MAGNITUDE = np.uint32(0x7FFFFFFF)
+MANTISSA = np.uint32(0x007FFFFF)
+
+# --------------------------------------------------------------------------------------------
+# SFP_STOCH_RND
+# --------------------------------------------------------------------------------------------
+
+# Rounding-mode field (Wormhole: bit 21 holds 0 or 1; Blackhole: bits 21-22 hold 0..2)
+RND_NEAREST, RND_STOCH, RND_ZERO = 0, 1, 2
+USE_IMM5 = 8
+
+# Float -> integer modes: (keep the sign, largest magnitude)
+_FLOAT_TO_INT = {2: (False, 255), 3: (True, 127), 6: (False, 65535), 7: (True, 32767)}
+
+
+def _threshold(m, i, lanes):
+    """The 23-bit round-up threshold ``P``. Every executing lane advances its PRNG whatever the
+    rounding mode (newest revisions; the 2025-06 Wormhole text advanced it only when
+    stochastic); nearest and toward-zero then overwrite ``P``. Toward zero uses
+    ``0x7FFFFF``, so with the ``>=`` comparison it still rounds up all-ones discarded bits
+    (the documented Blackhole bug)."""
+    prng = m.advance_prng(lanes) & MANTISSA
+    if i.round_mode == RND_NEAREST:
+        return np.uint32(0x400000)
+    if i.round_mode == RND_ZERO:
+        return np.uint32(0x7FFFFF)
+    return prng
+
+
+def _float_to_float(x, mode, threshold):
+    """FP32 -> FP32 keeping 10 (mode 0, FP16A) or 7 (mode 1, FP16B) mantissa bits."""
+    drop, shift = (13, 10) if mode == 0 else (16, 7)
+    return formats.fp32_drop_mantissa_bits(x, drop, threshold >> np.uint32(shift))
+
+
+def _float_to_int(x, mode, threshold):
+    """FP32 -> sign-magnitude integer clamped to the mode's range (|x| < 0.5 gives 0 whatever
+    the rounding, |x| >= 2**16, Inf and NaN the largest magnitude)."""
+    keep_sign, largest = _FLOAT_TO_INT[mode]
+    sign = x & SIGN if keep_sign else np.uint32(0)
+    e = ((x >> 23) & 0xFF).astype(np.int64) - 127
+    significand = (np.uint64(0x800000) | (x & MANTISSA)).astype(np.uint64)
+    fixed = np.where(e >= 0, significand << np.clip(e, 0, 15).astype(np.uint64),
+                     significand >> np.uint64(1))               # 23 fraction bits
+    magnitude = (fixed >> np.uint64(23)) + ((fixed & np.uint64(0x7FFFFF)) >= threshold)
+    largest = np.uint64(largest)
+    magnitude = np.minimum(magnitude, largest)
+    magnitude = np.where(e < -1, np.uint64(0), np.where(e >= 16, largest, magnitude))
+    magnitude = magnitude.astype(np.uint32)
+    return np.where(magnitude == 0, np.uint32(0), sign | magnitude)
+
+
+def _int_to_int8(x, shift, mode, threshold):
+    """Sign-magnitude int32 -> 8-bit range: magnitude shifted right by ``shift`` (0..31) with
+    the shifted-out bits (at most 23 of them count) deciding the round-up; mode 4 (UINT8)
+    takes the absolute value and clamps to 255, mode 5 (INT8) clamps to 127."""
+    fixed = ((x & MAGNITUDE).astype(np.uint64) << np.uint64(23)) >> np.asarray(shift, np.uint64)
+    magnitude = (fixed >> np.uint64(23)) + ((fixed & np.uint64(0x7FFFFF)) >= threshold)
+    if mode == 4:
+        return np.minimum(magnitude, np.uint64(255)).astype(np.uint32)
+    magnitude = np.minimum(magnitude, np.uint64(127)).astype(np.uint32)
+    return np.where(magnitude == 0, np.uint32(0), (x & SIGN) | magnitude)
+
+
+def sfpstochrnd(m, i):
+    """SFP_STOCH_RND, three flavours by ``Mod1 & 7``: 0/1 FP32 -> FP32 with FP16A / FP16B
+    precision (zero and denormals -> +0, Inf/NaN -> signed Inf); 2/3/6/7 FP32 -> UINT8 / INT8 /
+    UINT16 / INT16 sign-magnitude; 4/5 sign-magnitude INT32 -> UINT8 / INT8 shifted right by
+    ``Imm5`` (USE_IMM5) or ``VB & 31``.
+
+    Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic; 2
+    (Blackhole) toward zero. "Round up" is always ``discarded >= P`` as documented, including
+    its bugs (stochastic upward bias; toward zero rounding all-ones discarded bits away)."""
+    lanes = m.lane_enabled()
+    threshold = _threshold(m, i, lanes)
+    x = m.read(i.vc)
+    mode = i.mod1 & 7
+    if mode in (0, 1):
+        result = _float_to_float(x, mode, threshold)
+    elif mode in (4, 5):
+        shift = i.imm5 if i.mod1 & USE_IMM5 else m.read(i.vb) & np.uint32(31)
+        result = _int_to_int8(x, shift, mode, threshold)
+    else:
+        result = _float_to_int(x, mode, threshold)
+    m.write(i.vd, result, lanes)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPCAST
+# --------------------------------------------------------------------------------------------
+
+CAST_RND_STOCH, CAST_INT32_ABS, CAST_INT32_SM32 = 1, 2, 3
+
+
+def _sign_magnitude_to_fp32(m, x, stochastic: bool, lanes):
+    """Sign-magnitude int32 -> FP32, exact up to 2**24; beyond, round to nearest even, or
+    stochastically: round up when the 7 bits below the kept ones exceed 7 PRNG bits (strict
+    ``>``; the PRNG advances in every executing lane). -0 stays -0."""
+    sign, magnitude = x & SIGN, x & MAGNITUDE
+    leading = np.where(magnitude == 0, 157, 32 - formats.bit_length(magnitude)).astype(np.uint32)
+    normalised = magnitude << (leading & np.uint32(31))
+    result = sign + ((np.uint32(157) - leading) << np.uint32(23)) + (normalised >> np.uint32(8))
+    if stochastic:
+        random = (m.advance_prng(lanes) >> np.uint32(9)) & np.uint32(0xFE)
+        up = (normalised & np.uint32(0xFE)) > random
+    else:
+        up = ((normalised & np.uint32(0x80)) != 0) & ((normalised & np.uint32(0x17F)) != 0)
+    return result + up.astype(np.uint32)
+
+
+def sfpcast(m, i):
+    """SFPCAST. Mod1 0: sign-magnitude int32 -> FP32 round to nearest even; 1: the same with
+    7-bit stochastic rounding (the only mode that advances the PRNG). Blackhole 2: two's
+    complement absolute value (documented hardware bug; -2**31 stays); 3: two's complement <->
+    sign-magnitude (one operation both ways; -0 and -2**31 map onto each other)."""
+    lanes = m.lane_enabled()
+    x = m.read(i.vc)
+    negative = (x & SIGN) != 0
+    if i.mod1 == CAST_INT32_ABS:
+        result = np.where(negative, np.uint32(0) - x, x)
+    elif i.mod1 == CAST_INT32_SM32:
+        result = formats.twos_complement_to_sign_magnitude(x)
+    else:
+        result = _sign_magnitude_to_fp32(m, x, i.mod1 == CAST_RND_STOCH, lanes)
+    m.write(i.vd, result, lanes)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPARECIP (Blackhole)
+# --------------------------------------------------------------------------------------------
+
+ARECIP_RECIP, ARECIP_COND_RECIP, ARECIP_EXP = 0, 1, 2
+
+# Reciprocal table, indexed by the top 7 mantissa bits: RLUT[i] = round(2**15 / (i + 128.5))
+# - 128, which reproduces every entry of ApproxRecip's table in BlackholeA0 SFPARECIP.md
+# (revision 585749d1) without ties; computed here in exact integer arithmetic.
+RLUT = np.array([(2 * 65536 + (2 * i + 257)) // (2 * (2 * i + 257)) - 128 for i in range(128)],
+                dtype=np.uint32)
+
+# Exponential table of ApproxExp (BlackholeA0 SFPARECIP.md, revision 585749d1): 896 entries,
+# index (x >> 16) - 0x3C80 (FP32 exponents 121..127, 128 per exponent), as value x count runs
+# in index order (a bare value counts once). Entries 0..689 go with the 0x3F800000 base,
+# 690..895 with 0x40000000 (values >= 128 there carry into the exponent).
+_ELUT_RUNS = """
+2x62 3x63 4x32 5x31 6x31 7x30 8x19 9x15 10x14 11x15 12x15 13x14 14x14 15x15 16x14 17x7 18x7
+19x7 20x7 21x7 22x7 23x6 24x7 25x7 26x6 27x7 28x7 29x6 30x7 31x6 32x6 33x7 34x6 35x6 36x5 37x3
+38x3 39x3 40x3 41x3 42x3 43x3 44x3 45x3 46x3 47x3 48x2 49x3 50x3 51x3 52x3 53x3 54x3 55x2 56x3
+57x3 58x3 59x2 60x3 61x3 62x2 63x3 64x3 65x2 66x3 67x3 68x2 69x3 70x2 71x3 72x3 73x2 74x3 75x2
+76x3 77x2 78x3 79x2 80x3 81x2 82x2 83x2 84 85 86 87 88x2 89 90 91 92 93 94x2 95 96 97 98 99 100
+101x2 102 103 104 105 106 107 108 109 110 111 112 113x2 114 115 116 117 118 119 120 121 122 123
+124 125 126 127
+0x2 1x2 2x2 3x2 4x2 5x2 6x2 7 8x2 9x2 10x2 11x2 12x2 13x2 14 15x2 16x2 17x2 18 19x2 20x2 21x2 22
+23x2 24x2 25 26x2 27x2 28 29x2 30 31x2 32x2 33 34x2 35 36x2 37 38x2 39x2 40 41x2 42 43x2 44 45x2
+47 48 50 51 52 54 55 57 58 60 61 63 64 66 67 69 70 72 73 75 76 78 80 81 83 85 86 88 90 91 93 95
+97 98 100 102 104 106 107 109 111 113 115 117 119 121 123 125 127 128 129 130 131 132 133 134
+135 136 137 139 140 141 142 143 144 145 146 147 149 150 151 152 153 155 156 157 158 159 161 162
+163 165 166 167 168 170 171 172 174 175 177 178 179 181 182 184 185 187 188 189 191 192 194 196
+197 199 200 202 203 205 207 208 210 211 213 215 216 218 220 222 223 225 227 229 230 232 234
+"""
+
+
+def _expand_runs(text: str) -> np.ndarray:
+    values = []
+    for run in text.split():
+        value, _, count = run.partition("x")
+        values += [int(value)] * int(count or 1)
+    return np.array(values, dtype=np.uint32)
+
+
+ELUT = _expand_runs(_ELUT_RUNS)
+assert ELUT.size == 896
+ELUT_BASE = 0x3C80
+
+
+def approx_recip(a):
+    """ApproxRecip of a non-negative FP32 pattern: 0 and denormals -> +Inf; up to 2**126 the
+    exponent ``253 - E`` with 7 table mantissa bits (within 0.9944..1.0054 of 1/x); from
+    2**126 on (Inf and NaN included) -> +0."""
+    exponent = (np.uint32(253) - np.minimum(a >> np.uint32(23), np.uint32(253))) << np.uint32(23)
+    normal = exponent | (RLUT[(a >> np.uint32(16)) & np.uint32(0x7F)] << np.uint32(16))
+    return np.where(a < 0x00800000, np.uint32(0x7F800000),
+                    np.where(a < 0x7E800000, normal, np.uint32(0))).astype(np.uint32)
+
+
+def approx_exp(a):
+    """ApproxExp of a non-negative FP32 pattern (useful on [0, 2): within 0.9922..1.016 of
+    e**x). The input's low 16 bits are copied into the result's; the table byte is ORed in at
+    bit 16 over a 1.0 (below 0.6953125) or 2.0 base; from 2.0 on (Inf, NaN included) the
+    result is ``0x40800000 | low 16 bits``; below 2**-6, ``0x3F810000 | low 16 bits``; 0 and
+    denormals give 1.0."""
+    low = a & np.uint32(0xFFFF)
+    index = np.clip((a >> np.uint32(16)).astype(np.int64) - ELUT_BASE, 0, ELUT.size - 1)
+    table = (ELUT[index] << np.uint32(16)) | low
+    return np.select(
+        [a < 0x00800000, a < 0x3C800000, a < 0x3F320000, a < 0x40000000],
+        [np.uint32(0x3F800000), np.uint32(0x3F810000) | low, np.uint32(0x3F800000) | table,
+         np.uint32(0x40000000) | table],
+        np.uint32(0x40800000) | low).astype(np.uint32)
+
+
+def sfparecip(m, i):
+    """SFPARECIP (Blackhole): approximate ``1/x`` (RECIP) or ``e**|x|`` (EXP) by table lookup
+    on 7 mantissa bits, computed on ``|VC|`` with VC's sign put back on the result (so EXP of a
+    negative x gives ``-e**|x|``). COND_RECIP: where ``VB`` (``Imm12 & 15``) is negative as
+    int32, ``approx_recip(|VC|)`` without the sign; elsewhere VC unchanged."""
+    x = m.read(i.vc)
+    sign, a = x & SIGN, x & MAGNITUDE
+    if i.mod1 == ARECIP_RECIP:
+        result = sign | approx_recip(a)
+    elif i.mod1 == ARECIP_COND_RECIP:
+        result = np.where(m.read(i.imm12 & 15).view(np.int32) < 0, approx_recip(a), x)
+    else:
+        result = sign | approx_exp(a)
+    m.write(i.vd, result)

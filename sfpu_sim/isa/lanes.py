@@ -1,0 +1,251 @@
+"""Lane movement and configuration: SFPSWAP, SFPTRANSP, SFPSHFT2, SFPCONFIG, SFPNOP (both
+chips).
+
+The cross-lane instructions act within each 32-lane group (one SFPU), seen through
+``m.group_view`` as 4 grid rows x 8 grid columns; they never mix groups. SFPCONFIG writes the
+LoadMacro state, LaneConfig and the programmable constants LReg[11..14], whose meaning belongs
+to the instructions that read them. tt-isa-documentation BlackholeA0 ``SFPSWAP.md``
+(revision 585749d1), WormholeB0 ``SFPTRANSP.md`` and ``SFPNOP.md`` (39304719, shared by
+Blackhole), WormholeB0 and BlackholeA0 ``SFPSHFT2.md`` (13547104), WormholeB0 ``SFPCONFIG.md``
+(0a19075d); digest in isa-reference §1.4, §3.11, §3.13, §3.15.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim.isa.cc import smag_less
+from sfpu_sim.isa.spec import ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Unsupported
+
+ZERO = np.uint32(0)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPSWAP
+# --------------------------------------------------------------------------------------------
+
+# VDGetsMin per mode: bit ``lane`` set where VD gets the minimum (SFPSWAP.md). Mode 0 swaps
+# unconditionally; mode 9 puts the maximum in VD everywhere.
+VD_GETS_MIN = {1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF, 5: 0x000000FF,
+               6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000, 9: 0x00000000}
+
+
+def sfpswap(m, i):
+    """SFPSWAP: mod1 0 swaps ``L[VC]`` and ``L[VD]``; modes 1-9 swap where needed so that VD
+    gets the minimum in the lanes of the mode's VDGetsMin mask (1 all lanes; 2-8 grid rows
+    01/02/03/0/1/2/3) and the maximum elsewhere (9 everywhere), in the sign-magnitude total
+    order of :func:`~sfpu_sim.isa.cc.smag_less` (equal values: no swap where VD gets the
+    minimum, a harmless swap where it gets the maximum).
+
+    LaneConfig (the lane's own): EXCHANGE_SRCB_SRCC inverts the decision of modes 1-9;
+    ENABLE_DEST_INDEX makes it argmin/argmax: the values are written back only to VC / VD
+    below 4, and LReg[4 + (VC & 3)] and LReg[4 + (VD & 3)] are swapped alongside. Otherwise
+    only VC / VD below 8 are written. In enabled lanes only."""
+    c, d = m.read(i.vc).copy(), m.read(i.vd).copy()
+    if i.mod1 == 0:
+        swap = np.ones(m.lanes, dtype=bool)
+    else:
+        gets_min = ((np.uint32(VD_GETS_MIN[i.mod1]) >> m.lane_id) & 1).astype(bool)
+        vc_smaller = smag_less(c, d)
+        swap = np.where(gets_min, vc_smaller, ~vc_smaller)
+        swap ^= (m.lane_config & EXCHANGE_SRCB_SRCC) != 0
+    swap &= m.lane_enabled()
+    dest_index = (m.lane_config & ENABLE_DEST_INDEX) != 0
+    plain, indexed = swap & ~dest_index, swap & dest_index
+    m.write(i.vc, d, plain)
+    m.write(i.vd, c, plain)
+    if indexed.any():
+        if i.vc < 4:
+            m.write(i.vc, d, indexed)
+        if i.vd < 4:
+            m.write(i.vd, c, indexed)
+        vca, vda = 4 + (i.vc & 3), 4 + (i.vd & 3)
+        index_c, index_d = m.read(vca).copy(), m.read(vda).copy()
+        m.write(vca, index_d, indexed)
+        m.write(vda, index_c, indexed)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPTRANSP
+# --------------------------------------------------------------------------------------------
+
+def sfptransp(m, i):
+    """SFPTRANSP: for LReg[0..3] and LReg[4..7] separately, each grid column's 4 registers x
+    4 grid rows are transposed: new ``LReg[base + r][row c]`` = old ``LReg[base + c][row r]``,
+    each element written only if its destination lane is enabled."""
+    enabled = m.lane_enabled()
+    for base in (0, 4):
+        block = m.lreg[base:base + 4].reshape(4, m.groups, 4, 8)
+        transposed = np.ascontiguousarray(block.transpose(2, 1, 0, 3)).reshape(4, m.lanes)
+        for r in range(4):
+            m.write(base + r, transposed[r], enabled)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPSHFT2
+# --------------------------------------------------------------------------------------------
+
+COPY4, CHAINED_COPY4, SHFLROR1_AND_COPY4, SHFLROR1, SHFLSHR1, SHFT_LREG, SHFT_IMM = range(7)
+
+
+def _rotate_right(m, v):
+    """Each grid row (8 lanes) rotated right by one lane: lane ``8r + c`` gets lane
+    ``8r + (c - 1) % 8``."""
+    return np.roll(m.group_view(v), 1, axis=2).reshape(m.lanes)
+
+
+def _shift_right(m, v, fill):
+    """Each grid row shifted right by one lane; the first lane of row ``r`` gets ``fill[r]``
+    (``fill`` per group and grid row, shape (groups, 4))."""
+    rows = m.group_view(v)
+    out = np.empty_like(rows)
+    out[:, :, 1:] = rows[:, :, :-1]
+    out[:, :, 0] = fill
+    return out.reshape(m.lanes)
+
+
+def _rows_up(m, v):
+    """Each grid row replaced by the next one (lanes 0-23 get lane + 8); the last row gets 0."""
+    rows = m.group_view(v)
+    out = np.zeros_like(rows)
+    out[:, :3, :] = rows[:, 1:, :]
+    return out.reshape(m.lanes)
+
+
+def _shift(value, amount):
+    """``value << amount`` for amount >= 0, else the logical ``value >> -amount``, the
+    distance taken modulo 32 (so +-32 shifts by 0)."""
+    amount = np.asarray(amount, dtype=np.int64)
+    distance = (np.where(amount >= 0, amount, -amount) & 31).astype(np.uint32)
+    return np.where(amount >= 0, value << distance, value >> distance).astype(np.uint32)
+
+
+def _remember_rotate(m, vc) -> None:
+    """Wormhole's SHFLSHR1 bug reads the VC snapshot of the most recent SFPSHFT2 rotate
+    (modes 2/3) that executed; kept as ``m.shft2_last_rotate``."""
+    if m.active.all():
+        m.shft2_last_rotate = vc.copy()
+    elif m.active.any() and m.arch.shflshr1_fills_stale:
+        raise Unsupported("SFPSHFT2 rotate with VD >= 12 acting in some lanes only: which "
+                          "snapshot Wormhole's SHFLSHR1 bug keeps is not documented")
+
+
+def _shflshr1_fill(m):
+    """What lanes 0/8/16/24 get from SHFLSHR1: 0, or on Wormhole (``arch.shflshr1_fills_stale``,
+    NonContractual) lane + 7 of the last rotate's VC snapshot. Before any rotate the snapshot
+    is taken as zero (the hardware's initial value is not documented)."""
+    if not m.arch.shflshr1_fills_stale:
+        return ZERO
+    stale = m.shft2_last_rotate
+    if stale is None:
+        return ZERO
+    return m.group_view(stale)[:, :, 7]
+
+
+def sfpshft2(m, i):
+    """SFPSHFT2, by mod1:
+
+    0 COPY4: ``L0, L1, L2, L3 = L1, L2, L3, 0``; 1 SUBVEC_CHAINED_COPY4: the same but L3 gets
+    the old L0 of the next grid row (0 in row 3); 2 SUBVEC_SHFLROR1_AND_COPY4: the same but L3
+    gets ``L[VC]`` rotated right by one lane within each grid row; 3 SUBVEC_SHFLROR1: ``L[VD]
+    = L[VC]`` so rotated; 4 SUBVEC_SHFLSHR1: ``L[VD] = L[VC]`` shifted right by one lane within
+    each grid row, lanes 0/8/16/24 filled per :func:`_shflshr1_fill`; 5 SHFT_LREG: ``L[VD] =
+    L[VB]`` shifted left by ``L[VC]`` (int32; negative: logical right); 6 SHFT_IMM: ``L[VD] =
+    L[Imm12 & 15]`` shifted by Imm12. VB is instruction bits 12-15 (the low 4 bits of the
+    Imm12 operand).
+
+    Sources are read before any write; every write is gated per destination lane. Modes 0-2
+    write the fixed L0-L3 (VD matters only for the backdoor); 3-6 write VD if < 8."""
+    mode = i.mod1
+    enabled = m.lane_enabled()
+    if mode <= SHFLROR1_AND_COPY4:
+        l0, l1, l2, l3 = (m.read(r).copy() for r in range(4))
+        if mode == COPY4:
+            new3 = np.zeros(m.lanes, dtype=np.uint32)
+        elif mode == CHAINED_COPY4:
+            new3 = _rows_up(m, l0)
+        else:
+            vc = m.read(i.vc).copy()
+            _remember_rotate(m, vc)
+            new3 = _rotate_right(m, vc)
+        for r, value in enumerate((l1, l2, l3, new3)):
+            m.write(r, value, enabled)
+        return
+    if mode == SHFLROR1:
+        vc = m.read(i.vc).copy()
+        _remember_rotate(m, vc)
+        result = _rotate_right(m, vc)
+    elif mode == SHFLSHR1:
+        result = _shift_right(m, m.read(i.vc), _shflshr1_fill(m))
+    elif mode == SHFT_LREG:
+        result = _shift(m.read(i.imm12 & 15), m.read(i.vc).view(np.int32))
+    else:
+        result = _shift(m.read(i.imm12 & 15), i.imm12)
+    m.write(i.vd, result, enabled)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPCONFIG, SFPNOP
+# --------------------------------------------------------------------------------------------
+
+IMM16_IS_VALUE, IMM16_IS_LANE_MASK = 1, 8
+MISC_BITS, LANE_CONFIG_BITS, LANE_CONFIG_HIGH = 0xFFF, 0x3FFFF, 0x30000
+
+
+def _from_row0(m, v):
+    """Each lane gets the value of the grid-row-0 lane of its column (lane % 8 of its group)."""
+    rows = m.group_view(v)
+    return np.broadcast_to(rows[:, :1, :], rows.shape).reshape(m.lanes)
+
+
+def _combine(mod1: int, old, value):
+    """Misc / LaneConfig update by mod1 & 6: 0 assign, 2 OR, 4 AND, 6 XOR."""
+    return {0: lambda: value, 2: lambda: old | value, 4: lambda: old & value,
+            6: lambda: old ^ value}[mod1 & 6]()
+
+
+def sfpconfig(m, i):
+    """SFPCONFIG: write VD-selected configuration from grid row 0, broadcast down each column.
+
+    ``src`` = LReg[0] of the column's row-0 lane; ``value`` = Imm16 with mod1 & 1
+    IMM16_IS_VALUE, else ``src``. VD 0-3: LoadMacro InstructionTemplate[VD] = src; 4-7:
+    Sequence[VD - 4] = value; 8: Misc (12 bits) assigned / ORed / ANDed / XORed with value by
+    mod1 & 6; 9-10: nothing (NonContractual, the current silicon's behaviour); 11-14:
+    LReg[VD] = src, or with IMM16_IS_VALUE the chip's default constant (the reset values in
+    ``arch.constant_lregs``); 15: LaneConfig (18 bits) combined like Misc, and with
+    IMM16_IS_VALUE its bits 16-17 ORed back from before (Imm16 cannot reach them).
+
+    Its own predication, not LaneEnabled: a lane is written unless mod1 & 8 IMM16_IS_LANE_MASK
+    and Imm16 bit ``2 * (lane % 8)`` is clear, or its row-0 lane is disabled by LaneFlags
+    (when UseLaneFlagsForLaneEnable); ROW_MASK and the backdoor are not consulted."""
+    column = m.lane_id % 8
+    lanes = np.ones(m.lanes, dtype=bool)
+    if i.mod1 & IMM16_IS_LANE_MASK:
+        lanes &= ((np.uint32(i.imm16) >> (2 * column)) & 1).astype(bool)
+    if m.cc.enable:
+        lanes &= _from_row0(m, m.cc.flags)
+    src = _from_row0(m, m.lreg[0])
+    value = np.uint32(i.imm16) if i.mod1 & IMM16_IS_VALUE else src
+    vd = i.vd
+    if vd < 4:
+        np.copyto(m.loadmacro.templates[vd], src, where=lanes)
+    elif vd < 8:
+        np.copyto(m.loadmacro.sequence[vd - 4], value, where=lanes)
+    elif vd == 8:
+        misc = _combine(i.mod1, m.loadmacro.misc, value & np.uint32(MISC_BITS))
+        np.copyto(m.loadmacro.misc, misc, where=lanes)
+    elif vd < 11:
+        pass
+    elif vd < 15:
+        default = np.uint32(m.arch.constant_lregs[vd])
+        np.copyto(m.lreg[vd], default if i.mod1 & IMM16_IS_VALUE else src, where=lanes)
+    else:
+        original = m.lane_config
+        config = _combine(i.mod1, original, value & np.uint32(LANE_CONFIG_BITS))
+        if i.mod1 & IMM16_IS_VALUE:
+            config = config | (original & np.uint32(LANE_CONFIG_HIGH))
+        np.copyto(m.lane_config, config, where=lanes)
+
+
+def sfpnop(m, i):
+    """SFPNOP: no effect (it occupies a sub-unit for a cycle, which the emulator does not
+    time)."""

@@ -1,0 +1,258 @@
+"""Load/store family: SFPLOADI, SFPLOAD, SFPSTORE (both chips) and SFPLOADMACRO (decoded, not
+modelled).
+
+Owns: the Dst address of an access (isa-reference §1.8), the per-lane Dst cell each lane
+touches, the 16 data-type conversions between Dst cells and LRegs in each direction, and the
+AddrMod step SFPLOAD/SFPSTORE apply to the Dst counter afterwards. Dst's storage layout (the
+field shuffles) is :mod:`sfpu_sim.formats`; Dst's row adjustments and the counters themselves
+are :mod:`sfpu_sim.machine`.
+
+tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhole),
+``SFPLOAD.md`` (WormholeB0 and BlackholeA0 revision 1392d237), ``SFPSTORE.md`` (WormholeB0
+545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
+``ApplyAddrMod``), ``SFPLOADMACRO.md`` (both f7fda211); digest in isa-reference §1.6-1.8,
+§3.5, §3.6, §3.15. Chip differences are Arch fields: ``sign_magnitude_conversions``,
+``load_int8_magnitude_bits``, ``int32_all_uses_stack_pointer``.
+
+Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
+resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
+zero exactly as the Blackhole page does (80 of 80 cases); the golden vectors win, so both
+chips flush.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim import formats
+from sfpu_sim.formats import sign_magnitude_to_twos_complement, twos_complement_to_sign_magnitude
+from sfpu_sim.isa.spec import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST,
+                               CAPTURE_DEFAULT_DEST_INDEX, DEST_RD_COL_EXCHANGE,
+                               DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF,
+                               UndefinedBehaviour, Unsupported)
+
+# Mod0 formats of SFPLOAD / SFPSTORE / SFPLOADMACRO (MOD0_FMT_*)
+(SRCB, FP16, BF16, FP32, INT32, INT8, UINT16, HI16, INT16, LO16, INT32_ALL, ZERO, INT32_SM,
+ INT8_COMP, LO16_ONLY, HI16_ONLY) = range(16)
+LOAD_32BIT = frozenset({FP32, INT32, INT32_ALL, INT32_SM})
+STORE_32BIT = frozenset({FP32, INT32, INT32_ALL, INT32_SM, LO16, HI16})
+
+# SrcB data formats (as the ISA pages name them) that make mode SRCB mean BF16 or FP16.
+SRCB_AS_BF16 = frozenset({"fp32", "tf32", "bf16", "bfp8", "bfp4", "bfp2", "int32", "int16"})
+SRCB_AS_FP16 = frozenset({"fp16", "fp8", "bfp8a", "bfp4a", "bfp2a", "int8"})
+
+COUNTER_MASK = 0x3FF        # RWC Sp and Dst addresses are 10 bits
+
+
+# --------------------------------------------------------------------------------------------
+# SFPLOADI
+# --------------------------------------------------------------------------------------------
+
+def sfploadi(m, i):
+    """SFPLOADI: ``VD = Imm16`` widened per mod0 (VD < 8 only; LE-gated; both chips alike).
+
+    FLOATB (0) ``Imm16 << 16``; FLOATA (1) FP16 rebiased without special cases (0x0000 is
+    2**-15, exponent 31 finite); USHORT (2) zero-extended; SHORT (4) sign-extended; UPPER (8)
+    replaces the high half of VD; LOWER (10) replaces its low half. Other modes are UB."""
+    imm = np.uint32(i.imm16)
+    old = m.read(i.vd)
+    if i.mod0 == 0:
+        value = imm << np.uint32(16)
+    elif i.mod0 == 1:
+        value = formats.fp16_floata_to_fp32_bits(imm)
+    elif i.mod0 == 2:
+        value = imm
+    elif i.mod0 == 4:
+        value = np.uint32(((i.imm16 ^ 0x8000) - 0x8000) & 0xFFFFFFFF)
+    elif i.mod0 == 8:
+        value = (imm << np.uint32(16)) | (old & np.uint32(0xFFFF))
+    elif i.mod0 == 10:
+        value = (old & np.uint32(0xFFFF0000)) | imm
+    else:
+        raise UndefinedBehaviour(f"SFPLOADI mod0 = {i.mod0} is undefined")
+    m.write(i.vd, value)
+
+
+# --------------------------------------------------------------------------------------------
+# Shared by SFPLOAD and SFPSTORE: format, address, lane cells, AddrMod
+# --------------------------------------------------------------------------------------------
+
+def resolve_format(m, mod0: int) -> int:
+    """Mode SRCB (0) becomes FP32 with ``ALU_ACC_CTRL_SFPU_Fp32_enabled``, else BF16 or FP16
+    after the SrcB data format (``m.config.srcb_format``; on Blackhole, put the effective
+    format there when ``SFPU_DEST_FMT_Enable`` overrides it). Other modes are unchanged."""
+    if mod0 != SRCB:
+        return mod0
+    if m.config.sfpu_fp32:
+        return FP32
+    srcb = m.config.srcb_format.lower()
+    if srcb in SRCB_AS_BF16:
+        return BF16
+    if srcb in SRCB_AS_FP16:
+        return FP16
+    known = ", ".join(sorted(SRCB_AS_BF16 | SRCB_AS_FP16))
+    raise Unsupported(f"SFPLOAD/SFPSTORE mode SRCB: unknown Machine.config.srcb_format "
+                      f"{m.config.srcb_format!r} (known: {known})")
+
+
+def dst_address(m, imm10: int, int32_all: bool, sp: int) -> int:
+    """The 10-bit Dst address of an access (isa-reference §1.8), with the stack pointer ``sp``
+    (Blackhole's Sp RWC, after SFPLOAD's pre-decrement)."""
+    config = m.config
+    address = imm10 + config.dest_target_offset
+    dst_offset = m.rwc.dst + config.dest_regw_base
+    if not m.arch.int32_all_uses_stack_pointer:
+        address += (dst_offset & 3) if int32_all else dst_offset
+    else:
+        sp_offset = sp + config.dest_sp_base
+        address += sp_offset + (dst_offset & 3) if int32_all else dst_offset + (sp_offset & 3)
+    return address & COUNTER_MASK
+
+
+# --------------------------------------------------------------------------------------------
+# SFPLOAD
+# --------------------------------------------------------------------------------------------
+
+def load_datum(m, mode: int, cell, old, fp16a_inf):
+    """SFPLOAD's conversion of a Dst cell (raw 16 or 32 bits) to an LReg value; ``old`` is
+    LReg[VD] (for the *_ONLY modes), ``fp16a_inf`` each lane's LaneConfig ENABLE_FP16A_INF."""
+    sign = (cell >> np.uint32(15)) << np.uint32(31)          # the sign of a 16-bit cell
+    if mode == FP16:
+        return formats.fp16a_to_fp32_bits(formats.dst_to_fp16(cell), fp16a_inf)
+    if mode == BF16:
+        return formats.bf16_to_fp32_bits(formats.dst_to_bf16(cell))
+    if mode in (FP32, INT32, INT32_ALL):
+        return formats.dst_to_fp32(cell)
+    if mode == INT32_SM:
+        value = formats.dst_to_fp32(cell)
+        return sign_magnitude_to_twos_complement(value) if m.arch.sign_magnitude_conversions \
+            else value
+    if mode == INT8:
+        magnitude_mask = np.uint32((1 << m.arch.load_int8_magnitude_bits) - 1)
+        return sign | ((cell >> np.uint32(5)) & magnitude_mask)
+    if mode == INT8_COMP:
+        value = sign | ((cell >> np.uint32(5)) & np.uint32(0x3FF))
+        return sign_magnitude_to_twos_complement(value) if m.arch.sign_magnitude_conversions \
+            else value
+    if mode == INT16:
+        return sign | (cell & np.uint32(0x7FFF))
+    if mode in (UINT16, LO16):
+        return cell
+    if mode == HI16:
+        return cell << np.uint32(16)
+    if mode == LO16_ONLY:
+        return (old & np.uint32(0xFFFF0000)) | cell
+    if mode == HI16_ONLY:
+        return (cell << np.uint32(16)) | (old & np.uint32(0xFFFF))
+    return np.zeros_like(cell)                                # ZERO
+
+
+def sfpload(m, i):
+    """SFPLOAD: ``VD = convert(Dst cell)`` for VD < 8 (isa-reference §3.6), all 16 modes.
+
+    Lanes: the enabled ones (any lane for INT32_ALL, ROW_MASK included), less those whose
+    LaneConfig has BLOCK_SFPU_RD_FROM_DEST. FP16 reads exponent 31 as finite, except that a
+    lane with ENABLE_FP16A_INF reads exponent 31 / mantissa 0x3FF as +-Inf; exponent 0 gives
+    the FP32 denormal pattern ``mantissa << 13``. With ENABLE_DEST_INDEX and
+    CAPTURE_DEFAULT_DEST_INDEX, VD < 4 also gets ``LReg[VD + 4] = Row << 4 | Column``.
+    Blackhole's INT32_ALL first steps Sp down by SFPU_STACK_Incr when Sp != 0. Afterwards the
+    AddrMod moves the Dst counter. No backdoor: VD 8-15 load nothing."""
+    mode = resolve_format(m, i.mod0)
+    int32_all = mode == INT32_ALL
+    slot = m.addr_mod_slot(i.addr_mod, "SFPLOAD")
+    sp = m.rwc.sp
+    if int32_all and m.arch.int32_all_uses_stack_pointer and sp != 0:
+        sp = (sp - m.config.sfpu_stack_incr) & COUNTER_MASK
+    address = dst_address(m, i.imm10, int32_all, sp)
+    if i.vd < 8:
+        lanes = (m.active if int32_all else m.lane_enabled()) & \
+            ((m.lane_config & BLOCK_SFPU_RD_FROM_DEST) == 0)
+        rows, columns, groups = m.dst.lane_cells(address, DEST_RD_COL_EXCHANGE)
+        read = m.dst.read32 if mode in LOAD_32BIT else m.dst.read16
+        cell = np.zeros(m.lanes, dtype=np.uint32)
+        cell[lanes] = read(rows[lanes], columns[lanes], groups[lanes])
+        fp16a_inf = (m.lane_config & ENABLE_FP16A_INF) != 0
+        m.write(i.vd, load_datum(m, mode, cell, m.read(i.vd), fp16a_inf), lanes)
+        capture = ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
+        if i.vd < 4:
+            index_lanes = lanes & ((m.lane_config & capture) == capture)
+            m.write(i.vd + 4, (rows << np.uint32(4)) | columns, index_lanes)
+    m.rwc.sp = sp
+    m.apply_partial_addr_mod(slot)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPSTORE
+# --------------------------------------------------------------------------------------------
+
+def store_datum(m, mode: int, x):
+    """SFPSTORE's conversion of an LReg value to the raw Dst cell (16 or 32 bits)."""
+    sign16 = (x >> np.uint32(31)) << np.uint32(15)
+    if mode == FP16:
+        return formats.fp16_to_dst(formats.fp32_to_fp16a_truncate(x)).astype(np.uint32)
+    if mode == BF16:
+        return formats.bf16_to_dst(formats.fp32_to_bf16_truncate(x)).astype(np.uint32)
+    if mode == FP32:
+        return formats.fp32_to_dst(formats.flush_denormals(x))
+    if mode in (INT32, INT32_ALL):
+        return formats.fp32_to_dst(x)
+    if mode == INT32_SM:
+        if m.arch.sign_magnitude_conversions:
+            x = twos_complement_to_sign_magnitude(x)
+        return formats.fp32_to_dst(x)
+    if mode in (INT8, INT8_COMP):
+        if mode == INT8_COMP and m.arch.sign_magnitude_conversions:
+            x = twos_complement_to_sign_magnitude(x)
+        integer8 = sign16 | np.uint32(16 << 10) | (x & np.uint32(0x3FF))
+        return formats.fp16_to_dst(integer8).astype(np.uint32)
+    if mode == INT16:
+        return sign16 | (x & np.uint32(0x7FFF))
+    if mode in (UINT16, LO16_ONLY):
+        return x & np.uint32(0xFFFF)
+    if mode == HI16_ONLY:
+        return x >> np.uint32(16)
+    if mode == LO16:
+        return (x << np.uint32(16)) | (x >> np.uint32(16))
+    if mode == HI16:
+        return x
+    return np.zeros_like(x)                                   # ZERO
+
+
+def sfpstore(m, i):
+    """SFPSTORE: ``Dst cell = convert(LReg[VD])`` for any VD 0-15 (isa-reference §3.6).
+
+    Lanes: the enabled ones (any lane for INT32_ALL, ROW_MASK included) among those the
+    instruction acts in at all (VD >= 12 is the LoadMacro backdoor, applied by the machine),
+    less those whose LaneConfig has BLOCK_DEST_WR_FROM_SFPU. BF16/FP16 truncate; FP16 turns
+    anything below 2**-14 into signed zero and saturates overflow, Inf and NaN to 0x7FFF with
+    the sign. Blackhole's INT32_ALL steps Sp up by SFPU_STACK_Incr after computing the
+    address. Afterwards the AddrMod moves the Dst counter."""
+    mode = resolve_format(m, i.mod0)
+    int32_all = mode == INT32_ALL
+    slot = m.addr_mod_slot(i.addr_mod, "SFPSTORE")
+    address = dst_address(m, i.imm10, int32_all, m.rwc.sp)
+    lanes = (m.active if int32_all else m.lane_enabled()) & \
+        ((m.lane_config & BLOCK_DEST_WR_FROM_SFPU) == 0)
+    rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
+    write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
+    write(rows[lanes], columns[lanes], store_datum(m, mode, m.read(i.vd))[lanes], groups[lanes])
+    if int32_all and m.arch.int32_all_uses_stack_pointer:
+        m.rwc.sp = (m.rwc.sp + m.config.sfpu_stack_incr) & COUNTER_MASK
+    m.apply_partial_addr_mod(slot)
+
+
+# --------------------------------------------------------------------------------------------
+# SFPLOADMACRO
+# --------------------------------------------------------------------------------------------
+
+def sfploadmacro(m, i):
+    """SFPLOADMACRO: not modelled; raises :class:`Unsupported` with no effect at all.
+
+    Besides its SFPLOAD it schedules up to four instructions on the Simple/MAD/Round/Store
+    sub-units, each after a delay counted in *cycles* (or in issued instructions), running in
+    the same cycle as later normally issued instructions and silently discarding those that
+    meet them at a sub-unit (SFPLOADMACRO.md). Cycles, stalls and multi-issue are outside a
+    sequential single-issue emulator, so any model here would be a guess."""
+    macro, vd = i.lreg_ind >> 2, ((i.dest_reg_addr & 1) << 2) | (i.lreg_ind & 3)
+    raise Unsupported(f"SFPLOADMACRO (macro {macro}, VD {vd}) is not modelled: it schedules "
+                      f"instructions on the SFPU sub-units by cycle, which a sequential "
+                      f"emulator cannot reproduce")
