@@ -123,6 +123,17 @@ def bits_to_fp16(bits) -> np.ndarray:
     return _u16(bits).view(np.float16)
 
 
+def bits_to_float64(bits, fmt: FloatFormat) -> np.ndarray:
+    """FP32/BF16/FP16 patterns -> their exact IEEE values as float64 (denormals kept; NaN
+    payloads are not)."""
+    with np.errstate(invalid="ignore"):             # NaN payloads through the float cast
+        if fmt is FP16:
+            return bits_to_fp16(bits).astype(np.float64)
+        if fmt is BF16:
+            return bits_to_fp32(bf16_to_fp32_bits(bits)).astype(np.float64)
+        return bits_to_fp32(bits).astype(np.float64)
+
+
 def fp16_to_fp32_bits(bits) -> np.ndarray:
     """IEEE FP16 pattern -> FP32 pattern of the same value: exact, denormals normalised,
     Inf kept, NaN payload moved to the top of the FP32 mantissa."""
