@@ -17,6 +17,10 @@ class UnknownKernel(SfpuSimError):
     pass
 
 
+class KernelNotOnChip(SfpuSimError):
+    pass
+
+
 @dataclass(frozen=True)
 class KernelSpec:
     name: str
@@ -25,7 +29,17 @@ class KernelSpec:
     mode: str                         # "accurate" or "approximate"
     dest: str                         # Dst format the kernel is written for: "bf16" or "fp32"
     provenance: str                   # source file, PR, date
-    build: Callable = field(repr=False, compare=False, default=None)   # (arch) -> Program
+    build: Callable = field(repr=False, compare=False, default=None)   # (Arch) -> Program
+    description: str = ""
+
+    def program(self, arch):
+        """The kernel's instruction stream for ``arch`` (an Arch or its name)."""
+        from sfpu_sim.arch import get_arch
+        arch = get_arch(arch) if isinstance(arch, str) else arch
+        if arch.name not in self.chips:
+            raise KernelNotOnChip(f"kernel {self.name!r} does not exist on {arch.title} "
+                                  f"(it runs on: {', '.join(self.chips)})")
+        return self.build(arch)
 
 
 _REGISTRY: dict[str, KernelSpec] = {}
@@ -48,3 +62,33 @@ def get(name: str) -> KernelSpec:
     except KeyError:
         known = ", ".join(names()) or "none registered yet"
         raise UnknownKernel(f"unknown kernel {name!r} (known: {known})") from None
+
+
+def specs() -> list[KernelSpec]:
+    return [_REGISTRY[name] for name in names()]
+
+
+def dsl(body, init=None, name: str | None = None):
+    """A kernel builder tracing a DSL ``body`` (one iteration of the kernel's loop) after its
+    optional ``init`` (constants, tables) for the requested chip."""
+    from sfpu_sim.sfpi import trace
+
+    def build(arch):
+        return trace(body, arch, init=init, name=name or body.__name__)
+    return build
+
+
+# Every kernel family module registers its kernels on import (helper modules are skipped).
+_NOT_FAMILIES = {"common", "asm_kernels"}
+
+
+def _import_families() -> None:
+    import importlib
+    import pkgutil
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+        if module not in _NOT_FAMILIES:
+            importlib.import_module(f"{__name__}.{module}")
+
+
+_import_families()

@@ -42,6 +42,7 @@ class Arch:
     int32_all_uses_stack_pointer: bool   # INT32_ALL addressing via the Sp RWC (BH)
     shflshr1_fills_stale: bool           # SFPSHFT2 SHFLSHR1 fills lanes 0/8/16/24 stale (WH bug)
     popc_full_stack_bug: bool            # SFPPOPC mod1 != 0 on a full stack clobbers bottom (WH)
+    shuffles_stall: bool                 # SFPSHFT2 modes 2-4 stall the next cycle (BH; WH: NOP)
     hazard_rule: Callable
 
     @property
@@ -475,14 +476,16 @@ WORMHOLE = Arch(
     constant_lregs=CONSTANT_LREGS, opcodes=_build_opcodes(bh=False), cc_stack_depth=8,
     addr_mod_bits=2, load_int8_magnitude_bits=7, sign_magnitude_conversions=True,
     int32_all_uses_stack_pointer=False,
-    shflshr1_fills_stale=True, popc_full_stack_bug=True, hazard_rule=_wormhole_hazard)
+    shflshr1_fills_stale=True, popc_full_stack_bug=True, shuffles_stall=False,
+    hazard_rule=_wormhole_hazard)
 
 BLACKHOLE = Arch(
     name="blackhole", title="Blackhole A0", fma_rules=fma.BLACKHOLE,
     constant_lregs=CONSTANT_LREGS, opcodes=_build_opcodes(bh=True), cc_stack_depth=8,
     addr_mod_bits=3, load_int8_magnitude_bits=8, sign_magnitude_conversions=False,
     int32_all_uses_stack_pointer=True,
-    shflshr1_fills_stale=False, popc_full_stack_bug=False, hazard_rule=_blackhole_hazard)
+    shflshr1_fills_stale=False, popc_full_stack_bug=False, shuffles_stall=True,
+    hazard_rule=_blackhole_hazard)
 
 ARCHES = {"wormhole": WORMHOLE, "blackhole": BLACKHOLE}
 

@@ -123,7 +123,19 @@ def bench_machine(args, console: Console) -> None:
     console.print(table)
 
 
-TARGETS = {"fma": bench_fma, "machine": bench_machine}
+def bench_reference(args, console: Console) -> None:
+    """Cold and warm reference computation for all 65,536 BF16 inputs, per backend."""
+    from sfpu_sim import reference
+
+    table = Table(title="References: all 65,536 BF16 inputs of one function")
+    for column in ("option", "function", "seconds", "note"):
+        table.add_column(column, justify="right" if column == "seconds" else "left")
+    for option, name, seconds, note in reference._bench():
+        table.add_row(option, name, f"{seconds:.3f}", note)
+    console.print(table)
+
+
+TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

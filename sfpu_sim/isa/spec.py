@@ -234,6 +234,7 @@ class Program:
     arch: object
     instructions: list[Instruction]
     name: str = ""
+    init_length: int = 0      # leading instructions that set up constants (a kernel's init)
 
     def __iter__(self):
         return iter(self.instructions)

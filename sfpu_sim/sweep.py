@@ -1,0 +1,445 @@
+"""Run a kernel over every BF16 input through an explicit device path, and measure it.
+
+Owns: the device path (how inputs reach Dst, how results leave it: ../shared/DESIGN.md "The
+device output path matters"), running a kernel over all 65,536 BF16 patterns in one batch of
+SFPUs, and every statistic a report shows. Knows nothing of formatting: it returns one
+JSON-ready summary (``SweepResult.summary``) plus the per-lane arrays plots need.
+
+Device path, per cell (kernels.md §0, §1.2, §14a; Packers/FormatConversion.md):
+
+1. Unpack: the BF16 input (or its exact FP32 widening) is written to Dst in Dst's layout
+   (BF16 Dst: 16-bit cells; FP32 Dst, ``dest="fp32"``: 32-bit cells), one value per lane at
+   the cell lane ``l`` of each SFPU reads at ``dst_reg[0]`` (address 0).
+2. The kernel runs with CC enabled and every lane flag set (the state ``SFPENCC 3, 10`` sets
+   before SFPU kernels), ``ALU_ACC_CTRL_SFPU_Fp32_enabled = (dest == "fp32")`` and a SrcB
+   format of the input's, so ``SFPLOAD``/``SFPSTORE`` mode 0 resolve as on the device.
+3. The last ``SFPSTORE`` writes the result: truncating FP32 -> BF16 into a BF16 Dst, raw FP32
+   (denormals flushed) into an FP32 Dst. The LReg it stores is captured per lane: the kernel's
+   own FP32 result, before any device conversion (error attribution).
+4. Pack: Dst -> the output format. BF16 Dst -> BF16: identity. FP32 Dst -> BF16: the packer's
+   rounding conversion (nearest, ties away; denormals -> 0, -0 -> +0, NaN -> Inf). Any ->
+   FP32: exact.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import sfpu_sim
+from sfpu_sim import cost, formats, reference, ulp
+from sfpu_sim.arch import get_arch
+from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.isa.spec import Program
+from sfpu_sim.machine import HazardWarning, Machine
+
+FORMATS = ("bf16", "fp32")
+LANES = 1 << 16
+BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-10", 3, 10), ("11-100", 11, 100),
+           (">100", 101, None))
+# Regions of the input axis kernel teams tabulate (bounds configurable): name, low, high
+# (half-open [low, high) on x, or on |x| for "near_zero").
+DEFAULT_REGIONS = (("near_zero", None, 0.5), ("core_pos", 0.5, 3.0), ("core_neg", -3.0, -0.5),
+                   ("tail_pos", 3.0, None), ("tail_neg", None, -3.0))
+SPECIAL_INPUTS = {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80,
+                  "nan": 0x7FC0, "-nan": 0xFFC0, "snan": 0x7F81}
+
+
+class SweepError(SfpuSimError):
+    pass
+
+
+@dataclass(frozen=True)
+class DevicePath:
+    """The cell of a sweep: formats in and out, and the Dst accumulation format."""
+    input_format: str = "bf16"
+    output_format: str = "bf16"
+    dest: str = "bf16"
+
+    def __post_init__(self):
+        for name, value in (("input format", self.input_format),
+                            ("output format", self.output_format), ("dest", self.dest)):
+            if value not in FORMATS:
+                raise SweepError(f"unknown {name} {value!r} (choose from: {', '.join(FORMATS)})")
+
+    def steps(self) -> list[str]:
+        """The path in words, one step per line (reports print it)."""
+        dst = "FP32 (fp32_dest_acc_en)" if self.dest == "fp32" else "BF16"
+        unpack = ("exact widening to FP32" if self.dest == "fp32" else "BF16 as is")
+        store = ("SFPSTORE FP32: raw bits, denormals flushed to signed zero"
+                 if self.dest == "fp32" else
+                 "SFPSTORE BF16: denormals flushed to signed zero, then truncation toward zero")
+        if self.output_format == "fp32":
+            pack = "packer to FP32: exact"
+        elif self.dest == "fp32":
+            pack = ("packer FP32 -> BF16: round to nearest, ties away from zero; denormals -> "
+                    "0, -0 -> +0, NaN -> Inf")
+        else:
+            pack = "packer BF16 -> BF16: identity"
+        return [f"input {self.input_format.upper()} tensor -> unpacker -> Dst {dst}: {unpack}",
+                "SFPLOAD mode 0 (resolves to " + ("FP32" if self.dest == "fp32" else "BF16")
+                + "): exact widening to FP32 in an LReg",
+                "kernel instructions (FP32 LRegs, the chip's multiply-add)",
+                store, pack]
+
+
+@dataclass
+class DeviceRun:
+    """Per-lane bits of one run: ``inputs`` (BF16, uint16), ``kernel_fp32`` (the LReg the last
+    SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or uint32 FP32)."""
+    inputs: np.ndarray
+    kernel_fp32: np.ndarray
+    output: np.ndarray
+    path: DevicePath
+    program: Program
+    trace: object = None
+
+
+def _last_store(program: Program) -> int:
+    stores = [k for k, ins in enumerate(program) if ins.mnemonic == "SFPSTORE"]
+    if not stores:
+        raise SweepError(f"kernel program {program.name!r} has no SFPSTORE: nothing to measure")
+    return stores[-1]
+
+
+def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
+               trace_lanes=None) -> DeviceRun:
+    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
+    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
+    inputs = np.asarray(inputs).astype(np.uint16)
+    count = inputs.size
+    lanes = max(32, -(-count // 32) * 32)
+    padded = np.zeros(lanes, dtype=np.uint16)
+    padded[:count] = inputs.reshape(-1)
+    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m.config.sfpu_fp32 = path.dest == "fp32"
+    m.config.srcb_format = path.input_format
+    m.cc.enable = True
+    m.cc.flags[:] = True
+    if path.dest == "fp32":
+        m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
+    else:
+        m.dst.write_lanes(0, padded, "bf16")
+    store = _last_store(program)
+    trace = m.record(trace_lanes) if trace_lanes is not None else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HazardWarning)      # kernels are checked when built
+        m.run(program.instructions[:store])
+        kernel_fp32 = m.read(program[store].vd).copy()
+        m.run(program.instructions[store:])
+    if path.dest == "fp32":
+        dst = m.dst.read_lanes(0, "fp32")
+        output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
+    else:
+        dst = m.dst.read_lanes(0, "bf16")
+        output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
+    return DeviceRun(inputs, kernel_fp32[:count], output[:count], path, program, trace)
+
+
+def program_hash(program: Program) -> str:
+    """Identity of a kernel's instruction stream: sha256 of its words (first 16 hex digits)."""
+    words = np.asarray(program.words, dtype="<u4").tobytes()
+    return hashlib.sha256(program.arch.name.encode() + words).hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------------------------
+# Statistics
+# --------------------------------------------------------------------------------------------
+
+def _percentile(values: np.ndarray, q: float):
+    if values.size == 0:
+        return None
+    return np.percentile(values, q, method="higher").item()
+
+
+def _describe_stats(distance: np.ndarray) -> dict:
+    """max / mean / p95 / p99 / exact / within-1 / within-2 over measured distances."""
+    n = int(distance.size)
+    out = {"measured": n, "max": None, "mean": None, "p95": None, "p99": None,
+           "exact_count": 0, "exact_frac": None, "within_1_count": 0, "within_2_count": 0}
+    if n:
+        out.update(max=distance.max().item(), mean=float(distance.astype(np.float64).mean()),
+                   p95=_percentile(distance, 95), p99=_percentile(distance, 99),
+                   exact_count=int((distance == 0).sum()),
+                   exact_frac=float((distance == 0).mean()),
+                   within_1_count=int((distance <= 1).sum()),
+                   within_2_count=int((distance <= 2).sum()))
+    return out
+
+
+def _steps(distance: np.ndarray) -> np.ndarray:
+    """Whole ULP steps of measured distances (fractional ones round up: 0.3 ULP is in "1")."""
+    if distance.dtype.kind != "f":
+        return distance
+    return np.ceil(np.minimum(distance, 2.0 ** 62)).astype(np.int64)   # huge ones stay huge
+
+
+def _buckets(distance: np.ndarray) -> list[dict]:
+    steps, n = _steps(distance), max(distance.size, 1)
+    out = []
+    for name, low, high in BUCKETS:
+        inside = (steps >= low) & ((steps <= high) if high is not None else True)
+        count = int(np.count_nonzero(inside))
+        out.append({"bucket": name, "count": count, "percent": 100.0 * count / n})
+    return out
+
+
+def _histogram(distance: np.ndarray) -> dict:
+    values, counts = np.unique(_steps(distance), return_counts=True)
+    return {str(int(v)): int(c) for v, c in zip(values, counts)}
+
+
+def hex_bits(bits: int, fmt: str) -> str:
+    """A pattern as summaries write it: ``0x3f80`` (16-bit formats), ``0x3f800000`` (FP32)."""
+    return f"{int(bits):#0{6 if formats.FORMATS[fmt].width == 16 else 10}x}"
+
+
+def pattern_values(bits, fmt: str) -> np.ndarray:
+    """IEEE value of patterns of ``fmt`` as float64 (exact)."""
+    bits = np.asarray(bits)
+    with np.errstate(invalid="ignore"):
+        if fmt == "bf16":
+            return formats.bits_to_fp32(formats.bf16_to_fp32_bits(bits)).astype(np.float64)
+        if fmt == "fp16":
+            return formats.bits_to_fp16(bits).astype(np.float64)
+        return formats.bits_to_fp32(bits).astype(np.float64)
+
+
+def json_number(v):
+    """A float for JSON: finite as is, non-finite as the strings "nan", "inf", "-inf"."""
+    v = float(v)
+    if np.isnan(v):
+        return "nan"
+    if np.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def jsonable(obj):
+    """``obj`` with numpy scalars turned into Python numbers and non-finite floats into
+    strings, so ``json.dumps(..., allow_nan=False)`` accepts it."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        return json_number(obj)
+    return obj
+
+
+def _value(bits: int, fmt: str):
+    return json_number(pattern_values(bits, fmt))
+
+
+@dataclass
+class SweepResult:
+    """A measured kernel: ``summary`` (everything a report prints, JSON-ready) and the
+    per-lane arrays of the measured population for plots (``x`` input values, ``actual``,
+    ``expected`` output patterns, ``reference_value`` unrounded, ``distance``, ``lane_class``)."""
+    summary: dict
+    arrays: dict = field(repr=False)
+
+
+def _regions(x: np.ndarray, distance: np.ndarray, counted: np.ndarray, regions) -> list[dict]:
+    out = []
+    for name, low, high in regions:
+        axis = np.abs(x) if name == "near_zero" else x
+        inside = np.ones(x.shape, dtype=bool)
+        if low is not None:
+            inside &= axis >= low
+        if high is not None:
+            inside &= axis < high
+        stats = _describe_stats(distance[inside & counted])
+        out.append({"region": name, "low": low, "high": high,
+                    "inputs": int(inside.sum()), **stats})
+    return out
+
+
+def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> list[dict]:
+    """Per binade of |x| (BF16 exponent field), both signs together; +0 is its own row."""
+    exponent = formats.BF16.exponent(x_bits).astype(np.int64)
+    out = []
+    for e in np.unique(exponent):
+        inside = exponent == e
+        stats = _describe_stats(distance[inside & counted])
+        label = "0" if e == 0 else f"[2^{e - 127}, 2^{e - 126})"
+        out.append({"binade": label, "exponent": int(e) - 127 if e else None,
+                    "inputs": int(inside.sum()), "max": stats["max"], "mean": stats["mean"],
+                    "exact_frac": stats["exact_frac"]})
+    return out
+
+
+def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf16",
+          output_format: str = "bf16", reference_rounding: str = "rne",
+          ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
+          progress=None) -> SweepResult:
+    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring)."""
+    import kernels
+
+    spec = kernels.get(kernel)
+    arch_obj = get_arch(arch)
+    path = DevicePath(input_format, output_format, dest)
+    if reference_rounding not in reference.policies():
+        raise SweepError(f"unknown reference rounding {reference_rounding!r} (choose from: "
+                         f"{', '.join(reference.policies())})")
+    if ulp_convention not in ulp.CONVENTIONS:
+        raise SweepError(f"unknown ULP convention {ulp_convention!r} (choose from: "
+                         f"{', '.join(ulp.CONVENTIONS)})")
+    step = progress or (lambda label: None)
+    started = time.perf_counter()
+
+    step("building the kernel")
+    program = spec.program(arch_obj)
+    step("running 65,536 inputs through the device path")
+    inputs = np.arange(LANES, dtype=np.uint32).astype(np.uint16)
+    run = run_device(program, inputs, path)
+    step("computing correctly rounded references")
+    ref = reference.reference(spec.function, inputs, reference_rounding,
+                              output_format=output_format, daz=True, ftz=True)
+    step("measuring")
+    out_fmt = output_format
+    result = ulp.distance(ref, run.output, ulp_convention)
+    # The kernel's own FP32 result, ended as well as possible (RNE + FTZ), for attribution.
+    ideal = formats.fp32_to_bf16_rne(run.kernel_fp32) if out_fmt == "bf16" else run.kernel_fp32
+    ideal = formats.ftz(ideal, formats.FORMATS[out_fmt])
+    kernel_only = ulp.distance(ref, ideal, ulp_convention)
+
+    population = ulp.population("daz")
+    x_bits = inputs[population]
+    x = formats.bits_to_bf16(x_bits).astype(np.float64)
+    classes = result.lane_class[population]
+    counted = result.counted[population]
+    distance = result.distance[population]
+    measured = distance[counted]
+
+    summary = {
+        "tool": f"sfpu-sim {sfpu_sim.__version__}",
+        "kernel": spec.name, "function": spec.function, "arch": arch_obj.name,
+        "chip": arch_obj.title, "mode": spec.mode, "kernel_dest": spec.dest,
+        "provenance": spec.provenance, "description": spec.description,
+        "kernel_hash": program_hash(program),
+        "dest": dest, "input_format": input_format, "output_format": output_format,
+        "device_path": path.steps(),
+        "reference_rounding": reference_rounding,
+        "reference_policy_text": reference.policies()[reference_rounding],
+        "reference_backend": ref.backend, "reference_precision_bits": ref.precision,
+        "daz_inputs": True, "ftz_reference": True,
+        "ulp_convention": ulp_convention,
+        "ulp_convention_text": ulp.CONVENTIONS[ulp_convention],
+        "population": "daz", "population_text": ulp.POPULATIONS["daz"],
+        "count": int(population.size),
+        **{k: (v) for k, v in _describe_stats(measured).items()
+           if k not in ("max", "mean")},
+        "max_ulp": (measured.max().item()) if measured.size else None,
+        "mean_ulp": float(measured.astype(np.float64).mean()) if measured.size else None,
+        "unmeasurable": int(population.size - counted.sum()),
+        "lane_classes": {c.name.lower(): int((classes == c).sum()) for c in ulp.LaneClass},
+        "histogram": _histogram(measured),
+        "buckets": _buckets(measured),
+    }
+    order = np.argsort(-np.where(counted, distance, -1), kind="stable")[:worst]
+    expected_bits, actual_bits = ref.bits[population], run.output[population]
+    kernel_distance = kernel_only.distance[population]
+    summary["worst"] = [{
+        "input_bits": f"{int(x_bits[k]):#06x}", "input": _value(int(x_bits[k]), "bf16"),
+        "output_bits": f"{int(actual_bits[k]):#0{6 if out_fmt == 'bf16' else 10}x}",
+        "output": _value(int(actual_bits[k]), out_fmt),
+        "expected_bits": f"{int(expected_bits[k]):#0{6 if out_fmt == 'bf16' else 10}x}",
+        "expected": _value(int(expected_bits[k]), out_fmt),
+        "reference": (float(ref.value[population][k])),
+        "kernel_fp32_bits": f"{int(run.kernel_fp32[population][k]):#010x}",
+        "ulp": (distance[k].item()), "kernel_ulp": (kernel_distance[k].item()),
+    } for k in order if counted[k]]
+    summary["samples_at_max"] = [w for w in summary["worst"]
+                                 if summary["max_ulp"] is not None
+                                 and w["ulp"] == summary["max_ulp"]][:10]
+    both = counted & kernel_only.counted[population]
+    added = (distance - kernel_distance)[both]
+    summary["attribution"] = {
+        "definition": "kernel_ulp: the kernel's FP32 result (the LReg its last SFPSTORE "
+                      "stores) rounded to nearest even and flushed, against the reference; "
+                      "added: device ULP minus kernel_ulp, what SFPSTORE and the packer add",
+        "lanes": int(both.sum()),
+        "kernel": _describe_stats(kernel_distance[both]),
+        "device": _describe_stats(distance[both]),
+        "ending_added": {"lanes_worse": int((added > 0).sum()),
+                         "lanes_better": int((added < 0).sum()),
+                         "lanes_same": int((added == 0).sum()),
+                         "max_added": (added.max().item()) if added.size else None,
+                         "histogram": _histogram(np.abs(added)) if added.size else {}},
+    }
+    summary["regions"] = _regions(x, distance, counted, regions)
+    summary["binades"] = _binades(x_bits, distance, counted)
+    summary["denormals"] = _denormals(inputs, run, ref, out_fmt)
+    summary["specials"] = _specials(run, ref, result, out_fmt)
+    summary["cross_verification"] = _cross_verification(expected_bits, actual_bits, out_fmt)
+    summary["program"] = {"instructions": len(program), "init_instructions":
+                          program.init_length,
+                          "listing": [_listing_line(ins) for ins in program]}
+    summary["cost"] = cost.estimate(program).as_dict()
+    summary["seconds"] = None      # filled by the caller if wanted; not part of determinism
+    arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
+              "reference_value": ref.value[population], "distance": distance,
+              "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance}
+    result_obj = SweepResult(jsonable(summary), arrays)
+    result_obj.elapsed = time.perf_counter() - started
+    return result_obj
+
+
+def _listing_line(instruction) -> dict:
+    from sfpu_sim.asm import format_instruction
+
+    return {"word": f"{instruction.word:#010x}", "text": format_instruction(instruction),
+            "source": instruction.source}
+
+
+def _denormals(inputs, run: DeviceRun, ref, out_fmt: str) -> dict:
+    """The 254 denormal inputs: under DAZ the device reads them as signed zero, so their
+    expected outputs are the (flushed) references of +-0."""
+    denormal = formats.is_denormal(inputs, formats.BF16)
+    out, expected = run.output[denormal], ref.bits[denormal]
+    values, counts = np.unique(out, return_counts=True)
+    return {"inputs": int(denormal.sum()), "match_expected": int((out == expected).sum()),
+            "expected_outputs": sorted({f"{int(v):#06x}" for v in np.unique(expected)}),
+            "outputs": {f"{int(v):#0{6 if out_fmt == 'bf16' else 10}x}": int(c)
+                        for v, c in zip(values, counts)}}
+
+
+def _specials(run: DeviceRun, ref, result, out_fmt: str) -> list[dict]:
+    """+-0, +-Inf and NaNs: output against the reference, bit for bit and under the ULP
+    convention (``ulp`` is None where the lane is unmeasurable: NaN on either side, or a
+    finite-against-infinite mismatch)."""
+    width = 6 if out_fmt == "bf16" else 10
+    out = []
+    for name, bits in SPECIAL_INPUTS.items():
+        actual, expected = int(run.output[bits]), int(ref.bits[bits])
+        lane_class = ulp.LaneClass(int(result.lane_class[bits]))
+        counted = bool(result.counted[bits])
+        out.append({"input": name, "input_bits": f"{bits:#06x}",
+                    "output_bits": f"{actual:#0{width}x}", "output": _value(actual, out_fmt),
+                    "expected_bits": f"{expected:#0{width}x}",
+                    "expected": _value(expected, out_fmt),
+                    "bit_exact": actual == expected,
+                    "ulp": (result.distance[bits].item()) if counted else None,
+                    "lane_class": lane_class.name.lower()})
+    return out
+
+
+def _cross_verification(expected_bits, actual_bits, out_fmt: str) -> dict:
+    """daz-index computed two independent ways (bitwise formula, sorted-value search) on every
+    measured pair, as Tenstorrent's tanh report cross-checks its two ULP calculators."""
+    a = ulp.index(expected_bits, out_fmt), ulp.index(actual_bits, out_fmt)
+    b = ulp.index_by_search(expected_bits, out_fmt), ulp.index_by_search(actual_bits, out_fmt)
+    valid = (a[0] != ulp.NAN_INDEX) & (a[1] != ulp.NAN_INDEX)
+    bitwise = np.abs(a[0] - a[1])[valid]
+    search = np.abs(b[0] - b[1])[valid]
+    return {"pairs": int(valid.sum()), "agree": int((bitwise == search).sum()),
+            "methods": ["bitwise formula: sign * max(|bits & 0x7FFF| - 127, 0) + 32,512",
+                        "sorted list of all distinguishable values, binary search"]}
