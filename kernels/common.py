@@ -1,0 +1,23 @@
+"""Building blocks shared by kernel families (tt-llk ``ckernel_sfpu_polyval.h`` and friends)."""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim.sfpi import _vec
+
+__sfpi_library__ = True        # traced instructions name the kernel line that called in here
+
+
+def polyval(x, *coefficients):
+    """``c0 + x*(c1 + x*(c2 + ...))``: tt-llk ``PolynomialEvaluator::eval`` (coefficients in
+    ascending powers, floats or vectors). Each step is one fused SFPMAD, innermost first."""
+    if not coefficients:
+        raise ValueError("polyval needs at least one coefficient")
+    if len(coefficients) == 1:
+        return _vec(coefficients[0])
+    return coefficients[0] + x * polyval(x, *coefficients[1:])
+
+
+def as_float(bits: int) -> float:
+    """The float whose FP32 pattern is ``bits`` (tt-llk ``Converter::as_float``)."""
+    return float(np.uint32(bits).view(np.float32))

@@ -1,0 +1,91 @@
+"""Static cost of a kernel program: instructions and issue slots per datum, per class and chip.
+
+Owns: counting, nothing else. It is a *static estimate* from the instruction stream — one issue
+slot per instruction plus the documented single-cycle stalls — never a measurement: it knows
+nothing of the matrix unit, the packer, Dst contention or SFPLOADMACRO scheduling (users.md
+need 8: reviewers want accuracy and cost in one table, clearly labelled).
+
+Model (isa-reference §4.1, §5): the thread issues one SFPU instruction per cycle. An SFPSWAP
+not followed by an SFPNOP stalls one cycle (both chips); on Blackhole so do SFPSHFT2 modes 2/3/4
+(Wormhole programs carry explicit SFPNOPs instead, counted as NOPs). One loop iteration
+processes 32 datums (one per lane); a 32x32 tile is 32 iterations (8 per face, 4 faces); the
+init (constants, tables) runs once per kernel launch and is reported apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sfpu_sim.isa.spec import Program
+
+LANES = 32
+ITERATIONS_PER_TILE = 32
+
+CLASSES = {
+    "load/store": {"SFPLOAD", "SFPSTORE", "SFPLOADMACRO"},
+    "SFPLOADI (constants)": {"SFPLOADI"},
+    "MAD-class": {"SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPMUL24"},
+    "LUT": {"SFPLUT", "SFPLUTFP32"},
+    "conversion / rounding": {"SFP_STOCH_RND", "SFPCAST", "SFPARECIP"},
+    "predication": {"SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPGT", "SFPLE"},
+    "NOP": {"SFPNOP"},
+    "config": {"SFPCONFIG"},
+}
+OTHER = "other simple (fields, moves, integer, swap)"
+
+
+def instruction_class(mnemonic: str) -> str:
+    for name, members in CLASSES.items():
+        if mnemonic in members:
+            return name
+    return OTHER
+
+
+@dataclass(frozen=True)
+class Cost:
+    """Counts for one program on one chip. ``body`` is one loop iteration (32 datums)."""
+    arch: str
+    init_instructions: int
+    body_instructions: int
+    body_stall_cycles: int
+    by_class: dict
+
+    @property
+    def body_issue_slots(self) -> int:
+        return self.body_instructions + self.body_stall_cycles
+
+    def as_dict(self) -> dict:
+        slots = self.body_issue_slots
+        return {
+            "label": "static estimate of issue slots from the instruction stream, not measured "
+                     "cycles",
+            "arch": self.arch,
+            "init_instructions": self.init_instructions,
+            "body_instructions": self.body_instructions,
+            "body_stall_cycles": self.body_stall_cycles,
+            "issue_slots_per_iteration": slots,
+            "issue_slots_per_datum": slots / LANES,
+            "issue_slots_per_tile": slots * ITERATIONS_PER_TILE,
+            "instructions_per_datum_by_class": {k: v / LANES for k, v in self.by_class.items()},
+            "instructions_by_class": dict(self.by_class),
+        }
+
+
+def estimate(program: Program) -> Cost:
+    """Count ``program`` (its first ``init_length`` instructions are the init)."""
+    body = list(program.instructions[program.init_length:])
+    by_class: dict[str, int] = {}
+    for ins in body:
+        name = instruction_class(ins.mnemonic)
+        by_class[name] = by_class.get(name, 0) + 1
+    stalls = 0
+    for k, ins in enumerate(body):
+        nxt = body[k + 1].mnemonic if k + 1 < len(body) else None
+        if nxt == "SFPNOP":
+            continue
+        if ins.mnemonic == "SFPSWAP":
+            stalls += 1
+        elif ins.mnemonic == "SFPSHFT2" and ins.mod1 in (2, 3, 4) and \
+                program.arch.shuffles_stall:
+            stalls += 1
+    ordered = {name: by_class[name] for name in [*CLASSES, OTHER] if name in by_class}
+    return Cost(program.arch.name, program.init_length, len(body), stalls, ordered)
