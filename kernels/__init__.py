@@ -42,6 +42,7 @@ class KernelSpec:
         return self.build(arch)
 
 
+BOTH_CHIPS = ("wormhole", "blackhole")
 _REGISTRY: dict[str, KernelSpec] = {}
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import KernelSpec, dsl, register
+from kernels import BOTH_CHIPS, KernelSpec, dsl, register
 from kernels.common import as_float, polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import (addexp, dst_reg, exexp, exexp_nodebias, exman8, exman9, float_to_fp16b,
@@ -320,13 +320,12 @@ def exp_legacy_kernel():
     dst_reg[0] = exp_legacy(val)
 
 
-BOTH = ("wormhole", "blackhole")
 _METAL = "tt-metal ckernel_sfpu_exp.h (Jan 2026, index id 6689125702, same on WH and BH)"
 _LLK = "tt-llk tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_exp.h @c635ca695 " \
        "(2026-01-30)"
 
 register(KernelSpec(
-    name="exp", function="exp", chips=BOTH, mode="accurate", dest="bf16",
+    name="exp", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
     provenance=f"{_METAL}: calculate_exponential<false, true, false> -> _sfpu_exp_21f_<false> "
                "(PR #25946, Jul-Aug 2025; Moroz et al. 2022 exp_21f) with float_to_fp16b(y, 0); "
                "exp_init<false, true> loads the reciprocal constants",
@@ -334,14 +333,14 @@ register(KernelSpec(
     description="ttnn.exp default (accurate) on a BF16 tensor"))
 
 register(KernelSpec(
-    name="exp_fp32", function="exp", chips=BOTH, mode="accurate", dest="fp32",
+    name="exp_fp32", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
     provenance=f"{_METAL}: calculate_exponential<false, true, true> -> _sfpu_exp_f32_accurate_ "
                "(PR #33563, Dec 2025): Cody-Waite + degree-7 Taylor, no rounding",
     build=dsl(exp_fp32, exp_init),
     description="ttnn.exp (accurate) with an FP32 Dst"))
 
 register(KernelSpec(
-    name="exp_approx", function="exp", chips=BOTH, mode="approximate", dest="bf16",
+    name="exp_approx", function="exp", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_<APPROX=true, FAST_APPROX=true> Schraudolph "
                "(1999) kernel with input clamp at -88.5 (A = 256/ln2, B-C = 32500.818359375). "
                "The device runs it with SFPLOADMACRO, which sfpu-sim does not model; this is "
@@ -352,7 +351,7 @@ register(KernelSpec(
     description="ttnn.exp fast_and_approximate_mode=True (Jan 2026)"))
 
 register(KernelSpec(
-    name="exp_piecewise_approx", function="exp", chips=BOTH, mode="approximate", dest="bf16",
+    name="exp_piecewise_approx", function="exp", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_piecewise_<APPROX=true, SCALE_EN=false, "
                "SKIP_POSITIVE_CHECK=false> (x >= 89 -> Inf, x < -42 -> 0, else "
                "_calculate_exponential_approx_, 7.3 fixed point), init _init_exponential_<true, "
@@ -361,7 +360,7 @@ register(KernelSpec(
     description="exp APPROXIMATION_MODE=true, FAST_APPROX=false"))
 
 register(KernelSpec(
-    name="exp_legacy", function="exp", chips=BOTH, mode="accurate", dest="bf16",
+    name="exp_legacy", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_<false> = _sfpu_exp_(|x|) (Horner 0.8373, "
                "s2vFloat16b(0.863281) = 0.859375, repeated squaring) then _sfpu_reciprocal_<2> "
                "for x < 0 (Jan-2026 reciprocal of each chip), no rounding; ttnn.exp's accurate "

@@ -656,7 +656,8 @@ def build_parser() -> argparse.ArgumentParser:
                                          "given inputs hold (hex, FP32, BF16)")
     trace.add_argument("kernel", metavar="NAME")
     trace.add_argument("--x", action="append", required=True, metavar="VALUE",
-                       help="an input (float literal rounded to BF16, or 0x BF16 bits; negative: --x=-3); "
+                       help="an input (float literal rounded to BF16, or 0x BF16 bits; "
+                            "negative: --x=-3); "
                             "repeat for more lanes")
     _sweep_options(trace)
     trace.set_defaults(handler=cmd_trace, json=False)

@@ -53,7 +53,7 @@ import contextlib
 import contextvars
 import linecache
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +64,8 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Instruction, Program
 
 __all__ = [
-    "trace", "current_arch", "vFloat", "vInt", "vUInt", "dst_reg", "v_if", "v_elseif", "v_else", "v_endif",
+    "trace", "current_arch", "vFloat", "vInt", "vUInt", "dst_reg", "v_if", "v_elseif", "v_else",
+    "v_endif",
     "v_and", "abs", "setsgn", "setexp", "setman", "exexp", "exexp_nodebias", "exman8", "exman9",
     "addexp", "shft", "reinterpret", "int32_to_float", "float_to_fp16a", "float_to_fp16b",
     "float_to_int16", "float_to_uint16", "float_to_int8", "float_to_uint8", "vec_min_max",

@@ -5,6 +5,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import settings
+
+# Property tests explore the same examples on every run (reproducible CI; no example database).
+settings.register_profile("sfpu-sim", derandomize=True, database=None)
+settings.load_profile("sfpu-sim")
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT.parent / "shared" / "vectors"
@@ -13,7 +18,8 @@ VECTORS = ROOT.parent / "shared" / "vectors"
 def load_vectors(name: str):
     path = VECTORS / name
     if not path.exists():
-        pytest.skip(f"golden vector file {path} is absent (it lives in the steering repo's shared/)")
+        pytest.skip(f"golden vector file {path} is absent (it lives in the steering repo's "
+                    f"shared/)")
     return np.load(path)
 
 

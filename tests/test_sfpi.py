@@ -2,7 +2,6 @@
 the hand-written assembly tanh bit for bit."""
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ from kernels.asm_kernels import assembly_kernel
 from kernels import tanh as tanh_kernels
 from sfpu_sim import fma, formats
 from sfpu_sim.arch import ARCHES
-from sfpu_sim.machine import HazardWarning, Machine
+from sfpu_sim.machine import Machine
 from sfpu_sim.sfpi import (DslError, RegisterPressure, abs, addexp, dst_reg, exexp,
                            exexp_nodebias, exman8, exman9, float_to_fp16b, int32_to_float,
                            reinterpret, s2vFloat16a, s2vFloat16b, setexp, setman, setsgn, trace,
