@@ -61,6 +61,16 @@ def log_init():
     vConstFloatPrgm2.assign(3.767500400543213)
 
 
+def _exponent_as_float(x):
+    """The unbiased exponent of x as a float: SFPEXEXP gives two's complement, SFPCAST reads
+    sign-magnitude, so negative exponents are converted first (as both device log kernels do)."""
+    exp = exexp(x)
+    with v_if(exp < 0):
+        exp.assign(setsgn(~exp + 1, 1))
+    v_endif()
+    return int32_to_float(exp, 0)
+
+
 def log_body_bf16(x_in, fast_approx: bool = False):
     """``calculate_log_body<FAST_APPROX, HAS_BASE_SCALING=false, is_fp32_dest_acc_en=false>``:
     ln(x) = e*ln2 + P5(m), m = x with its exponent set to 127 (in [1, 2)), P5 the Sollya
@@ -69,15 +79,7 @@ def log_body_bf16(x_in, fast_approx: bool = False):
     series_result = polyval(x, vConstFloatPrgm1, vConstFloatPrgm2, -2.800232410430908,
                             1.3681391477584839, -0.3706687390804291, 0.04224011301994324)
 
-    # exponent to float: two's complement -> sign-magnitude for SFPCAST
-    exp = exexp(x_in)
-    with v_if(exp < 0):
-        exp.assign(setsgn(~exp + 1, 1))
-    v_endif()
-
-    expf = int32_to_float(exp, 0)
-    ln2 = vFloat(vConstFloatPrgm0)
-    result = expf * ln2 + series_result
+    result = _exponent_as_float(x_in) * vFloat(vConstFloatPrgm0) + series_result
 
     with v_if(x_in == 0.0):                     # ln(0) = -inf
         result.assign(-INF)
@@ -225,14 +227,7 @@ def log_legacy():
     b = vFloat(vConstFloatPrgm2)
     series_result = x * (x * (x * a + b) + 2.0871) + -1.4753
 
-    exp = exexp(in_)
-    with v_if(exp < 0):
-        exp.assign(setsgn(~exp + 1, 1))
-    v_endif()
-
-    expf = int32_to_float(exp, 0)
-    ln2 = vFloat(vConstFloatPrgm0)
-    result = expf * ln2 + series_result
+    result = _exponent_as_float(in_) * vFloat(vConstFloatPrgm0) + series_result
 
     with v_if(in_ == 0.0):
         result.assign(-INF)
