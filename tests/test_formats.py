@@ -30,6 +30,13 @@ def test_bf16_bits_round_trip_through_ml_dtypes():
     assert np.array_equal(f.bf16_to_bits(as_bf16), ALL16)
 
 
+def test_fp16_bits_round_trip_on_every_pattern_including_nan_payloads():
+    as_fp16 = f.bits_to_fp16(ALL16)
+    assert as_fp16.dtype == np.float16
+    assert np.array_equal(f.fp16_to_bits(as_fp16), ALL16)
+    assert f.fp16_to_bits([1.0, -0.0, 65504.0, 2.0**-24]).tolist() == [0x3C00, 0x8000, 0x7BFF, 0x0001]
+
+
 def test_bf16_widens_exactly_to_fp32():
     finite = f.is_finite(ALL16, f.BF16)
     widened = f.bits_to_fp32(f.bf16_to_fp32_bits(ALL16))
