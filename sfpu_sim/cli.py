@@ -160,18 +160,18 @@ class _Progress:
 
 
 def _kernel_spec(name: str):
-    import kernels
+    from sfpu_sim import registry
 
-    return kernels.get(name)
+    return registry.get(name)
 
 
 def _run_sweep(args, kernel: str, arch: str, progress: _Progress, *, dest: str | None = None,
                ulp_convention: str | None = None):
-    from sfpu_sim.sweep import sweep
+    from sfpu_sim.sweeps import sweep
 
     spec = _kernel_spec(kernel)
     progress.begin(f"{kernel} on {arch}")
-    result = sweep(kernel, arch, dest=dest or args.dest or spec.dest,
+    result = sweep(spec, arch, dest=dest or args.dest or spec.dest,
                    input_format=args.input_format, output_format=args.output_format,
                    reference_rounding=args.reference_rounding,
                    ulp_convention=ulp_convention or args.ulp, progress=progress.step)
@@ -234,11 +234,10 @@ def cmd_report(args, console: Console) -> int:
 
 
 def _report_all(args, console: Console, formats, out) -> int:
-    import kernels
-    from sfpu_sim import report
+    from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
 
-    jobs = [(spec, chip) for spec in kernels.specs() for chip in CHIPS
+    jobs = [(spec, chip) for spec in registry.specs() for chip in CHIPS
             if chip in spec.chips and (args.arch is None or chip == args.arch)]
     if not jobs:
         raise SfpuSimError("no registered kernel runs on the chosen chip")
@@ -319,8 +318,8 @@ def _evaluate(args) -> dict:
     import numpy as np
 
     from sfpu_sim import reference, ulp
-    from sfpu_sim.sweep import hex_bits, json_number, jsonable, pattern_values
-    from sfpu_sim.sweep import DevicePath, program_hash, run_device
+    from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
+    from sfpu_sim.sweeps import DevicePath, program_hash, run_device
 
     spec = _kernel_spec(args.kernel)
     inputs = np.array([_parse_bf16(x) for x in args.values], dtype=np.uint16)
@@ -462,12 +461,12 @@ def cmd_budget(args, console: Console) -> int:
 
 def cmd_kernels(args, console: Console) -> int:
     """The kernel registry as a table."""
-    import kernels
+    from sfpu_sim import registry
 
-    table = Table(title=f"{len(kernels.names())} registered kernels")
+    table = Table(title=f"{len(registry.names())} registered kernels")
     for column in ("kernel", "function", "chips", "mode", "Dst", "provenance"):
         table.add_column(column, overflow="fold")
-    for spec in kernels.specs():
+    for spec in registry.specs():
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
                       spec.provenance)
     console.print(table)
@@ -517,7 +516,7 @@ def cmd_trace(args, console: Console) -> int:
     import numpy as np
 
     from sfpu_sim.display import render_trace
-    from sfpu_sim.sweep import DevicePath, run_device
+    from sfpu_sim.sweeps import DevicePath, run_device
 
     spec = _kernel_spec(args.kernel)
     inputs = np.array([_parse_bf16(x) for x in args.x], dtype=np.uint16)
@@ -531,7 +530,7 @@ def cmd_trace(args, console: Console) -> int:
 def _sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") -> None:
     """The options that name a sweep's cell and its measurement."""
     from sfpu_sim import reference, ulp
-    from sfpu_sim.sweep import FORMATS
+    from sfpu_sim.sweeps import FORMATS
 
     if arch == "required":
         parser.add_argument("--arch", choices=list(CHIPS), required=True)
