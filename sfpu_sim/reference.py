@@ -151,6 +151,7 @@ TABLE_FORMATS = ("bf16", "fp16")        # 65,536 patterns: tabulated and cached
 
 START_PRECISION = 96                    # bits; the 64-bit round-to-odd needs ~70 of them
 MAX_PRECISION = 12288
+USER_EXACT_PRECISION = 2048             # bits; a user function's third, exactness evaluation
 ODD_BITS = 64                           # width of the round-to-odd intermediate
 CACHE_FORMAT = 1                        # bump when the file layout or the y-table changes
 _MAGIC = b"SFPU-SIM-REFERENCE\n"
@@ -351,7 +352,7 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
 
     def formula(x, m):
         value = fn(x)
-        if not isinstance(value, (mpmath.mpf, mpmath.ctx_mp_python.constant)):
+        if not isinstance(value, mpmath.ctx_mp_python._mpf):
             raise UnknownFunction(f"reference {name!r} returned {type(value).__name__} at "
                                   f"x = {mpmath.nstr(x, 8)}: it must compute in mpmath and "
                                   f"return an mpf (a float has no more than 53 bits)")
@@ -364,10 +365,17 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
         except (ValueError, ZeroDivisionError, ArithmeticError):
             return math.nan
 
+    def is_exact(x: Fraction, y: Fraction) -> bool:
+        # A short value both working precisions agreed on is taken as exact when a third
+        # evaluation at USER_EXACT_PRECISION bits gives it again (checked, not proven).
+        with mpmath.workprec(USER_EXACT_PRECISION):
+            value = formula(mpmath.mpf(x.numerator) / x.denominator, _MpMath)
+            return value == mpmath.mpf(y.numerator) / y.denominator
+
     zero = "odd" if at(0.0) == 0 else None
     return register(name, f"user function ({origin})" if origin else "user function", formula,
                     zero=zero, inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
-                    source_extra=_source(fn))
+                    is_exact=is_exact, source_extra=_source(fn))
 
 
 def functions() -> dict[str, str]:
