@@ -43,13 +43,15 @@ def _write_csv(target, m: dict, result, console: Console) -> None:
 
 def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
     """Claim the files ``report.write`` will write for one sweep."""
+    from sfpu_sim.cli.common import selection
     from sfpu_sim.report.model import file_stem
 
     stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
                       "reference_rounding": args.reference_rounding,
                       "ulp_convention": getattr(args, "ulp", "daz-index"),
                       "input_format": args.input_format,
-                      "output_format": args.output_format})
+                      "output_format": args.output_format,
+                      "selection": selection(args).as_dict()})
     for fmt in formats:
         files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
 
@@ -310,7 +312,7 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--all", action="store_true",
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
-    sweep_options(report, arch="optional")
+    sweep_options(report, arch="optional", select=True)
     report.add_argument("--out", default="reports", metavar="DIR",
                         help="output directory (default: reports/)")
     report.add_argument("--format", default="md,png,json",
@@ -322,7 +324,7 @@ def add_parser(sub, parents) -> None:
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
     sweep.add_argument("kernel", metavar="KERNEL")
-    sweep_options(sweep)
+    sweep_options(sweep, select=True)
     sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")
@@ -345,7 +347,7 @@ def add_parser(sub, parents) -> None:
                     "'compare tanh@blackhole tanh@wormhole', 'compare tanh --arch blackhole "
                     "--arch wormhole', 'compare main.json branch.json'.")
     compare.add_argument("items", nargs="+", metavar="ITEM")
-    sweep_options(compare, arch="none")
+    sweep_options(compare, arch="none", select=True)
     compare.add_argument("--arch", action="append", choices=list(CHIPS),
                          help="chip(s) for items without @ARCH (repeatable)")
     compare.add_argument("--out", default="reports", metavar="DIR",
@@ -358,7 +360,7 @@ def add_parser(sub, parents) -> None:
     budget = sub.add_parser("budget", parents=parents, help="predicted sfpu_accuracy_budget.yaml rows "
                                            "(daz-index ULP, exhaustive sweeps)")
     budget.add_argument("kernels", nargs="+", metavar="KERNEL")
-    sweep_options(budget, arch="budget")
+    sweep_options(budget, arch="budget", select=True)
     budget.add_argument("--arch", choices=list(CHIPS),
                         help="one chip (default: every chip each kernel runs on)")
     budget.set_defaults(handler=cmd_budget)
