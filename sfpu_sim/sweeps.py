@@ -393,7 +393,9 @@ def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf
     summary["seconds"] = None      # filled by the caller if wanted; not part of determinism
     arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
               "reference_value": ref.value[population], "distance": distance,
-              "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance}
+              "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance,
+              # every one of the 65,536 inputs (specials included), outside the population
+              "all_output": run.output, "all_expected": ref.bits}
     result_obj = SweepResult(jsonable(summary), arrays)
     result_obj.elapsed = time.perf_counter() - started
     return result_obj
