@@ -311,7 +311,7 @@ def test_terminal_view_shows_headline_buckets_worst_and_specials(truncated_model
 def test_comparison_of_a_sweep_with_itself_has_zero_deltas(truncated_model):
     c = compare.build([("a", truncated_model, "sweep"), ("b", truncated_model, "sweep")])
     for row in c["headline"]:
-        assert row["deltas"][1] in (0, 0.0, None), row
+        assert row["deltas"][0] in (0, 0.0, None), row
     assert c["notes"] == [] and c["specials_differing"] == []
     text = compare.render(c)
     assert numbers_missing_from_json(text, c) == ([], [])
@@ -329,7 +329,40 @@ def test_comparison_flags_settings_that_make_numbers_incomparable(truncated_mode
 def test_comparison_accepts_a_saved_summary(truncated, truncated_model):
     saved = json.loads(json_text(model.jsonable(truncated.summary)))
     c = compare.build([("saved", saved, "a.json"), ("sweep", truncated_model, "sweep")])
-    assert [row["deltas"][1] for row in c["headline"] if row["metric"] == "max_ulp"] == [0]
+    assert [row["deltas"][0] for row in c["headline"] if row["metric"] == "max_ulp"] == [0]
+
+
+def test_comparison_pairs_never_mix_a_chip_change_with_a_kernel_change():
+    wh, bh = "wormhole", "blackhole"
+    assert compare.pairs([("A", wh), ("A", bh), ("B", wh), ("B", bh)]) == [
+        (0, 1, "chip"), (0, 2, "kernel"), (1, 3, "kernel")]
+    assert compare.pairs([("A", bh), ("A", bh)]) == [(0, 1, "version")]      # before/after
+    assert compare.pairs([("A", wh), ("B", bh)]) == [(0, 1, "chip and kernel")]
+
+
+def test_comparison_counts_lanes_identical_better_worse_and_the_largest_regressions():
+    from sfpu_sim.lanes import Lanes
+
+    before = sweep(registry.get("tanh"), "blackhole")
+    after = sweep(registry.get("tanh_approx"), "blackhole")
+    c = compare.build([("before", model.build(before), "sweep",
+                        Lanes.from_arrays(before.arrays)),
+                       ("after", model.build(after), "sweep", Lanes.from_arrays(after.arrays))])
+    lanes = c["pairs"][0]["lanes"]
+    # The same counts straight from the two sweeps' arrays (both list the same 65,025 inputs).
+    a, b = before.arrays, after.arrays
+    assert np.array_equal(a["x_bits"], b["x_bits"])
+    d0, d1 = a["distance"], b["distance"]
+    same_bits = a["actual"] == b["actual"]
+    assert lanes["compared"] == 65025
+    assert lanes["identical"] == int(same_bits.sum())
+    assert (lanes["better"], lanes["worse"]) == (int((d1 < d0).sum()), int((d1 > d0).sum()))
+    assert lanes["equal"] == int(((d1 == d0) & ~same_bits).sum())
+    worst = lanes["largest_regressions"][0]
+    k = int(np.argmax(d1 - d0))
+    assert worst["input_bits"] == f"{int(a['x_bits'][k]):#06x}"
+    assert worst["after_ulp"] - worst["before_ulp"] == int((d1 - d0).max())
+    assert "| `before` vs" not in compare.render(c) and "Bit-identical" in compare.render(c)
 
 
 def test_comparison_refuses_a_json_that_is_not_a_summary():

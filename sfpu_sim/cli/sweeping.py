@@ -152,7 +152,10 @@ def cmd_sweep(args, console: Console) -> int:
     if csv_target is not None:
         _write_csv(csv_target, m, result, Console(stderr=True) if args.json else console)
     if args.json:
-        sys.stdout.write(json_text(model.jsonable(result.summary)))
+        from sfpu_sim.lanes import Lanes
+
+        summary = {**result.summary, "lanes": Lanes.from_arrays(result.arrays).encode()}
+        sys.stdout.write(json_text(model.jsonable(summary)))
     else:
         console.print(render(m))
     return 0
@@ -238,7 +241,7 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
         path = Path(text)
         if text.endswith(".json") or path.is_file():
             data = check_summary(read_json(path), text)
-            items.append((f"{data['kernel']}@{data['arch']}", data, path.stem))
+            items.append((f"{data['kernel']}@{data['arch']}", data, text))
             continue
         kernel, _, arch = text.partition("@")
         arches = [arch] if arch else (args.arch or [])
@@ -252,17 +255,20 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
                                    f"{', '.join(CHIPS)})")
             items.append((f"{kernel}@{chip}", (kernel, chip), "sweep"))
     labels = [label for label, _, _ in items]
-    return [(f"{label} ({source})" if labels.count(label) > 1 else label, data, source)
-            for label, data, source in items]
+    return [(f"{label} ({Path(source).stem})" if labels.count(label) > 1 else label, data,
+             source) for label, data, source in items]
 
 
 def cmd_compare(args, console: Console) -> int:
-    """Compare sweeps (variants, chips) or saved JSON summaries (before/after)."""
+    """Compare sweeps (variants, chips) or saved JSON summaries (before/after), lane by lane
+    where both sides have per-lane results."""
     import re
+    from pathlib import Path
 
     from sfpu_sim import report
+    from sfpu_sim.lanes import Lanes
     from sfpu_sim.report import compare, model
-    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.report.files import RunFiles, output_directory
 
     formats = report.parse_formats(args.format)
     items = _compare_items(args)
@@ -270,14 +276,24 @@ def cmd_compare(args, console: Console) -> int:
         raise SfpuSimError("compare needs at least two items: kernels with --arch, "
                            "KERNEL@ARCH, or saved .json summaries")
     out = output_directory(args.out)
-    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
-    with Progress(total=sweeps, what="compare") as progress:
-        items = [(label, model.build(run_sweep(args, *data, progress))
-                  if isinstance(data, tuple) else data, source)
-                 for label, data, source in items]
-    c = compare.build(items)
     stem = args.name or ("compare_" + "_vs_".join(
-        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label in c["labels"]))[:120]
+        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label, _, _ in items))[:120]
+    files = RunFiles(inputs=[*args.kernel_files,
+                             *(source for _, data, source in items if isinstance(data, dict))])
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the comparison's {fmt.upper()}")
+    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
+    built = []
+    with Progress(total=sweeps, what="compare") as progress:
+        for label, data, source in items:
+            if isinstance(data, tuple):
+                result = run_sweep(args, *data, progress)
+                built.append((label, model.build(result), "sweep",
+                              Lanes.from_arrays(result.arrays)))
+            else:
+                lanes = Lanes.decode(data["lanes"], source) if "lanes" in data else None
+                built.append((label, data, Path(source).stem, lanes))
+    c = compare.build(built)
     written = report.write_comparison(c, out, formats, stem)
     sys.stdout.write(compare.render(c))
     for path in written.values():

@@ -166,7 +166,8 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
     function the registry lacks. It is certified by the mpmath backend (checked, not proven:
     two precisions must agree, see :class:`MpmathBackend`), so ``fn`` must compute in mpmath
     at the working precision; a result that is not an mpf is refused. Exact zero results at
-    ``x = +-0`` take the input's sign; the infinities are evaluated once, here."""
+    ``x = +-0`` take the sign of the function just beside zero on that side (``x**2`` gives +0
+    at -0, ``x**3`` gives -0); the infinities are evaluated once, here."""
     if name in FUNCTIONS:
         raise UnknownFunction(f"function {name!r} already has a reference; give your function "
                               f"another name")
@@ -195,7 +196,12 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
             value = formula(mpmath.mpf(x.numerator) / x.denominator, MpMath)
             return value == mpmath.mpf(y.numerator) / y.denominator
 
-    zero = "odd" if at(0.0) == 0 else None
+    zero = None
+    if at(0.0) == 0:                  # signed zeros as the limits from either side
+        with mpmath.workprec(300):
+            tiny = mpmath.ldexp(1, -200)
+            sides = [formula(tiny, MpMath), formula(-tiny, MpMath)]
+        zero = tuple(math.copysign(0.0, float(mpmath.sign(v)) or 1.0) for v in sides)
     return register(name, f"user function ({origin})" if origin else "user function", formula,
                     zero=zero, inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
                     is_exact=is_exact, source_extra=_source(fn))
