@@ -34,7 +34,7 @@ from sfpu_sim import cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
-from sfpu_sim.machine import HazardWarning, Machine
+from sfpu_sim.machine import Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
 
 FORMATS = ("bf16", "fp32")
@@ -103,15 +103,13 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
-def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None) -> DeviceRun:
-    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
+def device_machine(program: Program, inputs, path: DevicePath = DevicePath()):
+    """A Machine set up as the device path leaves it before the kernel runs (module
+    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs)."""
     inputs = formats.as_bits(inputs, "bf16")
-    count = inputs.size
-    lanes = max(32, -(-count // 32) * 32)
+    lanes = max(32, -(-inputs.size // 32) * 32)
     padded = np.zeros(lanes, dtype=np.uint16)
-    padded[:count] = inputs.reshape(-1)
+    padded[:inputs.size] = inputs.reshape(-1)
     m = Machine(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
@@ -121,21 +119,37 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
         m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
     else:
         m.dst.write_lanes(0, padded, "bf16")
-    store = _last_store(program)
-    addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
-    trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HazardWarning)      # kernels are checked when built
-        m.run(program.instructions[:store])
-        kernel_fp32 = m.read(program[store].vd).copy()
-        m.run(program.instructions[store:])
+    return m, inputs
+
+
+def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
+    """What leaves Dst through the packer (module docstring, step 4), for the first ``count``
+    lanes."""
     if path.dest == "fp32":
         dst = m.dst.read_lanes(0, "fp32")
         output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
     else:
         dst = m.dst.read_lanes(0, "bf16")
         output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
-    return DeviceRun(inputs, kernel_fp32[:count], output[:count], path, program, trace)
+    return output[:count]
+
+
+def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
+               trace_lanes=None) -> DeviceRun:
+    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
+    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
+    m, inputs = device_machine(program, inputs, path)
+    count = inputs.size
+    store = _last_store(program)
+    addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
+    trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
+        m.run(program.instructions[:store])
+        kernel_fp32 = m.read(program[store].vd).copy()
+        m.run(program.instructions[store:])
+    return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
+                     program, trace)
 
 
 def program_hash(program: Program) -> str:

@@ -107,7 +107,7 @@ def parse_bf16(text: str) -> int:
 
 
 def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
-                  select: bool = False) -> None:
+                  select: bool = False, measure: bool = True) -> None:
     """The options that name a sweep's cell and its measurement."""
     from sfpu_sim import reference, ulp
     from sfpu_sim.sweeps import FORMATS
@@ -116,9 +116,10 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
         parser.add_argument("--arch", choices=list(CHIPS), required=True)
     elif arch == "optional":
         parser.add_argument("--arch", choices=list(CHIPS))
-    parser.add_argument("--reference-rounding", choices=list(reference.policies()),
-                        default="rne", help="how the reference is rounded (default: rne)")
-    if arch != "budget":
+    if measure:
+        parser.add_argument("--reference-rounding", choices=list(reference.policies()),
+                            default="rne", help="how the reference is rounded (default: rne)")
+    if arch != "budget" and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
                             help="ULP convention (default: daz-index)")
     parser.add_argument("--dest", choices=FORMATS,
