@@ -485,7 +485,9 @@ class _MpMath:
     rsqrt = staticmethod(lambda v: 1 / mpmath.sqrt(v))
     expm1, atan, asin, acos, sinh, cosh = (mpmath.expm1, mpmath.atan, mpmath.asin, mpmath.acos,
                                            mpmath.sinh, mpmath.cosh)
-    exp2 = staticmethod(lambda v: mpmath.power(2, v))
+    # 2^k at an integer k is an exact power (mpmath.power takes far too long at k ~ 1e38)
+    exp2 = staticmethod(lambda v: mpmath.ldexp(1, int(v)) if v == int(v)
+                        else mpmath.exp(v * mpmath.ln2))
     pi = staticmethod(lambda: +mpmath.pi)
 
     @staticmethod
