@@ -345,7 +345,8 @@ def test_harness_csv_has_the_llk_columns_and_one_sorted_row_per_input(truncated_
         "op", "input_format", "output_format", "chip_arch", "distribution", "intervals",
         "seed", "sample_index", "test_value", "golden_result", "hardware_result",
         "approx_mode", "fast_mode", "dest_acc", "signed_error", "rel_error",
-        "signed_ulp_error", "is_finite_hw", "is_finite_golden", "source"]
+        "signed_ulp_error_daz_index", "signed_ulp_error_fractional", "is_finite_hw",
+        "is_finite_golden", "source"]
     assert len(lines) == 1 + 65025
     columns = harness.columns(truncated_model, truncated.arrays)
     assert np.all(np.diff(columns["test_value"]) > 0)
@@ -356,16 +357,32 @@ def test_harness_csv_has_the_llk_columns_and_one_sorted_row_per_input(truncated_
                           f"{truncated_model['kernel_hash']}, reference truncate)\"")
 
 
-def test_harness_signed_ulp_is_the_local_step_of_the_golden(truncated_model, truncated):
+def test_harness_ulp_columns_are_the_runs_convention_and_a_named_fractional_one(
+        truncated_model, truncated):
     columns = harness.columns(truncated_model, truncated.arrays)
-    # x = smallest normal: output flushed to 0, golden 2**-126, whose spacing is 2**-133.
+    # x = smallest normal: output flushed to 0, golden 2**-126, whose spacing is 2**-133:
+    # 128 fractional steps, but 0 and 2**-126 are neighbours in the daz-index order.
     at = np.flatnonzero(columns["test_value"] == 2.0 ** -126)[0]
     assert columns["signed_error"][at] == -(2.0 ** -126)
-    assert columns["signed_ulp_error"][at] == -128.0
+    assert columns["signed_ulp_error_fractional"][at] == -128.0
+    assert columns["signed_ulp_error_daz_index"][at] == -1.0
     # x = 1.0 under truncation: 0x3f43 against 0x3f42, one step of 2**-8 above.
     at = np.flatnonzero(columns["test_value"] == 1.0)[0]
-    assert columns["signed_ulp_error"][at] == 1.0
+    assert columns["signed_ulp_error_fractional"][at] == 1.0
+    assert columns["signed_ulp_error_daz_index"][at] == 1.0
     assert np.isnan(columns["rel_error"][columns["golden_result"] == 0]).all()
+
+
+def test_harness_csv_counts_the_same_lanes_at_the_maximum_as_the_report():
+    """Issue: exp on Wormhole over [-10, 10] showed 664 inputs at the max in the CSV, 1,061 in
+    the report."""
+    from sfpu_sim.selection import Selection
+
+    result = sweep(registry.get("exp"), "wormhole", selection=Selection((-10.0, 10.0)))
+    m = model.build(result)
+    column = harness.columns(m, result.arrays)["signed_ulp_error_daz_index"]
+    at_max = int(np.count_nonzero(np.abs(column) == m["max_ulp"]))
+    assert at_max == m["histogram"][str(m["max_ulp"])] == 1061
 
 
 def test_budget_rows_follow_the_llk_yaml():
