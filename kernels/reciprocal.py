@@ -71,26 +71,37 @@ def reciprocal_init(approximation_mode: bool = False):
         vConstFloatPrgm0.assign(BLACKHOLE_RECIP_TWO)
 
 
-def reciprocal(x, iterations: int = 2):
-    """``_sfpu_reciprocal_<iterations>(x)`` (tt-llk c635ca695) for the chip being traced;
-    needs :func:`reciprocal_init` (the programmable constants) in the kernel's init."""
+def reciprocal(x, iterations: int = 2, constants: str = "programmable"):
+    """``_sfpu_reciprocal_<iterations>(x)`` (tt-llk c635ca695) for the chip being traced.
+
+    ``constants="programmable"`` reads the chip's constants from Prgm0..2, which
+    :func:`reciprocal_init` must load in the kernel's init; ``"immediate"`` loads the same
+    values (SFPLOADI) where they are used, for kernels whose programmable constants hold
+    something else: more instructions, the same bits."""
     if iterations not in (0, 1, 2):
         raise ValueError(f"_sfpu_reciprocal_ has max_iter 0, 1 or 2, not {iterations}")
+    if constants not in ("programmable", "immediate"):
+        raise ValueError(f"reciprocal constants are 'programmable' or 'immediate', not "
+                         f"{constants!r}")
+    immediate = constants == "immediate"
     if current_arch().name == "wormhole":
-        return _reciprocal_wormhole(x, iterations)
-    return _reciprocal_blackhole(x, iterations)
+        k = WORMHOLE_RECIP_PRGM if immediate else (vConstFloatPrgm0, vConstFloatPrgm1,
+                                                   vConstFloatPrgm2)
+        return _reciprocal_wormhole(x, iterations, *k)
+    two = BLACKHOLE_RECIP_TWO if immediate else vConstFloatPrgm0
+    return _reciprocal_blackhole(x, iterations, two)
 
 
-def _reciprocal_wormhole(x, iterations: int):
+def _reciprocal_wormhole(x, iterations: int, k0, k1, k2):
     """tt_llk_wormhole_b0 ``_sfpu_reciprocal_<max_iter>``: quadratic seed + Newton + rescale."""
     # -1.0 with x's mantissa: -m in (-2, -1]; +-0 and +-Inf give -1.
     negative_x = setman(vConstNeg1, reinterpret(vInt, x))
     # Quadratic estimate y = k2 - k1*m + k0*m**2, in two Horner steps.
-    y = vConstFloatPrgm1 + vConstFloatPrgm0 * negative_x
+    y = k1 + k0 * negative_x
     # Scale 2**(254 - exponent) built as exponent field ~e = 255 - e, halved below (so an
     # exponent of 0 gives Inf and 255 gives 0).
     scale_bits = ~reinterpret(vUInt, x)
-    y = vConstFloatPrgm2 + y * negative_x
+    y = k2 + y * negative_x
     scale = setman(reinterpret(vFloat, scale_bits), 0)
     # Newton-Raphson: t = 1 - m*y; y = y + y*t.
     t = vConst1 + negative_x * y
@@ -103,17 +114,17 @@ def _reciprocal_wormhole(x, iterations: int):
     return setsgn(y, x)
 
 
-def _reciprocal_blackhole(x, iterations: int):
+def _reciprocal_blackhole(x, iterations: int, two):
     """tt_llk_blackhole ``_sfpu_reciprocal_<max_iter>``: SFPARECIP + guarded Newton steps."""
     # +-0 for |x| = Inf or |x| >= 2**126, +-Inf for x = +-0.
     y = approx_recip(x)
     if iterations > 0:
         # t = x*y - 2 (negated Newton term): 0*Inf gives +NaN, which the t < 0 test skips.
-        t = x * y - vConstFloatPrgm0
+        t = x * y - two
         if iterations > 1:
             y1 = y * -t - vConst0
             with v_if(t < 0.0):
-                t.assign(x * y1 - vConstFloatPrgm0)
+                t.assign(x * y1 - two)
                 y.assign(y1 * -t - vConst0)
             v_endif()
         else:
