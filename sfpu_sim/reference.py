@@ -151,6 +151,7 @@ TABLE_FORMATS = ("bf16", "fp16")        # 65,536 patterns: tabulated and cached
 
 START_PRECISION = 96                    # bits; the 64-bit round-to-odd needs ~70 of them
 MAX_PRECISION = 12288
+USER_EXACT_PRECISION = 2048             # bits; a user function's third, exactness evaluation
 ODD_BITS = 64                           # width of the round-to-odd intermediate
 CACHE_FORMAT = 1                        # bump when the file layout or the y-table changes
 _MAGIC = b"SFPU-SIM-REFERENCE\n"
@@ -222,6 +223,7 @@ class Function:
     anchor: Callable | None = None
     is_exact: Callable | None = None
     revision: int = 1
+    backends: tuple = ("flint", "mpmath")
     source: str = field(default="", compare=False, repr=False)
 
     def at_zero(self) -> tuple | None:
@@ -248,11 +250,13 @@ def _source(code) -> str:
         return repr((code.__code__.co_code, code.__code__.co_consts))
 
 
-def register(name: str, description: str, formula: Callable, **properties) -> Function:
+def register(name: str, description: str, formula: Callable, *, source_extra: str = "",
+             **properties) -> Function:
     """Add a function to the registry (one call; see :class:`Function` for the properties).
     The cache key carries a digest of everything given here, source text included."""
     function = Function(name, description, formula, **properties)
-    source = [description, _source(formula), _source(function.anchor),
+    source = [description, *([source_extra] if source_extra else []), _source(formula),
+              _source(function.anchor),
               _source(function.is_exact), repr((function.zero, function.inf, function.domain))]
     function = dataclasses.replace(function, source="\n".join(source))
     FUNCTIONS[name] = function
@@ -332,6 +336,46 @@ register("softplus", "log(1+e^x) (beta 1, no threshold)",
 register("tanh_derivative", "1 - tanh(x)^2, evaluated as sech(x)^2",
          lambda x, m: m.sech(x) ** 2, zero=1.0, inf=(0.0, 0.0),
          anchor=lambda x: (1.0, -1) if abs(x) < 1 else (0.0, 1))
+
+
+def register_user_function(name: str, fn: Callable, origin: str = "") -> Function:
+    """A function defined by the user as ``fn(x)`` of one ``mpmath.mpf``, for kernels whose
+    function the registry lacks. It is certified by the mpmath backend (checked, not proven:
+    two precisions must agree, see :class:`_MpmathBackend`), so ``fn`` must compute in mpmath
+    at the working precision; a result that is not an mpf is refused. Exact zero results at
+    ``x = +-0`` take the input's sign; the infinities are evaluated once, here."""
+    if name in FUNCTIONS:
+        raise UnknownFunction(f"function {name!r} already has a reference; give your function "
+                              f"another name")
+    if not callable(fn):
+        raise UnknownFunction(f"reference for {name!r} must be a function of one mpmath mpf")
+
+    def formula(x, m):
+        value = fn(x)
+        if not isinstance(value, mpmath.ctx_mp_python._mpf):
+            raise UnknownFunction(f"reference {name!r} returned {type(value).__name__} at "
+                                  f"x = {mpmath.nstr(x, 8)}: it must compute in mpmath and "
+                                  f"return an mpf (a float has no more than 53 bits)")
+        return +value
+
+    def at(v):
+        try:
+            with mpmath.workprec(64):
+                return float(formula(mpmath.mpf(v), _MpMath))
+        except (ValueError, ZeroDivisionError, ArithmeticError):
+            return math.nan
+
+    def is_exact(x: Fraction, y: Fraction) -> bool:
+        # A short value both working precisions agreed on is taken as exact when a third
+        # evaluation at USER_EXACT_PRECISION bits gives it again (checked, not proven).
+        with mpmath.workprec(USER_EXACT_PRECISION):
+            value = formula(mpmath.mpf(x.numerator) / x.denominator, _MpMath)
+            return value == mpmath.mpf(y.numerator) / y.denominator
+
+    zero = "odd" if at(0.0) == 0 else None
+    return register(name, f"user function ({origin})" if origin else "user function", formula,
+                    zero=zero, inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
+                    is_exact=is_exact, source_extra=_source(fn))
 
 
 def functions() -> dict[str, str]:
@@ -878,7 +922,11 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     _choice(policy, POLICIES, UnknownPolicy, "rounding policy")
     in_fmt = _choice(input_format, INPUT_FORMATS, UnknownFormat, "input format")
     out_fmt = _choice(output_format, OUTPUT_FORMATS, UnknownFormat, "output format")
-    engine = _backend(backend)
+    engine = _backend(backend if backend is not None or "flint" in fn.backends
+                      else fn.backends[0])
+    if engine.name not in fn.backends:
+        raise UnknownBackend(f"function {fn.name!r} can only be certified by backend(s) "
+                             f"{', '.join(fn.backends)}")
     bits = _input_bits(inputs, in_fmt)
     if daz:
         bits = formats.daz(bits, in_fmt)
