@@ -32,7 +32,7 @@ measure what forgetting the rounding costs.
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.reciprocal import reciprocal, reciprocal_init
 from kernels.sqrt import sqrt_body, sqrt_init
 from sfpu_sim.sfpi import abs as v_abs
@@ -203,11 +203,11 @@ _SOURCE = "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27), " \
           "approximation-research.md §A"
 
 for _id, _method in METHODS.items():
-    register(KernelSpec(
-        name=kernel_name(_id), function="gelu", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+    register_kernel(
+        kernel_name(_id), _body(_id), init=_init(_id), function="gelu", mode="accurate",
+        dest="bf16",
         provenance=f"{_SOURCE}: method {_id} ({_method.description}); the study's binary32 "
                    f"definition on the SFPU: SFPMAD for a*b+c, _sfpu_reciprocal_<2> for "
                    f"division, _calculate_sqrt_body_ for sqrt; float_to_fp16b(result, 0) before "
                    f"the BF16 store",
-        build=dsl(_body(_id), _init(_id), name=kernel_name(_id)),
-        description=f"BF16 GELU study method {_id} ({_method.name}) as an SFPU kernel"))
+        description=f"BF16 GELU study method {_id} ({_method.name}) as an SFPU kernel")

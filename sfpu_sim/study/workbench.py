@@ -101,8 +101,14 @@ def parse_points(texts) -> np.ndarray:
 
 @lru_cache(maxsize=None)
 def _program(method_id: str, arch: str, rounding: bool = True):
-    from kernels.gelu_study import program
-    return program(method_id, arch, rounding)
+    """The registered ``gelu_study_*`` kernel (``rounding=False``: its unregistered variant
+    without the final rounding)."""
+    from kernels.gelu_study import kernel_name, program
+    from sfpu_sim import registry
+
+    if rounding:
+        return registry.get(kernel_name(method_id)).program(arch)
+    return program(method_id, arch, rounding=False)
 
 
 def host_fp32(method_id: str, inputs=scoring.INPUTS, host_fma: bool = True) -> np.ndarray:
@@ -121,7 +127,7 @@ def outputs(method_id: str, inputs=scoring.INPUTS, *, arch=None, host_fma: bool 
     if arch is None:
         return formats.fp32_to_bf16_rne(formats.fp32_to_bits(host_fp32(method_id, inputs,
                                                                          host_fma)))
-    from sfpu_sim.sweep import DevicePath, run_device
+    from sfpu_sim.sweeps import DevicePath, run_device
     gelu_methods.method(method_id)
     return run_device(_program(method_id, arch, rounding), inputs, DevicePath()).output
 
