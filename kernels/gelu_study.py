@@ -21,8 +21,8 @@ through :class:`DeviceArithmetic`, which lowers its operations as an sfpi kernel
   from constants; a kernel would load the results);
 * R5: the SFPU has no gather, so the 512-entry table is a compare chain: 510 ``v_if(index >=
   i)`` blocks, each loading row i (``Phi_i``, ``Phi_{i+1} - Phi_i``) and the fraction ``index -
-  i``, exactly the study's ``trunc`` and ``frac``. About 6,100 instructions: an emulator can run
-  it, a TRISC kernel of that size is impractical (the point of the study's "needs a gather").
+  i``, exactly the study's ``trunc`` and ``frac``. About 5,200 instructions: an emulator runs it;
+  a kernel of that size is impractical on the device (what the study's "needs a gather" means).
 
 The study ends each method with ``static_cast<std::bfloat16_t>`` (round to nearest even); the
 kernels end with its SFPU counterpart ``float_to_fp16b(result, 0)`` (SFP_STOCH_RND to nearest,

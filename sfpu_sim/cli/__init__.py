@@ -18,7 +18,7 @@ from rich.console import Console
 import sfpu_sim
 from sfpu_sim.errors import SfpuSimError
 
-COMMAND_MODULES = ("machine", "sweeping", "show")
+COMMAND_MODULES = ("machine", "sweeping", "show", "study")
 
 
 def _common_options() -> argparse.ArgumentParser:

@@ -35,7 +35,7 @@ def literal(text: str) -> float:
     if twice > scaled.denominator or (twice == scaled.denominator and integer & 1):
         integer += 1
     value = float(integer) * 2.0 ** (exponent - 23)
-    if not np.isfinite(np.float32(value)):
+    if value > float(np.finfo(np.float32).max):
         raise ValueError(f"literal {text!r} overflows binary32")
     return -value if exact < 0 else value
 

@@ -16,6 +16,7 @@ study's default points, and add the correctly rounded value beside every cancell
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -25,9 +26,9 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.study import gelu_methods, scoring
 from sfpu_sim.study.binary32 import Binary32, literal
 
-__all__ = ["analyze", "diagnose", "reference_values", "saturation", "calibrate", "outputs",
-           "parse_points", "check_methods", "ARCHES", "BadPoint", "UnknownArch",
-           "DIAGNOSE_POINTS", "REFERENCE_POINTS"]
+__all__ = ["analyze", "all_outputs", "table", "diagnose", "reference_values", "saturation",
+           "calibrate", "outputs", "host_fp32", "device_fp32", "parse_points", "check_methods",
+           "ARCHES", "BadPoint", "UnknownArch", "DIAGNOSE_POINTS", "REFERENCE_POINTS"]
 
 ARCHES = ("wormhole", "blackhole")
 # The study's default points (its --diagnose and --reference modes).
@@ -81,12 +82,20 @@ def parse_points(texts) -> np.ndarray:
                     from None
             if not 0 <= bits <= 0xFFFF:
                 raise BadPoint(f"--diagnose {text!r}: a BF16 pattern is 0x0000..0xffff")
+        elif cleaned.lstrip("+-") in ("inf", "infinity", "nan"):
+            raise BadPoint(f"--diagnose {text!r}: not a finite BF16 value (the study scores "
+                           f"finite inputs only)")
         else:
             try:
-                value = literal(cleaned)
+                Fraction(cleaned)
             except (ValueError, ZeroDivisionError):
                 raise BadPoint(f"--diagnose {text!r}: not a number (write e.g. -8.375, 1e-3 or "
                                f"a BF16 pattern 0xc106)") from None
+            try:
+                value = literal(cleaned)
+            except ValueError:
+                raise BadPoint(f"--diagnose {text!r}: not a finite BF16 value (beyond the "
+                               f"float range)") from None
             bits = int(formats.fp32_to_bf16_rne(formats.fp32_to_bits(np.float32(value))))
         if (bits & 0x7F80) == 0x7F80:
             raise BadPoint(f"--diagnose {text!r}: not a finite BF16 value (the study scores "
@@ -132,6 +141,14 @@ def outputs(method_id: str, inputs=scoring.INPUTS, *, arch=None, host_fma: bool 
     return run_device(_program(method_id, arch, rounding), inputs, DevicePath()).output
 
 
+def device_fp32(method_id: str, inputs, arch: str) -> np.ndarray:
+    """The kernel's FP32 result before its final rounding (the LReg the store of the variant
+    without ``float_to_fp16b`` stores), as uint32 patterns."""
+    _check_arch(arch)
+    from sfpu_sim.sweeps import DevicePath, run_device
+    return run_device(_program(method_id, arch, False), _bf16(inputs), DevicePath()).kernel_fp32
+
+
 def _convention(reference: str, arch, host_fma: bool, rounding: bool = True) -> dict:
     if arch is None:
         arithmetic = (f"host binary32, FMA contraction {'on' if host_fma else 'off'} "
@@ -169,6 +186,23 @@ def _method_summary(s: scoring.Score) -> dict:
             "p50": s.p50, "p90": s.p90, "p99": s.p99, "regions": regions}
 
 
+def all_outputs(methods=None, *, arch=None, host_fma: bool = True,
+                rounding: bool = True) -> dict[str, np.ndarray]:
+    """BF16 outputs over the study's 65,280 inputs, per method id."""
+    return {method_id: outputs(method_id, arch=arch, host_fma=host_fma, rounding=rounding)
+            for method_id in check_methods(methods)}
+
+
+def table(outputs_by_method: dict, *, reference: str = "study", arch=None,
+          host_fma: bool = True, rounding: bool = True) -> dict:
+    """The study's table of given outputs (``all_outputs``) against ``reference``."""
+    expected, _ = scoring.reference_bits(reference)
+    return {"count": int(scoring.INPUTS.size),
+            "convention": _convention(reference, arch, host_fma, rounding),
+            "methods": {method_id: _method_summary(scoring.score(got, expected))
+                        for method_id, got in outputs_by_method.items()}}
+
+
 def analyze(methods=None, *, reference: str = "study", arch=None, host_fma: bool = True,
             rounding: bool = True) -> dict:
     """The study's table for ``methods`` (ids; all when None): ``{count, convention,
@@ -176,13 +210,9 @@ def analyze(methods=None, *, reference: str = "study", arch=None, host_fma: bool
     regions}}}``."""
     ids = check_methods(methods)
     _check_arch(arch)
-    expected, _ = scoring.reference_bits(reference)
-    table = {}
-    for method_id in ids:
-        got = outputs(method_id, arch=arch, host_fma=host_fma, rounding=rounding)
-        table[method_id] = _method_summary(scoring.score(got, expected))
-    return {"count": int(scoring.INPUTS.size),
-            "convention": _convention(reference, arch, host_fma, rounding), "methods": table}
+    scoring.reference_bits(reference, scoring.INPUTS[:1])        # an unknown name first
+    got = all_outputs(ids, arch=arch, host_fma=host_fma, rounding=rounding)
+    return table(got, reference=reference, arch=arch, host_fma=host_fma, rounding=rounding)
 
 
 # --------------------------------------------------------------------------------------------
