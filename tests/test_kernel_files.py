@@ -39,7 +39,7 @@ def isolated(monkeypatch):
     registry.names()
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     monkeypatch.setattr(registry, "_LOADED", set(registry._LOADED))
-    monkeypatch.setattr(reference, "FUNCTIONS", dict(reference.FUNCTIONS))
+    monkeypatch.setattr(reference.definitions, "FUNCTIONS", dict(reference.definitions.FUNCTIONS))
 
 
 def write(tmp_path, text: str, name: str = "mine.py") -> Path:

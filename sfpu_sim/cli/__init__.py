@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 
 from rich.console import Console
 
@@ -44,7 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _warn_in_one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings reach the user as one line on stderr, like errors, never with source lines."""
+    Console(stderr=True).print(f"sfpu-sim: warning: {message}", markup=False, highlight=False,
+                               soft_wrap=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    warnings.showwarning = _warn_in_one_line
     try:
         args = build_parser().parse_args(argv)
         if args.kernel_files:
@@ -58,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         return error.exit_code
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        Console(stderr=True).print("sfpu-sim: interrupted", markup=False, highlight=False)
+        return 130
 
 
 if __name__ == "__main__":
