@@ -22,10 +22,12 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
+from sfpu_sim.selection import Selection
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 BOTH = ("wormhole", "blackhole")
-NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH}
+NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
+       "erfc_2026_09": BOTH}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -108,21 +110,93 @@ def test_gelu_derivative_figures(chip):
     assert all(w["output_bits"] == "0x3f80" and w["input"] >= 3.1719 for w in worst)
 
 
-def test_gelu_derivative_wormhole_is_the_same_with_either_reciprocal_seed():
-    """The stored Wormhole ckernel_sfpu_recip.h revisions disagree on sfpu_reciprocal_init's
-    seed (index ids 54781757300 / 70080189142: the Sollya minimax constants; 70302691577: a
-    refit for BF16 rounding). Registered with the first; the refit gives the same BF16 output
-    on every input, so the choice cannot change the kernel."""
-    from kernels.gelu_2026 import gelu_derivative_2026_09
+def refit_seed():
+    """The Wormhole reciprocal seed of two undated stored ckernel_sfpu_recip.h revisions (index
+    ids 70302691577, 70080189142: a refit for BF16 rounding, tied to the recip(2**126) work of
+    open PR #54514); the registered kernels use the Sollya minimax seed that issue #54430
+    (2026-08-26) quotes from the header and PR #55149 (merged ~2026-09-02) still documents."""
+    vConstFloatPrgm0.assign(0.32133400440216064453125)
+    vConstFloatPrgm1.assign(1.4514148235321044921875)
+    vConstFloatPrgm2.assign(2.1200883388519287109375)
 
-    def refit_seed():
-        vConstFloatPrgm0.assign(0.32133400440216064453125)
-        vConstFloatPrgm1.assign(1.4514148235321044921875)
-        vConstFloatPrgm2.assign(2.1200883388519287109375)
 
+def wormhole_outputs_with_refit_seed(name: str, body):
     path = DevicePath("bf16", "bf16", "bf16")
-    registered = run_device(registry.get("gelu_derivative_2026_09").program("wormhole"),
-                            ALL_INPUTS, path).output
-    refit = run_device(trace(gelu_derivative_2026_09, "wormhole", init=refit_seed),
-                       ALL_INPUTS, path).output
+    registered = run_device(registry.get(name).program("wormhole"), ALL_INPUTS, path).output
+    refit = run_device(trace(body, "wormhole", init=refit_seed), ALL_INPUTS, path).output
+    return registered.astype(np.int32), refit.astype(np.int32)
+
+
+@pytest.mark.parametrize("name", ["gelu_derivative_2026_09", "erf_2026_09"])
+def test_wormhole_kernel_is_the_same_with_either_reciprocal_seed(name):
+    """Whichever seed Wormhole's main carried on 2026-09-30, these kernels' BF16 outputs are
+    the same on every input."""
+    import kernels.erf_2026
+    import kernels.gelu_2026
+    body = {"gelu_derivative_2026_09": kernels.gelu_2026.gelu_derivative_2026_09,
+            "erf_2026_09": kernels.erf_2026.erf_2026_09}[name]
+    registered, refit = wormhole_outputs_with_refit_seed(name, body)
     assert np.array_equal(registered, refit)
+
+
+def test_wormhole_erfc_depends_on_the_seed_in_18_lanes():
+    """erfc takes one Newton step from the seed (reciprocal<0>), so the seed shows: with the
+    refit, 18 lanes move by one BF16 step (pinned from this emulator; the max, 11215, is the
+    same either way, so tt-llk's budget cannot tell the two apart)."""
+    from kernels.erf_2026 import erfc_2026_09
+    registered, refit = wormhole_outputs_with_refit_seed("erfc_2026_09", erfc_2026_09)
+    moved = np.flatnonzero(registered != refit)
+    assert moved.size == 18
+    assert np.all(np.abs(registered[moved] - refit[moved]) == 1)
+
+
+# --- erf / erfc (ckernel_sfpu_erf.h, ckernel_sfpu_erfc.h, PRs #41850 / #42540) ----------------
+
+@pytest.mark.parametrize("chip", BOTH)
+@pytest.mark.parametrize("name, x, expected", [
+    # x2 = 0, numerator (...)*x = +-0, and +-0*y + (+0) = +0 in SFPMAD: +0 either way
+    ("erf_2026_09", 0x0000, 0x0000), ("erf_2026_09", 0x8000, 0x0000),
+    # |x| clamps to 10, where P/Q = 12275/12192 = 1.0068 > 1: the [-1, 1] clamp gives +-1
+    ("erf_2026_09", PLUS_INF, bf16(1.0)), ("erf_2026_09", MINUS_INF, bf16(-1.0)),
+    ("erf_2026_09", bf16(10.0), bf16(1.0)), ("erf_2026_09", bf16(-10.0), bf16(-1.0)),
+    # a = min(|x|, 5) = 5, r = segment 1 at 5 (about 1.5e-12, far below half an FP32 ULP
+    # of 2): 2 - r = 2 for x < 0
+    ("erfc_2026_09", MINUS_INF, bf16(2.0)), ("erfc_2026_09", bf16(-5.0), bf16(2.0)),
+])
+def test_erf_erfc_hand_derived_values(name, x, expected, chip):
+    assert run(name, chip, [x]) == [expected]
+
+
+@pytest.mark.parametrize("name, chip, worst, count", [
+    # no final rounding: the truncating store costs one step on a quarter of the lanes
+    ("erf_2026_09", "wormhole", 1, 17636), ("erf_2026_09", "blackhole", 1, 17636),
+    # |x| >= 9.25 (reference flushed to 0) all return the clamped erfc(5) ~ 1.5e-12
+    ("erfc_2026_09", "wormhole", 11215, 15980), ("erfc_2026_09", "blackhole", 11216, 15980),
+])
+def test_erf_erfc_figures(name, chip, worst, count):
+    assert max_and_count(name, chip) == (worst, count)
+
+
+@pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215)])
+def test_wormhole_matches_the_llk_budget(name, budget):
+    """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
+    Erfc max 11215 steps; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
+    assert result.summary["max_ulp"] == budget
+
+
+def test_erfc_reproduces_the_source_comment_118_on_wormhole():
+    """ckernel_sfpu_erfc.h (PR #41850): "BF16 MaxULP=118" for the fit on [-5, 5]."""
+    selection = Selection((-5.0, 5.0))
+    assert sweep(registry.get("erfc_2026_09"), "wormhole",
+                 selection=selection).summary["max_ulp"] == 118
+
+
+def test_erfc_blackhole_reproduces_pr_53022_before_figures():
+    """PR #53022 (Aug 2026, BH P300, fractional ULP against an unrounded golden) measured the
+    main erfc at 197.6 on |x| <= 5 and 3.2e28 on 5 < x <= 9.19."""
+    def fractional_max(low, high):
+        return sweep(registry.get("erfc_2026_09"), "blackhole", ulp_convention="fractional",
+                     selection=Selection((low, high))).summary["max_ulp"]
+    assert round(fractional_max(-5.0, 5.0), 1) == 197.6
+    assert f"{fractional_max(np.nextafter(5.0, 6.0), 9.19):.1e}" == "3.2e+28"
