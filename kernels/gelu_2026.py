@@ -46,10 +46,11 @@ from __future__ import annotations
 
 from sfpu_sim import register_kernel
 from kernels.common import polyval
-from kernels.exp import float_to_int32_for_exp21f, round_nearest_int32
+from kernels.exp import round_nearest_int32
+from kernels.exp_2026 import exp_21f_of
 from kernels.reciprocal import reciprocal, reciprocal_init
-from sfpu_sim.sfpi import (dst_reg, exexp_nodebias, exman9, float_to_fp16b, int32_to_float,
-                           reinterpret, setexp, v_and, v_elseif, v_endif, v_if, vFloat, vInt)
+from sfpu_sim.sfpi import (dst_reg, exexp_nodebias, float_to_fp16b, reinterpret, setexp, v_and,
+                           v_elseif, v_endif, v_if, vFloat)
 
 # Degree-13 odd CDF polynomial: Phi(x) = C0 + x*(C1 + u*(C3 + ... + u*C13)), u = x*x.
 GELU_CDF_CORE = (0.5, 3.9894227818e-01, -6.6361041488e-02, 9.7720050615e-03,
@@ -59,7 +60,6 @@ GELU_HCORR = (3.0369991064e-01, 9.5413386822e-02, 1.3809983619e-02, 7.5950479368
 GELU_SATURATION = -5.54259443          # 0xC0B15CEF: below it the kernel returns 0
 GELU_CORE_LOW, GELU_IDENTITY = -3.125, 2.78125
 NEG_HALF_ONE_LN2 = -0.72134752044      # -0.5 / ln 2
-EXP21F_POLY = (1.0017248, 7.839635491371155e-08, 4.791750143340323e-15)
 ROUND_TO_GRID = 0.375                  # (2**23 + 2**22) * 2**-25
 
 # h(u) of GELU'(x) = 0.5 + x*h(x*x), ascending powers of u.
@@ -71,18 +71,6 @@ INV_SQRT_2PI = 0.3989422804014327
 INV_LN2 = 1.4426950408889634
 LN2_HI, LN2_LO = -0.6931152343750000, -3.19461832987e-05
 TAIL_TAYLOR = (1.0, 1.0, 0.5, 0.166666667, 0.0416666667, 0.00833333333)
-
-
-def exp_21f_of(xlog2):
-    """The exp_21f core on ``xlog2 = x/ln 2 + 127`` (no clamp): integer part into the exponent
-    field, the 23-bit fraction through the quadratic (the Moroz et al. step of
-    ``calculate_gelu_piecewise``)."""
-    z = float_to_int32_for_exp21f(xlog2)
-    exponential_part = exexp_nodebias(reinterpret(vFloat, z))
-    fractional_part = exman9(reinterpret(vFloat, z))
-    frac = int32_to_float(fractional_part, 0)
-    frac = polyval(frac, *EXP21F_POLY)
-    return setexp(frac, exponential_part)
 
 
 def gelu_piecewise(x):

@@ -27,7 +27,7 @@ from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 BOTH = ("wormhole", "blackhole")
 NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
-       "erfc_2026_09": BOTH}
+       "erfc_2026_09": BOTH, "exp2_2026_09": BOTH}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -177,10 +177,11 @@ def test_erf_erfc_figures(name, chip, worst, count):
     assert max_and_count(name, chip) == (worst, count)
 
 
-@pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215)])
+@pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215),
+                                          ("exp2_2026_09", 1)])
 def test_wormhole_matches_the_llk_budget(name, budget):
     """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
-    Erfc max 11215 steps; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    Erfc max 11215 steps, Exp2 max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
     result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
     assert result.summary["max_ulp"] == budget
 
@@ -200,3 +201,25 @@ def test_erfc_blackhole_reproduces_pr_53022_before_figures():
                      selection=Selection((low, high))).summary["max_ulp"]
     assert round(fractional_max(-5.0, 5.0), 1) == 197.6
     assert f"{fractional_max(np.nextafter(5.0, 6.0), 9.19):.1e}" == "3.2e+28"
+
+
+# --- exp2 (ckernel_sfpu_exp2.h, PR #44539) --------------------------------------------------
+
+@pytest.mark.parametrize("chip", BOTH)
+@pytest.mark.parametrize("x, expected", [
+    # integers n in [-126, 127]: fraction 0, so y = 1.0017248 * 2**n, which rounds to 2**n
+    (0x0000, bf16(1.0)), (0x8000, bf16(1.0)), (bf16(1.0), bf16(2.0)), (bf16(127.0), 0x7F00),
+    (bf16(-126.0), 0x0080), (bf16(126.0), 0x7E80), (bf16(-124.0), 0x0180),
+    # xlog2 clamps to 255 (exponent-255 pattern -> +Inf) or to 0 (denormal -> +0)
+    (bf16(128.0), PLUS_INF), (PLUS_INF, PLUS_INF), (bf16(-127.0), 0x0000),
+    (bf16(-200.0), 0x0000), (MINUS_INF, 0x0000),
+])
+def test_exp2_hand_derived_values(x, expected, chip):
+    assert run("exp2_2026_09", chip, [x]) == [expected]
+
+
+@pytest.mark.parametrize("chip", BOTH)
+def test_exp2_figures(chip):
+    """Max 1 at 1,239 lanes (the exp_21f fraction polynomial is ~3 FP32 ULP, so the final
+    rounding goes the wrong way near BF16 midpoints)."""
+    assert max_and_count("exp2_2026_09", chip) == (1, 1239)
