@@ -27,7 +27,8 @@ from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 BOTH = ("wormhole", "blackhole")
 NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
-       "erfc_2026_09": BOTH, "exp2_2026_09": BOTH}
+       "erfc_2026_09": BOTH, "exp2_2026_09": BOTH,
+       "log1p_2026_09": BOTH}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -178,10 +179,10 @@ def test_erf_erfc_figures(name, chip, worst, count):
 
 
 @pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215),
-                                          ("exp2_2026_09", 1)])
+                                          ("exp2_2026_09", 1), ("log1p_2026_09", 1)])
 def test_wormhole_matches_the_llk_budget(name, budget):
     """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
-    Erfc max 11215 steps, Exp2 max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    Erfc max 11215 steps, Exp2 max 1, Log1p max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
     result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
     assert result.summary["max_ulp"] == budget
 
@@ -223,3 +224,31 @@ def test_exp2_figures(chip):
     """Max 1 at 1,239 lanes (the exp_21f fraction polynomial is ~3 FP32 ULP, so the final
     rounding goes the wrong way near BF16 midpoints)."""
     assert max_and_count("exp2_2026_09", chip) == (1, 1239)
+
+
+# --- log1p (ckernel_sfpu_log1p.h, Juffa-derived) ---------------------------------------------
+
+@pytest.mark.parametrize("chip", BOTH)
+@pytest.mark.parametrize("x, expected", [
+    # a = +-0: u = 1, k = 0, m = a + 0 = +0 (RNE sum), r = 0
+    (0x0000, 0x0000), (0x8000, 0x0000),
+    # a = -1: u = +0, the bit arithmetic makes m*m = +Inf and the polynomial -Inf
+    (bf16(-1.0), MINUS_INF),
+    # u < 0: the quiet-NaN default, which the BF16 rounding turns into +Inf
+    (bf16(-2.0), PLUS_INF), (MINUS_INF, PLUS_INF),
+    # u = +Inf: bits(u) >= bits(Inf) selects u
+    (PLUS_INF, PLUS_INF),
+    # a = 1: k = 1, m = 0, r = ln 2 = 0.693147 -> 0x3F31 (0.69140625); a = 3: k = 2, m = 0,
+    # r = 2 ln 2 = 1.386294 -> 0x3FB1 (1.3828125)
+    (bf16(1.0), 0x3F31), (bf16(3.0), 0x3FB1),
+])
+def test_log1p_hand_derived_values(x, expected, chip):
+    assert run("log1p_2026_09", chip, [x]) == [expected]
+
+
+@pytest.mark.parametrize("chip", BOTH)
+def test_log1p_figures(chip):
+    """Max 1 at 109 lanes; the 16,383 inputs below -1 (and -Inf) are +Inf where the
+    reference is NaN."""
+    assert max_and_count("log1p_2026_09", chip) == (1, 109)
+    assert measured("log1p_2026_09", chip).summary["lane_classes"]["nan_mismatch"] == 16383
