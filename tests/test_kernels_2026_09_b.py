@@ -28,7 +28,7 @@ from sfpu_sim.sweeps import DevicePath, run_device, sweep
 BOTH = ("wormhole", "blackhole")
 NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
        "erfc_2026_09": BOTH, "exp2_2026_09": BOTH,
-       "log1p_2026_09": BOTH}
+       "log1p_2026_09": BOTH, "tanh_2026_09": BOTH, "tanh_fp32_2026_09": BOTH}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -179,10 +179,11 @@ def test_erf_erfc_figures(name, chip, worst, count):
 
 
 @pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215),
-                                          ("exp2_2026_09", 1), ("log1p_2026_09", 1)])
+                                          ("exp2_2026_09", 1), ("log1p_2026_09", 1),
+                                          ("tanh_2026_09", 1)])
 def test_wormhole_matches_the_llk_budget(name, budget):
     """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
-    Erfc max 11215 steps, Exp2 max 1, Log1p max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    Erfc max 11215 steps, Exp2 max 1, Log1p max 1, Tanh max 1 (kernels.md §14); its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
     result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
     assert result.summary["max_ulp"] == budget
 
@@ -252,3 +253,34 @@ def test_log1p_figures(chip):
     reference is NaN."""
     assert max_and_count("log1p_2026_09", chip) == (1, 109)
     assert measured("log1p_2026_09", chip).summary["lane_classes"]["nan_mismatch"] == 16383
+
+
+# --- tanh (ckernel_sfpu_tanh.h) --------------------------------------------------------------
+
+@pytest.mark.parametrize("chip", BOTH)
+def test_tanh_2026_09_is_an_alias_of_tanh(chip):
+    a, b = registry.get("tanh_2026_09").program(chip), registry.get("tanh").program(chip)
+    assert [i.word for i in a.instructions] == [i.word for i in b.instructions]
+    assert a.init_length == b.init_length
+    assert registry.get("tanh_2026_09").provenance.startswith("alias of tanh")
+
+
+@pytest.mark.parametrize("chip", BOTH)
+@pytest.mark.parametrize("x, expected", [
+    # biased exponent < 115 (|x| < 2**-12): y = x; +-0 stay zeros, the packer maps -0 to +0
+    (0x0000, 0x0000), (0x8000, 0x0000), (bf16(2.0 ** -13), bf16(2.0 ** -13)),
+    (bf16(-(2.0 ** -13)), bf16(-(2.0 ** -13))),
+    # round(|2x| log2 e) >= 61: y = (bits(|2x|) - 1) * 0 + 1 = 1, sign of x (also +-Inf)
+    (bf16(32.0), bf16(1.0)), (bf16(-32.0), bf16(-1.0)), (PLUS_INF, bf16(1.0)),
+    (MINUS_INF, bf16(-1.0)),
+])
+def test_tanh_fp32_hand_derived_values(x, expected, chip):
+    assert run("tanh_fp32_2026_09", chip, [x]) == [expected]
+
+
+@pytest.mark.parametrize("chip", BOTH)
+def test_tanh_figures(chip):
+    """BF16 Dst: max 1 at 216 lanes (as the Jan-2026 tanh). FP32 Dst: every input correctly
+    rounded after the packer (0 ULP), which is the budget's Tanh dest_acc Yes row (0)."""
+    assert max_and_count("tanh_2026_09", chip) == (1, 216)
+    assert max_and_count("tanh_fp32_2026_09", chip) == (0, 65025)
