@@ -1,5 +1,23 @@
-"""exp-family kernels as of 2026-09-30 (BF16 Dst): exp2, and the exp_21f core the Sep-2026
-kernels share (gelu's tail, exp2).
+"""exp-family kernels as of 2026-09-30 (BF16 Dst): exp (Blackhole), exp2, and the exp_21f core
+the Sep-2026 kernels share (gelu's tail, exp2).
+
+``exp_2026_09`` (Blackhole only): ``calculate_exponential<false, false>`` on a BF16 Dst runs
+``_sfpu_exp_21f_bf16_tti_``, the hand-scheduled exp_21f body of PR #44965 ("Re-land #43973
+accurate exp on bfloat16", May 2026; issue #43569: ~1150 -> <700 cycles/tile). It is TTI code
+(SFPGT exists only on Blackhole), so it is written as assembly: kernels/asm/
+exp_2026_09_blackhole.s. Read, with the same instruction sequence, in tt-llk's BH header
+@039ecabefa8d1786b1a501088fd9da4f0d6cac90 (index id 55578436208), in tt-metal's BH
+``ckernel_sfpu_exp.h`` @00f6b496d5f9ee27ceb5a895ad6b8643cc5a3a25 (the recorded body moved into a
+lambda, same instructions) and in PR #57292's BH branch (index id 68752158473, opened 2026-09-22
+on main a406ad5c, which changes only the approximate SDPA constants). It differs from the sfpi
+``_sfpu_exp_21f_bf16_`` of the Jan-2026 ``exp`` in three ways that change bits: c0 is loaded as
+the FP16A pattern 0x3C02 (1.001953125, not 1.0017248); there is no max(xlog2, 0) clamp,
+instead an SFPGT mask (xlog2 > 0) ANDed onto the integer part before SETEXP; and NaN / -Inf
+inputs take the unclamped path. Init (``exp_init<false, ...>``): LReg12 = 1/ln 2, LReg13 = c2.
+
+Wormhole is not registered: its TTI body (no SFPGT: two SFPSWAP clamps with SFPNOPs) had a
+register-swap bug reported in PR #48327 (June 2026, closed unmerged) and the only stored
+Wormhole revision of the fixed body (@0273d5a6) cannot be dated to before 2026-09-30.
 
 ``exp2_2026_09``: tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/
 llk_api/llk_sfpu/ckernel_sfpu_exp2.h``, ``calculate_exp2<APPROX, is_fp32_dest_acc_en=false>`` ->
@@ -20,6 +38,8 @@ flushed to +0 by the rounding; 255 gives an exponent-255 pattern, rounded to +In
 from __future__ import annotations
 
 from sfpu_sim import register_kernel
+from sfpu_sim.registry import register_program
+from kernels.asm_kernels import assembly_kernel
 from kernels.common import polyval
 from kernels.exp import float_to_int32_for_exp21f
 from sfpu_sim.sfpi import (dst_reg, exexp_nodebias, exman9, float_to_fp16b, int32_to_float,
@@ -62,3 +82,13 @@ register_kernel(
                "2026-09-22): x + 127 clamped to [0, 255], exp_21f fraction quadratic, "
                "convert<vFloat16b>(., Nearest)",
     description="ttnn.exp2 on a BF16 tensor, May - Sep 2026")
+
+register_program(
+    "exp_2026_09", assembly_kernel("exp_2026_09"), function="exp", chips=("blackhole",),
+    mode="accurate", dest="bf16",
+    provenance="tt-llk/tt-metal BH ckernel_sfpu_exp.h _sfpu_exp_21f_bf16_tti_ (PR #44965, May "
+               "2026; read tt-llk @039ecabe, tt-metal @00f6b496, and PR #57292's branch on main "
+               "a406ad5c, 2026-09-22): exp_21f with c0 = FP16A 0x3C02, upper clamp 255 by "
+               "SFPSWAP, lower side by an SFPGT mask ANDed onto the integer part, SFP_STOCH_RND "
+               "to BF16; hand-written assembly of the recorded replay body",
+    description="ttnn.exp default (accurate) on a BF16 tensor, Blackhole, Jun - Sep 2026")

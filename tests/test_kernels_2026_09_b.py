@@ -28,7 +28,8 @@ from sfpu_sim.sweeps import DevicePath, run_device, sweep
 BOTH = ("wormhole", "blackhole")
 NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
        "erfc_2026_09": BOTH, "exp2_2026_09": BOTH,
-       "log1p_2026_09": BOTH, "tanh_2026_09": BOTH, "tanh_fp32_2026_09": BOTH}
+       "log1p_2026_09": BOTH, "tanh_2026_09": BOTH, "tanh_fp32_2026_09": BOTH,
+       "exp_2026_09": ("blackhole",)}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -284,3 +285,28 @@ def test_tanh_figures(chip):
     rounded after the packer (0 ULP), which is the budget's Tanh dest_acc Yes row (0)."""
     assert max_and_count("tanh_2026_09", chip) == (1, 216)
     assert max_and_count("tanh_fp32_2026_09", chip) == (0, 65025)
+
+
+# --- exp, Blackhole (ckernel_sfpu_exp.h _sfpu_exp_21f_bf16_tti_, PR #44965) -------------------
+
+@pytest.mark.parametrize("x, expected", [
+    # xlog2 = 127: integer part 127, fraction 0, y = c0 = 1.001953125 -> 1.0
+    (0x0000, bf16(1.0)), (0x8000, bf16(1.0)),
+    # x = 1: xlog2 = 128.4427, y = 2 * 2**0.4427 = 2.71828 -> 0x402E (2.71875)
+    (bf16(1.0), 0x402E),
+    # xlog2 clamps to 255: exponent field 255 with c0's mantissa, a NaN pattern -> +Inf
+    (PLUS_INF, PLUS_INF), (bf16(89.0), PLUS_INF),
+    # xlog2 <= 0 (or just above 0): the integer part is 0, a denormal pattern -> +0
+    (MINUS_INF, 0x0000), (bf16(-88.0), 0x0000), (bf16(-96.0), 0x0000),
+    # x = 0.0020751953125: xlog2 = 127.0029939, frac = 25,115 (of 2**23), y = 1.001953125 +
+    # 0.0019689 = 1.003922 > 1.00390625, the BF16 midpoint above 1: rounds up to 0x3F81.
+    # (The sfpi exp_21f with c0 = 1.0017248 gives 1.003694 -> 0x3F80.)
+    (0x3B08, 0x3F81),
+])
+def test_exp_blackhole_hand_derived_values(x, expected):
+    assert run("exp_2026_09", "blackhole", [x]) == [expected]
+
+
+def test_exp_blackhole_is_not_the_sfpi_exp_21f():
+    assert run("exp", "blackhole", [0x3B08]) == [0x3F80]
+    assert max_and_count("exp_2026_09", "blackhole") == (1, 1153)
