@@ -29,7 +29,7 @@ BOTH = ("wormhole", "blackhole")
 NEW = {"gelu_2026_09": BOTH, "gelu_derivative_2026_09": BOTH, "erf_2026_09": BOTH,
        "erfc_2026_09": BOTH, "exp2_2026_09": BOTH,
        "log1p_2026_09": BOTH, "tanh_2026_09": BOTH, "tanh_fp32_2026_09": BOTH,
-       "exp_2026_09": ("blackhole",)}
+       "exp_2026_09": ("blackhole",), "hardsigmoid_2026_09": BOTH}
 CELLS = [(name, chip) for name, chips in NEW.items() for chip in chips]
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80
 ALL_INPUTS = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -181,10 +181,10 @@ def test_erf_erfc_figures(name, chip, worst, count):
 
 @pytest.mark.parametrize("name, budget", [("erf_2026_09", 1), ("erfc_2026_09", 11215),
                                           ("exp2_2026_09", 1), ("log1p_2026_09", 1),
-                                          ("tanh_2026_09", 1)])
+                                          ("tanh_2026_09", 1), ("hardsigmoid_2026_09", 1)])
 def test_wormhole_matches_the_llk_budget(name, budget):
     """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
-    Erfc max 11215 steps, Exp2 max 1, Log1p max 1, Tanh max 1 (kernels.md §14); its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    Erfc max 11215 steps, Exp2 max 1, Log1p max 1, Tanh max 1 (kernels.md §14), Hardsigmoid max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
     result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
     assert result.summary["max_ulp"] == budget
 
@@ -310,3 +310,25 @@ def test_exp_blackhole_hand_derived_values(x, expected):
 def test_exp_blackhole_is_not_the_sfpi_exp_21f():
     assert run("exp", "blackhole", [0x3B08]) == [0x3F80]
     assert max_and_count("exp_2026_09", "blackhole") == (1, 1153)
+
+
+# --- hardsigmoid (ckernel_sfpu_activations.h + _relu_max_body_) ------------------------------
+
+@pytest.mark.parametrize("chip", BOTH)
+@pytest.mark.parametrize("x, expected", [
+    (0x0000, bf16(0.5)), (0x8000, bf16(0.5)),
+    # 3 * float(1/6) + 0.5 = 1.00000001 rounds (FP32) to 1.0, not above 1: kept; -3 gives
+    # -1e-8 < 0: 0; +-Inf saturate
+    (bf16(3.0), bf16(1.0)), (bf16(-3.0), 0x0000), (PLUS_INF, bf16(1.0)), (MINUS_INF, 0x0000),
+    (bf16(6.0), bf16(1.0)), (bf16(-6.0), 0x0000),
+    # 1/6 + 1/2 = 0.66666669, truncated by the BF16 store to 0.6640625 (0x3F2A)
+    (bf16(1.0), 0x3F2A),
+])
+def test_hardsigmoid_hand_derived_values(x, expected, chip):
+    assert run("hardsigmoid_2026_09", chip, [x]) == [expected]
+
+
+@pytest.mark.parametrize("chip", BOTH)
+def test_hardsigmoid_figures(chip):
+    """Max 1 at 3,026 lanes: the truncating store, where RNE would round up."""
+    assert max_and_count("hardsigmoid_2026_09", chip) == (1, 3026)
