@@ -106,15 +106,17 @@ def _last_store(program: Program) -> int:
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None) -> DeviceRun:
+               trace_lanes=None, machine_class=Machine) -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
+    ``trace_lanes``, record what every instruction changed in those lanes (input order).
+    ``machine_class``: a :class:`Machine` subclass to run on (one that also observes each
+    step, as :mod:`sfpu_sim.shadow` does); the execution is the Machine's."""
     inputs = formats.as_bits(inputs, "bf16")
     count = inputs.size
     lanes = max(32, -(-count // 32) * 32)
     padded = np.zeros(lanes, dtype=np.uint16)
     padded[:count] = inputs.reshape(-1)
-    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
