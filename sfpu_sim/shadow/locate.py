@@ -13,7 +13,8 @@ Definitions (also in :data:`DEFINITIONS`, which every output carries):
   own operands (``twin.device``), same units;
 * growth: the relative error of the result minus the largest relative error of its operands;
   *grows most* is the instruction with the largest positive growth among those the final
-  value depends on (the dependency cone of the last SFPSTORE);
+  value depends on (the dependency cone of the last SFPSTORE: through the values read, and
+  through the register SFPSWAP moved into place, not through sign sources);
 * cancellation: the condition number of an addition ``x + y``, ``kappa = (|x| + |y|) / |x+y|``,
   at the shadow operands: every relative error its operands carry (approximation and rounding
   alike) comes out multiplied by kappa, ``log2 kappa`` bits are lost (Inf: exact cancellation);
@@ -159,7 +160,7 @@ class LaneReport:
 
 def _cone(steps: list[LaneStep], final_store: int) -> set[int]:
     """Indices of the instructions the value stored at ``final_store`` depends on (through
-    the registers and Dst cells they read), the store included."""
+    the registers and Dst cells they read, except sign sources), the store included."""
     by_index = {step.index: step for step in steps}
     pending, cone = [final_store], set()
     while pending:
@@ -167,7 +168,8 @@ def _cone(steps: list[LaneStep], final_store: int) -> set[int]:
         if index in cone or index not in by_index:
             continue
         cone.add(index)
-        pending += [read.producer for read in by_index[index].reads if read.producer >= 0]
+        pending += [read.producer for read in by_index[index].reads
+                    if read.producer >= 0 and not read.sign]
     return cone
 
 

@@ -53,9 +53,11 @@ KINDS = {
 class Result:
     """A rule's outcome: ``kind`` (a key of :data:`KINDS`) and the twin written to every
     register the device wrote, or a dict register -> twin (registers missing from it take
-    the device value)."""
+    the device value); ``moved``: for a dict, register -> the register its value came from
+    (what it depends on, rather than on everything the rule read)."""
     kind: str
     value: Twin | dict | None = None
+    moved: dict | None = None
 
 
 class Operands:
@@ -152,7 +154,7 @@ def setsgn(i, o: Operands) -> Result:
 def swap(i, o: Operands) -> Result:
     """SFPSWAP: where the device swapped, VC gets VD's value and VD gets VC's; the shadows
     move with them (the device's min/max decision, not the shadows')."""
-    return Result(SELECT, {i.vc: o.twin(i.vd), i.vd: o.twin(i.vc)})
+    return Result(SELECT, {i.vc: o.twin(i.vd), i.vd: o.twin(i.vc)}, {i.vc: i.vd, i.vd: i.vc})
 
 
 def stochrnd(i, o: Operands) -> Result:

@@ -123,12 +123,15 @@ class RecordingMachine(Machine):
 class Read:
     """A register an instruction read in a lane: the instruction that last wrote it
     (``producer``, -1 for the state before the program), its device value and shadow;
-    ``operand``: its error counts towards the instruction's (a sign source does not)."""
+    ``operand``: its error counts towards the instruction's (a sign source's or a bit
+    operation's input's does not); ``sign``: only its sign was read (an error in it cannot
+    reach the result, short of flipping the sign)."""
     reg: int
     producer: int
     device: mpf
     shadow: mpf
     operand: bool = True
+    sign: bool = False
 
     @property
     def error(self) -> float | None:
@@ -215,7 +218,8 @@ class LaneShadow(Operands):
     def _read(self, reg: int, operand: bool) -> tuple[mpf, mpf, bool]:
         device = fp32_value(self.bits(reg))
         shadow, approximate = self.values.get(reg, (device, False))
-        self.reads.append(Read(reg, self.producers.get(reg, -1), device, shadow, operand))
+        self.reads.append(Read(reg, self.producers.get(reg, -1), device, shadow, operand,
+                               sign=not operand))
         return device, shadow, approximate
 
     def twin(self, reg: int) -> Twin:
@@ -281,8 +285,11 @@ class LaneShadow(Operands):
                 self.values[reg] = (twin.shadow, twin.approximate)
             self.producers[reg] = step.index
             if reg == shown:
+                reads = self._dependencies(kind)
+                if result.moved and reg in result.moved:
+                    reads = [read for read in reads if read.reg == result.moved[reg]]
                 record = LaneStep(step.index, instruction, kind, reg, int(step.after[reg, lane]),
-                                  device, twin, self._dependencies(kind))
+                                  device, twin, reads)
         return record
 
     def _dependencies(self, kind: str) -> list[Read]:
