@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -201,6 +202,10 @@ SFPSTORE L1, 0, 0, 0
     assert abs(fraction(row.shadow) - Fraction(1, 3)) < Fraction(1, 2 ** 315)
     # ApproxRecip is within 0.9944..1.0054 of 1/x (SFPARECIP.md): its own error is that.
     assert 0 < row.added < 0.0056 and row.added == row.error
+    # At -0 the exact function is -Inf, as the device's answer: no error.
+    _, [rows], _ = shadow_run(program, "blackhole", [0x8000])
+    row = row_at(rows, 1)
+    assert row.device_bits == 0xFF800000 and row.shadow == -mpmath.inf and row.error == 0
 
 
 @pytest.mark.parametrize("arch", CHIPS)

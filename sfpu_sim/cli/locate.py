@@ -14,6 +14,12 @@ from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, parse_bf16
 from sfpu_sim.errors import SfpuSimError
 
 SHORT_DEFINITIONS = (
+    "kind: exact = real arithmetic applied exactly to the shadow operands; select = SFPSWAP "
+    "moves the shadows as the device decided; rounding = SFP_STOCH_RND to FP16A/B, the shadow "
+    "stays unrounded; approximate = SFPARECIP, the shadow is the exact 1/x or e^x (320 bits, "
+    "≈); load/store = Dst (the store keeps the shadow unrounded); device = not a real "
+    "function of its operands (integer, bit field, constant): the shadow takes the device "
+    "value",
     "error: device value against the shadow (the kernel's arithmetic done exactly), in FP32 "
     "ULP at the shadow; added: the instruction's result against its exact result on the "
     "device's own operands; growth: the result's relative error minus its operands' largest",
@@ -80,7 +86,8 @@ def _lane_header(lane, console: Console) -> None:
         f"{lane.kernel_fp32_bits:#010x} {fp32_text(lane.kernel_fp32_bits)}",
         highlight=False, markup=False, soft_wrap=True)
     if split is None:
-        console.print("  split: not measurable (NaN or a non-finite mismatch)", markup=False)
+        console.print("  split: not measurable (a NaN, or an infinity against a finite value)",
+                      markup=False)
     else:
         console.print(
             f"  split (BF16 ULP steps): approximation {_signed(split.approximation)} + datapath "

@@ -220,9 +220,10 @@ def _located(lane: LaneReport) -> Verdict:
     grows, cancels = lane.grows_most, lane.cancellation
     device = _device_dominates(lane)
     if device is None:
-        return Verdict(grows, "not measurable (NaN or Inf against a finite value); named: "
-                              "where the device's error grows most" if grows else
-                       "not measurable (NaN or Inf against a finite value)")
+        unmeasurable = ("not measurable: a NaN, or an infinity against a finite value, "
+                        "among the function, the shadow, the device's FP32 value and the output")
+        return Verdict(grows, f"{unmeasurable}; named: where the device's error grows most"
+                       if grows else unmeasurable)
     if device:
         if grows is None:
             return Verdict(None, "the device's error dominates but grows at no instruction "

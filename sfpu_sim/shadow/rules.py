@@ -163,15 +163,21 @@ def stochrnd(i, o: Operands) -> Result:
     return Result(ROUNDING, o.twin(i.vc)) if i.mod1 & 7 in (0, 1) else Result(DEVICE)
 
 
+def _reciprocal(magnitude):
+    """``1/|x|``, with 1/0 = +Inf (mpmath would raise)."""
+    return mpmath.inf if magnitude == 0 else 1 / magnitude
+
+
 def arecip(i, o: Operands) -> Result:
-    """SFPARECIP (Blackhole): RECIP is ``1/VC``; COND_RECIP ``1/|VC|`` where VB is negative
-    (the device's test), else VC; EXP is ``e**|VC|`` with VC's sign."""
+    """SFPARECIP (Blackhole): RECIP is ``1/|VC|`` with VC's sign (1/0 is Inf); COND_RECIP
+    ``1/|VC|`` where VB is negative (the device's test), else VC; EXP is ``e**|VC|`` with VC's
+    sign."""
     x = o.twin(i.vc)
     if i.mod1 == ARECIP_RECIP:
-        return Result(APPROXIMATE, x.function(lambda v: 1 / v))
+        return Result(APPROXIMATE, x.magnitude().function(_reciprocal).with_sign(o.sign(i.vc)))
     if i.mod1 == ARECIP_COND_RECIP:
         if np.uint32(o.bits(i.imm12 & 15)).view(np.int32) < 0:
-            return Result(APPROXIMATE, x.magnitude().function(lambda v: 1 / v))
+            return Result(APPROXIMATE, x.magnitude().function(_reciprocal))
         return Result(EXACT, x)
     return Result(APPROXIMATE, x.magnitude().function(mpmath.exp).with_sign(o.sign(i.vc)))
 
