@@ -7,6 +7,7 @@ import statistics
 import sys
 
 import mpmath
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -54,8 +55,9 @@ def _fraction(value) -> str:
     return "—" if value is None else f"{value:+.3f}"
 
 
-def _shadow(value, approximate: bool) -> str:
-    return ("≈" if approximate else "") + mpmath.nstr(value, 10, min_fixed=-4, max_fixed=6)
+def _shadow(value, approximate: bool, digits: int = 10) -> str:
+    return ("≈" if approximate else "") + mpmath.nstr(value, digits, min_fixed=-5,
+                                                      max_fixed=6)
 
 
 def _short_source(source: str | None) -> str:
@@ -107,11 +109,12 @@ def _lane_header(lane, console: Console) -> None:
 
 
 def _lane_table(lane, program, show_all: bool) -> Table:
-    table = Table(show_edge=False, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     for column, justify in (("#", "right"), ("instruction", "left"), ("source", "left"),
-                            ("kind", "left"), ("device", "left"), ("shadow", "left"),
-                            ("err ULP", "right"), ("added ULP", "right"), ("growth", "right"),
-                            ("bits lost", "right")):
+                            ("kind", "left"), ("bits", "left"), ("device", "left"),
+                            ("shadow", "left"), ("err", "right"), ("added", "right"),
+                            ("growth", "right"), ("lost", "right")):
+        # One line per instruction from ~140 columns; narrower, cells fold (never cropped).
         table.add_column(column, justify=justify, overflow="fold")
     from sfpu_sim.display import fp32_text
 
@@ -124,8 +127,8 @@ def _lane_table(lane, program, show_all: bool) -> Table:
         table.add_row(
             f"{step.index}{marker}", f"{step.instruction.mnemonic} → {target}",
             _short_source(step.instruction.source), step.kind,
-            f"{step.device_bits:#010x} {fp32_text(step.device_bits)}",
-            _shadow(step.shadow, step.twin.approximate), _number(step.error_ulp),
+            f"{step.device_bits:#010x}", fp32_text(step.device_bits),
+            _shadow(step.shadow, step.twin.approximate, 9), _number(step.error_ulp),
             _number(step.added_ulp), _number(step.growth),
             f"{math.log2(kappa):.1f}" if kappa > 1 and not math.isnan(kappa) else "",
             style=None if step.index in lane.cone else "dim")
@@ -208,7 +211,8 @@ def cmd_locate(args, console: Console) -> int:
         hidden = "" if args.all or not found.program.init_length else (
             f" The init instructions (0-{found.program.init_length - 1}) are not shown "
             f"(--all shows them).")
-        console.print("Dim rows: not on the path to the stored value. ◀: located." + hidden,
+        console.print("err, added: FP32 ULP; growth: relative; lost: bits. Dim rows: not on "
+                      "the path to the stored value. ◀: located." + hidden,
                       highlight=False, markup=False, soft_wrap=True)
     for line in SHORT_DEFINITIONS:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
