@@ -47,6 +47,10 @@ def _number(value, digits: int = 3) -> str:
     return f"{value:.{digits}g}"
 
 
+def _count(value) -> str:
+    return "—" if value is None else f"{value:,d}"
+
+
 def _signed(value) -> str:
     return "—" if value is None else f"{value:+,d}"
 
@@ -80,7 +84,7 @@ def _lane_header(lane, console: Console) -> None:
         f"x = {bf16_text(lane.input_bits)} ({lane.input_bits:#06x}): output "
         f"{lane.output_bits:#06x} {bf16_text(lane.output_bits)}, reference "
         f"{lane.reference_bits:#06x} {bf16_text(lane.reference_bits)}, device ULP "
-        f"{_number(lane.device_ulp) if lane.device_ulp is not None else 'unmeasurable'}",
+        f"{_count(lane.device_ulp) if lane.device_ulp is not None else 'unmeasurable'}",
         highlight=False, markup=False, soft_wrap=True)
     console.print(
         f"  true value {mpmath.nstr(lane.true_value, 10)}; shadow of the stored value "
@@ -145,7 +149,7 @@ def _worst_table(found) -> Table:
     for lane in found.lanes:
         split = lane.split
         table.add_row(bf16_text(lane.input_bits), f"{lane.input_bits:#06x}",
-                      _number(lane.device_ulp), *(("—",) * 3 if split is None else (
+                      _count(lane.device_ulp), *(("—",) * 3 if split is None else (
                           _signed(split.approximation), _signed(split.datapath),
                           _signed(split.store))),
                       _place(lane.located.step) if lane.located.step else "approximation")
