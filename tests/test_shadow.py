@@ -244,6 +244,7 @@ def _test_round(value: Fraction) -> int:
 
 
 def test_round_bf16_agrees_with_the_format_layer_and_with_exact_midpoints():
+    # The test's own rounding (_test_round) is a search in Fractions, independent of both.
     rng = np.random.default_rng(8)
     bits = np.concatenate([rng.integers(0, 1 << 32, 4000, dtype=np.uint32),
                            np.arange(0x7F7F0000, 0x7F7F0000 + 0x20000, 997, dtype=np.uint32),
@@ -253,10 +254,13 @@ def test_round_bf16_agrees_with_the_format_layer_and_with_exact_midpoints():
     got = [exact.round_bf16(exact.fp32_value(b)) for b in finite]
     zero = (finite & 0x7FFFFFFF) == 0
     assert np.array_equal(np.where(zero, 0, np.asarray(got)), np.where(zero, 0, expected))
-    # Values FP32 cannot hold: just above, at and below a midpoint (ties to even).
+    # Values FP32 cannot hold, some wider than the 64 bits the format layer rounds from: just
+    # above, at and below a midpoint (ties to even).
     one, half_step = Fraction(1), Fraction(1, 256)
     for value in (one + half_step, one + half_step + Fraction(1, 2 ** 60),
-                  one + 3 * half_step, one + 3 * half_step - Fraction(1, 2 ** 70),
+                  one + half_step + Fraction(1, 2 ** 90), one + 3 * half_step,
+                  one + 3 * half_step - Fraction(1, 2 ** 70),
+                  one + 3 * half_step - Fraction(1, 2 ** 100),
                   Fraction(2) ** -126 * Fraction(511, 512), Fraction(2) ** -127):
         shadow = exact.dyadic(value.numerator, 1 - value.denominator.bit_length())
         assert exact.round_bf16(shadow) == _test_round(value)

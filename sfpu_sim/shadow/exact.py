@@ -3,8 +3,9 @@ the :class:`Twin` of a value (its shadow, and the exact result on the device's o
 
 Owns: exact arithmetic on dyadic rationals (mpmath's ``exact=True`` operations: no rounding
 at all), the working precision of the exact functions of approximate instructions (1/x, e^x),
-reading FP32 patterns as exact values, rounding an exact value to BF16 (nearest even, FTZ) and
-the FP32 / BF16 spacings errors are measured in. Knows nothing of instructions or machines.
+reading FP32 patterns as exact values, handing an exact value to the format layer's rounding
+(:func:`sfpu_sim.formats.round_exact`) and the FP32 / BF16 spacings errors are measured in.
+Knows nothing of instructions or machines.
 """
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ import math
 from dataclasses import dataclass
 
 import mpmath
+import numpy as np
 from mpmath import mpf
 from mpmath.libmp import from_man_exp
+
+from sfpu_sim import formats
 
 # A shadow whose significand outgrows this many bits (long chains of exact products) is
 # rounded to it and marked approximate; no kernel here comes near it.
@@ -166,33 +170,37 @@ BF16_FRACTION_BITS = 7
 FP32_FRACTION_BITS = 23
 
 
+ODD_BITS = 64
+
+
+def to_odd(value: mpf) -> formats.Exact:
+    """``value`` as the :class:`~sfpu_sim.formats.Exact` the format layer rounds from: its
+    significand rounded *to odd* at 64 bits (truncated, last bit set if anything was dropped),
+    which rounds to any format of at most 62 bits exactly as ``value`` would (Boldo and
+    Melquiond, IEEE TC 57(4), 2008; the reference layer relies on the same)."""
+    if mpmath.isnan(value) or mpmath.isinf(value) or value == 0:
+        cls = formats.NAN if mpmath.isnan(value) else formats.INF if value != 0 else formats.ZERO
+        m = e = 0
+    else:
+        cls = formats.FINITE
+        _, man, exp, bc = value._mpf_
+        shift = bc - ODD_BITS
+        if shift > 0:
+            m, e = (man >> shift) | ((man & ((1 << shift) - 1)) != 0), exp + shift
+        else:
+            m, e = man << -shift, exp + shift
+    negative = bool(value < 0)
+    return formats.Exact(np.array([cls], np.uint8), np.array([negative]),
+                         np.array([m], np.uint64), np.array([e], np.int64))
+
+
 def round_bf16(value: mpf) -> int:
     """``value`` rounded to BF16 bits as the reference's ``rne`` policy with FTZ does: to
     nearest, ties to even, with gradual underflow, then a denormal result flushed to the zero
-    of its sign; past the largest finite, Inf. (An exact zero is +0.)"""
-    if mpmath.isnan(value):
-        return 0x7FC0
-    sign = 0x8000 if value < 0 else 0
-    if mpmath.isinf(value):
-        return sign | 0x7F80
-    if value == 0:
-        return 0
-    _, man, exp, _ = value._mpf_
-    quantum = max(floor_log2(value), BF16_MIN_EXPONENT) - BF16_FRACTION_BITS
-    shift = quantum - exp                    # value / 2**quantum = man / 2**shift
-    if shift <= 0:
-        q = man << -shift
-    else:
-        q, remainder, half = man >> shift, man & ((1 << shift) - 1), 1 << (shift - 1)
-        q += remainder > half or (remainder == half and q & 1)
-    if q < 1 << BF16_FRACTION_BITS:          # a denormal (or zero) result: flushed
-        return sign
-    if q == 1 << (BF16_FRACTION_BITS + 1):   # rounded up into the next binade
-        q, quantum = q >> 1, quantum + 1
-    biased = quantum + BF16_FRACTION_BITS + 127
-    if biased >= 0xFF:
-        return sign | 0x7F80
-    return sign | (biased << BF16_FRACTION_BITS) | (q - (1 << BF16_FRACTION_BITS))
+    of its sign; past the largest finite, Inf; NaN the canonical 0x7FC0. (An exact zero is
+    +0.)"""
+    bits = formats.round_exact(to_odd(value), formats.BF16, formats.RNE)
+    return int(formats.ftz(bits, formats.BF16)[0])
 
 
 def bf16_spacing(bits: int) -> mpf:

@@ -113,7 +113,7 @@ def row_json(row) -> dict:
 
 def located_json(located) -> dict:
     from sfpu_sim.shadow.locate import DEFINITIONS
-    from sfpu_sim.sweeps import jsonable
+    from sfpu_sim.jsonio import jsonable
 
     return jsonable({
         "kernel": located.kernel, "function": located.function, "arch": located.arch,
