@@ -103,14 +103,17 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
-def device_machine(program: Program, inputs, path: DevicePath = DevicePath()):
+def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
+                   machine_class=Machine):
     """A Machine set up as the device path leaves it before the kernel runs (module
-    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs)."""
+    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs).
+    ``machine_class``: a :class:`Machine` subclass to use (one that also observes each step,
+    as :mod:`sfpu_sim.shadow` does); the execution stays the Machine's."""
     inputs = formats.as_bits(inputs, "bf16")
     lanes = max(32, -(-inputs.size // 32) * 32)
     padded = np.zeros(lanes, dtype=np.uint16)
     padded[:inputs.size] = inputs.reshape(-1)
-    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
@@ -135,10 +138,11 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None) -> DeviceRun:
+               trace_lanes=None, machine_class=Machine) -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
-    m, inputs = device_machine(program, inputs, path)
+    ``trace_lanes``, record what every instruction changed in those lanes (input order);
+    ``machine_class`` as for :func:`device_machine`."""
+    m, inputs = device_machine(program, inputs, path, machine_class)
     count = inputs.size
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
