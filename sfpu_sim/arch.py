@@ -17,7 +17,7 @@ from functools import cache
 from typing import Callable, Mapping
 
 from sfpu_sim import fma
-from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadstore, lut
+from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadmacro, loadstore, lut
 from sfpu_sim.isa.spec import (
     LOAD,
     MAD,
@@ -32,6 +32,8 @@ from sfpu_sim.isa.spec import (
     imm,
     lreg,
     mod,
+    operand_vb,
+    operand_vc_of_vd,
 )
 
 ALL_LREGS = frozenset(range(17))
@@ -55,6 +57,7 @@ class Arch:
     shflshr1_fills_stale: bool           # SFPSHFT2 SHFLSHR1 fills lanes 0/8/16/24 stale (WH bug)
     popc_full_stack_bug: bool            # SFPPOPC mod1 != 0 on a full stack clobbers bottom (WH)
     shuffles_stall: bool                 # SFPSHFT2 modes 2-4 stall the next cycle (BH; WH: NOP)
+    interlocks_mad: bool                 # a read of an SFPMAD-class result stalls (BH; WH: NOP)
     hazard_rule: Callable
 
     @property
@@ -101,8 +104,8 @@ def _mad_writes(i: Instruction):
     return ALL_LREGS if i.mod1 & 8 and i.vd != 16 else frozenset({i.vd})
 
 
-def _vd_imm_reads(i: Instruction):       # SFPADDI / SFPMULI read their own VD
-    return frozenset({i.vd} | ({7} if i.mod1 & 8 else set()))
+def _vd_imm_reads(i: Instruction):       # SFPADDI / SFPMULI read their own VD (VC = VD)
+    return frozenset({operand_vc_of_vd(i)} | ({7} if i.mod1 & 8 else set()))
 
 
 def _lut_reads(i: Instruction):
@@ -121,30 +124,23 @@ def _lutfp32_writes(i: Instruction):
     return ALL_LREGS if i.mod1 & 8 and i.vd != 16 else frozenset({i.vd})
 
 
+# Simple-unit models read "VD" as VB (``unsigned VB = VD;``), which SFPLOADMACRO may choose.
 def _iadd_reads(i: Instruction):
-    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
+    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, operand_vb(i)})
 
 
 def _shft_reads(i: Instruction):
     if i.mod1 & 1:
-        return frozenset({i.vc} if i.mod1 & 4 else {i.vd})
-    return frozenset({i.vc, i.vd})
+        return frozenset({i.vc} if i.mod1 & 4 else {operand_vb(i)})
+    return frozenset({i.vc, operand_vb(i)})
 
 
 def _and_or_reads(i: Instruction):
-    return frozenset({i.vc, i.imm12 & 15} if i.mod1 & 1 else {i.vc, i.vd})
+    return frozenset({i.vc, operand_vb(i, i.imm12 & 15 if i.mod1 & 1 else i.vd)})
 
 
-def _setexp_reads(i: Instruction):
-    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
-
-
-def _setman_reads(i: Instruction):
-    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
-
-
-def _setsgn_reads(i: Instruction):
-    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
+def _imm_or_vb_reads(i: Instruction):    # SFPSETEXP / SFPSETMAN / SFPSETSGN
+    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, operand_vb(i)})
 
 
 def _mov_reads(i: Instruction):
@@ -169,8 +165,8 @@ def _shft2_reads(i: Instruction):
     if mode in (3, 4):
         return frozenset({i.vc})
     if mode == 5:
-        return frozenset({i.imm12 & 15, i.vc})
-    return frozenset({i.imm12 & 15})
+        return frozenset({operand_vb(i, i.imm12 & 15), i.vc})
+    return frozenset({operand_vb(i, i.imm12 & 15)})
 
 
 def _shft2_writes(i: Instruction):
@@ -189,13 +185,31 @@ def _store_reads(i: Instruction):
     return frozenset({i.vd})
 
 
+def _loadmacro_vd(i: Instruction) -> int:
+    """SFPLOADMACRO's VD: ``VDHi << 2 | VDLo`` (bit 0 of the address field, low bits of the
+    first operand)."""
+    return ((i.dest_reg_addr & 1) << 2) | (i.lreg_ind & 3)
+
+
+def _loadmacro_reads(i: Instruction):    # its SFPLOAD part; *_ONLY modes keep half of VD
+    return frozenset({_loadmacro_vd(i)}) if i.mod0 in (14, 15) else NONE
+
+
+def _loadmacro_writes(i: Instruction):   # VD, and VD + 4 where SFPLOAD captures a Dst index
+    vd = _loadmacro_vd(i)
+    return frozenset({vd, vd + 4} if vd < 4 else {vd})
+
+
 def _transp_regs(i: Instruction):
     return frozenset(range(8))
 
 
 _vc = _fields("vc")
 _vd = _fields("vd")
-_vc_vd = _fields("vc", "vd")
+
+
+def _vc_vb(i: Instruction):              # SFPXOR, SFPGT, SFPLE
+    return frozenset({i.vc, operand_vb(i)})
 
 
 def _none(i: Instruction):
@@ -309,10 +323,10 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
                _names("SFPLZ_MOD1", CC_NE0=2, NOSGN_MASK=4, CC_COMP=8), reads=_vc, writes=_vd),
         Opcode("SFPSETEXP", 0x82, _imm12_format(0, 255), SIMPLE, fields.sfpsetexp, "mod1",
                frozenset({0, 1, 2}), _names("SFPSETEXP_MOD1", ARG_IMM=1, ARG_EXPONENT=2),
-               reads=_setexp_reads, writes=_vd),
+               reads=_imm_or_vb_reads, writes=_vd),
         Opcode("SFPSETMAN", 0x83, _imm12_format(0, 4095), SIMPLE, fields.sfpsetman, "mod1",
                frozenset({0, 1}), _names("SFPSETMAN_MOD1", ARG_IMM=1),
-               reads=_setman_reads, writes=_vd),
+               reads=_imm_or_vb_reads, writes=_vd),
         Opcode("SFPMAD", 0x84, _mad_format(), MAD, arith.sfpmad, "mod1", mad_modes, mad_names,
                reads=_mad_reads, writes=_mad_writes, latency=2),
         Opcode("SFPADD", 0x85, _mad_format(), MAD, arith.sfpmad, "mod1", mad_modes, mad_names,
@@ -325,7 +339,7 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
                reads=_none, writes=_none, writes_vd=False),
         Opcode("SFPSETSGN", 0x89, _imm12_format(0, 1), SIMPLE, fields.sfpsetsgn, "mod1",
                frozenset({0, 1}), _names("SFPSETSGN_MOD1", ARG_IMM=1),
-               reads=_setsgn_reads, writes=_vd),
+               reads=_imm_or_vb_reads, writes=_vd),
         Opcode("SFPENCC", 0x8A, _imm12_format(0, 3, vc_high=0), SIMPLE, cc.sfpencc, "mod1",
                frozenset({0, 1, 2, 3, 8, 9, 10, 11}),
                _names("SFPENCC_MOD1", EC=1, EI=2, RI=8),
@@ -335,11 +349,14 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
         Opcode("SFPTRANSP", 0x8C, _imm12_format(vc_high=0, mod_high=0), SIMPLE, lanes.sfptransp,
                reads=_transp_regs, writes=_transp_regs, writes_vd=False),
         Opcode("SFPXOR", 0x8D, _imm12_format(mod_high=0), SIMPLE, integer.sfpxor,
-               reads=_vc_vd, writes=_vd),
+               reads=_vc_vb, writes=_vd),
         Opcode("SFP_STOCH_RND", 0x8E,
                (imm("round_mode", 21, 2 if bh else 1, high=2 if bh else 1), imm("imm5", 16, 5),
                 lreg("vb", 12), lreg("vc", 8), lreg("vd", 4), mod("mod1", 0)),
-               ROUND, convert.sfpstochrnd, "mod1", frozenset({*range(8), 12, 13}),
+               # Every Mod1: bit 3 is the int flavour's UseImm5; the float flavours read
+               # Mod1 as bits 0-2 (Bits32.lua SFPSTOCHRND) and no Imm5, and tt-llk's
+               # SFPLOADMACRO exp template sets it (Mod1 14, FP32_TO_UINT16).
+               ROUND, convert.sfpstochrnd, "mod1", every,
                _names("SFPSTOCHRND_MOD1", FP32_TO_FP16A=0, FP32_TO_FP16B=1, FP32_TO_UINT8=2,
                       FP32_TO_INT8=3, INT32_TO_UINT8=4, INT32_TO_INT8=5, FP32_TO_UINT16=6,
                       FP32_TO_INT16=7, USE_IMM5=8),
@@ -369,8 +386,8 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
                reads=_swap_regs, writes=_swap_regs, latency=2, writes_vd=False),
         Opcode("SFPLOADMACRO", 0x93, (imm("lreg_ind", 20, 4), mod("mod0", 16), addr_mod,
                                       imm("dest_reg_addr", 0, 10)),
-               LOAD, loadstore.sfploadmacro, "mod0", every, LOADSTORE_NAMES,
-               reads=lambda i: ALL_LREGS, writes=lambda i: ALL_LREGS, writes_vd=False,
+               LOAD, loadmacro.sfploadmacro, "mod0", every, LOADSTORE_NAMES,
+               reads=_loadmacro_reads, writes=_loadmacro_writes, writes_vd=False,
                backdoor=False),
         Opcode("SFPSHFT2", 0x94, _imm12_format(-2048, 2047, signed=True), ROUND, lanes.sfpshft2,
                "mod1", frozenset(range(7)),
@@ -391,11 +408,11 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
             Opcode("SFPLE", 0x96, _imm12_format(), SIMPLE, cc.sfple, "mod1", every,
                    {**cmp_names, **_names("SFPLE_MOD1", SET_CC=1, MUTATE_STACK=2,
                                           MUTATE_OR=4, SET_VD=8)},
-                   reads=_vc_vd, writes=_cmp_writes, writes_vd=False),
+                   reads=_vc_vb, writes=_cmp_writes, writes_vd=False),
             Opcode("SFPGT", 0x97, _imm12_format(), SIMPLE, cc.sfpgt, "mod1", every,
                    {**cmp_names, **_names("SFPGT_MOD1", SET_CC=1, MUTATE_STACK=2,
                                           MUTATE_OR=4, SET_VD=8)},
-                   reads=_vc_vd, writes=_cmp_writes, writes_vd=False),
+                   reads=_vc_vb, writes=_cmp_writes, writes_vd=False),
             Opcode("SFPMUL24", 0x98, _mad_format(), MAD, arith.sfpmul24, "mod1",
                    frozenset({0, 1, 4, 5, 8, 9, 12, 13}),
                    _names("SFPMUL24_MOD1", UPPER=1, INDIRECT_VA=4, INDIRECT_VD=8),
@@ -490,7 +507,7 @@ WORMHOLE = Arch(
     addr_mod_bits=2, load_int8_magnitude_bits=7, sign_magnitude_conversions=True,
     int32_all_uses_stack_pointer=False,
     shflshr1_fills_stale=True, popc_full_stack_bug=True, shuffles_stall=False,
-    hazard_rule=_wormhole_hazard)
+    interlocks_mad=False, hazard_rule=_wormhole_hazard)
 
 BLACKHOLE = Arch(
     name="blackhole", title="Blackhole A0", fma_rules=fma.BLACKHOLE,
@@ -498,7 +515,7 @@ BLACKHOLE = Arch(
     addr_mod_bits=3, load_int8_magnitude_bits=8, sign_magnitude_conversions=False,
     int32_all_uses_stack_pointer=True,
     shflshr1_fills_stale=False, popc_full_stack_bug=False, shuffles_stall=True,
-    hazard_rule=_blackhole_hazard)
+    interlocks_mad=True, hazard_rule=_blackhole_hazard)
 
 ARCHES = {"wormhole": WORMHOLE, "blackhole": BLACKHOLE}
 

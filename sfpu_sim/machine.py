@@ -5,6 +5,11 @@ Owns: LRegs, per-lane predication (CC flags, CC enable, CC stack), LaneConfig, D
 configuration bits the SFPU reads, the SFPLOADMACRO state, the PRNG; executing an instruction
 and applying lane enable in one place. Knows nothing of what a kernel computes.
 
+Single-issue and sequential: a step executes one instruction and its writes land at once.
+While SFPLOADMACRO work is in flight a step is one cycle of :mod:`sfpu_sim.macro`, which runs
+the scheduled instructions beside the issued one and lands LReg writes through
+:meth:`Machine.write` at the end of their cycle.
+
 Lanes are a numpy axis. ``Machine(arch, lanes)`` with ``lanes`` a multiple of 32 is a batch of
 ``lanes // 32`` independent SFPUs running the same program in lockstep; cross-lane
 instructions act within each 32-lane group. State layout follows ../shared/spec/isa-reference.md
@@ -21,6 +26,7 @@ import numpy as np
 from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa import cc as cc_isa
+from sfpu_sim.isa import loadmacro
 from sfpu_sim.isa.spec import (
     DISABLE_BACKDOOR_LOAD,
     ROW_MASK_SHIFT,
@@ -31,6 +37,7 @@ from sfpu_sim.isa.spec import (
     UndefinedBehaviour,
     Unsupported,
 )
+from sfpu_sim.macro import Sequencer
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32
@@ -264,7 +271,8 @@ _DST_DECODERS = {"bf16": (formats.dst_to_bf16, 16), "fp16": (formats.dst_to_fp16
 
 class LoadMacroState:
     """Per-lane SFPLOADMACRO configuration (isa-reference §1.6), written by SFPCONFIG and by
-    the VD >= 12 "backdoor"; readable through SFPMOV's special sources."""
+    the VD >= 12 "backdoor"; readable through SFPMOV's special sources; read by SFPLOADMACRO
+    (:mod:`sfpu_sim.isa.loadmacro`)."""
 
     def __init__(self, lanes: int):
         self.templates = np.zeros((4, lanes), dtype=np.uint32)
@@ -316,12 +324,17 @@ class Machine:
         self.rwc = RWC()
         self.lane_config = np.zeros(lanes, dtype=np.uint32)
         self.loadmacro = LoadMacroState(lanes)
+        self.macros = Sequencer(self)
         self.prng = np.zeros(lanes, dtype=np.uint32)
         self.shft2_last_rotate = None     # Wormhole SFPSHFT2 SHFLSHR1 reads it (see isa.lanes)
         self.previous: Instruction | None = None
+        self._previous_captured = False
+        self.last_ran: Instruction | None = None    # the last issued one that acted somewhere
         self.executed = 0
         self.trace: Trace | None = None
+        self.store_watch: StoreWatch | None = None
         self.active = np.ones(lanes, dtype=bool)
+        self._sink: list | None = None    # the cycle engine collects LReg writes here
 
     @property
     def lane_id(self) -> np.ndarray:
@@ -357,9 +370,18 @@ class Machine:
 
         ``vd`` is a register index or a per-lane array of indices (indirect addressing).
         Only LReg 0-7 and 16 are writable; other targets are silently not written, as on
-        the hardware."""
+        the hardware. In a cycle of the SFPLOADMACRO engine the write lands at the end of the
+        cycle (:mod:`sfpu_sim.macro`)."""
         lanes = self.lane_enabled() if lanes is None else lanes
         values = np.broadcast_to(np.asarray(values, dtype=np.uint32), (self.lanes,))
+        if self._sink is not None:
+            self._sink.append((np.array(vd, copy=True), values.copy(),
+                               np.array(np.broadcast_to(lanes, (self.lanes,)), dtype=bool)))
+            return
+        self.land(vd, values, lanes)
+
+    def land(self, vd, values, lanes) -> None:
+        """Apply an LReg write now (:meth:`write` without the cycle engine)."""
         if np.ndim(vd) == 0:
             vd = int(vd)
             if vd < 8:
@@ -432,7 +454,9 @@ class Machine:
         op = instruction.op
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
-        self._check_hazard(instruction)
+        captured = self._captured(instruction)
+        if not captured:
+            self._check_hazard(instruction)
         if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
             where = f" at {instruction.source}" if instruction.source else ""
             kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
@@ -441,15 +465,26 @@ class Machine:
                                             f"{where}): {kind}", kind, self.executed,
                                             instruction.source or ""), stacklevel=2)
         before = self.trace.snapshot(self) if self.trace is not None else None
-        self.active = self._backdoor(instruction)
-        try:
-            op.execute(self, instruction)
-        finally:
-            self.active = np.ones(self.lanes, dtype=bool)
+        if self.macros.busy:
+            self.macros.run_cycle(instruction)
+        else:
+            self.execute_issued(instruction)
+            self.last_ran = None if captured else instruction
         if before is not None:
             self.trace.record(self.executed, instruction, before, self.trace.snapshot(self))
-        self.previous = instruction
+        self.previous, self._previous_captured = instruction, captured
         self.executed += 1
+
+    def stored(self, address: int, source, lanes) -> None:
+        """An SFPSTORE (issued or scheduled) stored ``source`` at ``address`` in ``lanes``."""
+        if self.store_watch is not None:
+            self.store_watch.see(address, source, lanes)
+
+    def watch_stores(self, address: int) -> "StoreWatch":
+        """From now on keep, per lane, the LReg value the last SFPSTORE to the cells of
+        ``address`` stored (issued or scheduled by SFPLOADMACRO)."""
+        self.store_watch = StoreWatch(address, self.lanes)
+        return self.store_watch
 
     def record(self, lanes, dst_addresses=None) -> Trace:
         """Start recording, for the given lanes, every instruction executed from now on and
@@ -459,12 +494,60 @@ class Machine:
         return self.trace
 
     def run(self, program: Program | list) -> "Machine":
-        """Execute a program (a :class:`Program`, instructions or words) in order."""
+        """Execute a program (a :class:`Program`, instructions or words) in order, then
+        :meth:`drain`."""
         for instruction in program:
             self.step(instruction)
+        self.drain()
         return self
 
+    def drain(self) -> None:
+        """Let cycles pass without issuing until SFPLOADMACRO work has finished, except for
+        scheduled instructions that count issued instructions: those stay in
+        ``macros.pending`` for the next step (none without SFPLOADMACRO)."""
+        if self.macros.busy:
+            self.macros.drain()
+
+    def execute_issued(self, instruction: Instruction) -> None:
+        """Execute an issued instruction in the lanes the backdoor leaves it."""
+        self.active = self._backdoor(instruction)
+        try:
+            instruction.op.execute(self, instruction)
+        finally:
+            self.active = np.ones(self.lanes, dtype=bool)
+
+    def execute_scheduled(self, instruction: Instruction, address: int | None) -> None:
+        """Execute an instruction SFPLOADMACRO scheduled (no backdoor; see
+        :func:`sfpu_sim.isa.loadmacro.execute_scheduled`)."""
+        loadmacro.execute_scheduled(self, instruction, address)
+
+    def ran(self, instruction: Instruction | None) -> None:
+        """Note the issued instruction of the cycle that just ended (None: none, or
+        discarded), for the stall rules of the cycle engine."""
+        captured = instruction is not None and self._captured(instruction)
+        self.last_ran = None if captured else instruction
+
+    def discarded(self, issued: Instruction, scheduled: Instruction) -> None:
+        """An issued instruction met a scheduled one at its sub-unit and was dropped."""
+        problem = (f"{issued.mnemonic} is silently discarded: {scheduled.mnemonic} scheduled "
+                   f"by SFPLOADMACRO runs on the {issued.op.unit} sub-unit in the same cycle")
+        message = (f"hazard at instruction {self.executed} ({issued.mnemonic}"
+                   f"{' at ' + issued.source if issued.source else ''}): {problem} "
+                   f"({scheduled.source})")
+        if self.strict:
+            raise HazardError(message)
+        warnings.warn(HazardWarning(message, "hazard: an issued instruction meets one "
+                                    "SFPLOADMACRO scheduled at its sub-unit and is discarded",
+                                    self.executed, issued.source or ""), stacklevel=4)
+
     # ----------------------------------------------------------------------------------------
+    def _captured(self, instruction: Instruction) -> bool:
+        """Whether the VD >= 12 backdoor captures the instruction in every lane (it then reads
+        and writes no register)."""
+        vd = instruction.values.get("vd")
+        return (vd is not None and vd >= 12 and instruction.op.backdoor
+                and not (self.lane_config & DISABLE_BACKDOOR_LOAD).any())
+
     def _backdoor(self, instruction: Instruction) -> np.ndarray:
         """Lanes the instruction acts in. With VD >= 12 and DISABLE_BACKDOOR_LOAD clear, a
         lane instead captures the instruction word as LoadMacro template VD - 12
@@ -478,7 +561,7 @@ class Machine:
         return ~capture
 
     def _check_hazard(self, instruction: Instruction) -> None:
-        if self.previous is None:
+        if self.previous is None or self._previous_captured:
             return
         problem = self.arch.hazard(self.previous, instruction)
         if problem is None:
@@ -490,3 +573,16 @@ class Machine:
         kind = "hazard: " + re.sub(r"\bL\d+\b(, L\d+\b)*", "a register", problem)
         warnings.warn(HazardWarning(message, kind, self.executed,
                                     instruction.source or ""), stacklevel=3)
+
+
+class StoreWatch:
+    """What :meth:`Machine.watch_stores` keeps: ``values``, per lane, the LReg value the last
+    SFPSTORE to the cells of ``address`` stored (0 where none did)."""
+
+    def __init__(self, address: int, lanes: int):
+        self.address = address & ~1           # bit 0 of an address selects nothing
+        self.values = np.zeros(lanes, dtype=np.uint32)
+
+    def see(self, address: int, source, lanes) -> None:
+        if address & ~1 == self.address:
+            np.copyto(self.values, source, where=lanes)

@@ -546,17 +546,3 @@ def test_64_lane_machine_keeps_each_sfpus_dst_apart(arch):
     assert np.all(get_cells(m, 2, group=0) == 0x8080)
     assert np.all(get_cells(m, 2, group=1) == 0x8081)
 
-
-# --------------------------------------------------------------------------------------------
-# SFPLOADMACRO
-# --------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("arch", ARCHES)
-def test_sfploadmacro_is_unsupported_and_has_no_effect(arch):
-    m = Machine(arch)
-    m.config.addr_mods[0] = AddrMod(dst_incr=4)
-    put_cells(m, [0x007F] * 32)
-    m.lreg[1] = 0x1234
-    with pytest.raises(Unsupported, match="SFPLOADMACRO"):
-        run(m, "SFPLOADMACRO 9, BF16, 0, 0")            # macro 2, VD 1
-    assert np.all(m.lreg[1] == 0x1234) and m.rwc.dst == 0

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.isa.spec import operand_vc_of_vd
+
 SIGN = np.uint32(0x80000000)
 ONE = np.uint32(0x3F800000)
 
@@ -38,17 +40,18 @@ def sfpmad(m, i):
 
 
 def sfpaddi(m, i):
-    """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VD`` (the immediate is widened by ``<< 16``)."""
-    c = m.read(i.vd)
+    """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VC`` (the immediate is widened by ``<< 16``; VC = VD
+    unless SFPLOADMACRO chose it)."""
+    c = m.read(operand_vc_of_vd(i))
     if i.mod1 & NEGATE_VC:
         c = c ^ SIGN
     m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), ONE, c))
 
 
 def sfpmuli(m, i):
-    """SFPMULI: ``VD = bf16(Imm16) * VD + 0`` (a +0 addend: on Blackhole too it cannot yield -0;
-    NEGATE_VC negates the multiplicand VD)."""
-    c = m.read(i.vd)
+    """SFPMULI: ``VD = bf16(Imm16) * VC + 0`` (VC = VD unless SFPLOADMACRO chose it; a +0
+    addend: on Blackhole too it cannot yield -0; NEGATE_VC negates the multiplicand)."""
+    c = m.read(operand_vc_of_vd(i))
     if i.mod1 & NEGATE_VC:
         c = c ^ SIGN
     m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), c, np.uint32(0)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported
+from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported, operand_vb
 
 MAGNITUDE = np.uint32(0x7FFFFFFF)
 
@@ -206,12 +206,14 @@ def _compare_result(m, i, result):
 
 
 def sfpgt(m, i):
-    """SFPGT (Blackhole): result = ``L[VD] > L[VC]`` in the sign-magnitude total order
-    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
-    _compare_result(m, i, smag_less(m.read(i.vc), m.read(i.vd)))
+    """SFPGT (Blackhole): result = ``L[VB] > L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
+    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
+    :func:`_compare_result`."""
+    _compare_result(m, i, smag_less(m.read(i.vc), m.read(operand_vb(i))))
 
 
 def sfple(m, i):
-    """SFPLE (Blackhole): result = ``L[VD] <= L[VC]`` in the sign-magnitude total order
-    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
-    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(i.vd)))
+    """SFPLE (Blackhole): result = ``L[VB] <= L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
+    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
+    :func:`_compare_result`."""
+    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(operand_vb(i))))

@@ -86,7 +86,7 @@ def sfpstochrnd(m, i):
     """SFP_STOCH_RND, three flavours by ``Mod1 & 7``: 0/1 FP32 -> FP32 with FP16A / FP16B
     precision (zero and denormals -> +0, Inf/NaN -> signed Inf); 2/3/6/7 FP32 -> UINT8 / INT8 /
     UINT16 / INT16 sign-magnitude; 4/5 sign-magnitude INT32 -> UINT8 / INT8 shifted right by
-    ``Imm5`` (USE_IMM5) or ``VB & 31``.
+    ``Imm5`` (USE_IMM5) or ``VB & 31``. The float flavours ignore Mod1 bit 3 (USE_IMM5).
 
     Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic; 2
     (Blackhole) toward zero. "Round up" is always ``discarded >= P`` as documented, including
