@@ -1,10 +1,10 @@
-"""SFPLOADI / SFPLOAD / SFPSTORE / SFPLOADMACRO behaviour the golden vectors cannot show (ttsim
+"""SFPLOADI / SFPLOAD / SFPSTORE behaviour the golden vectors cannot show (ttsim
 rejects these modes or never varies this state; vectors README §1.8): FP16 and the integer
 formats, LaneConfig effects, address generation, AddrMod steps, INT32_ALL, many-SFPU machines.
 
 Every expected value is worked by hand from tt-isa-documentation ``SFPLOAD.md``,
-``SFPSTORE.md``, ``SFPLOADI.md``, ``RWCs.md`` and ``SFPLOADMACRO.md`` (isa-reference §1.4,
-§1.7, §1.8, §3.5, §3.6, §3.15); Dst cells are raw storage bits (exponent in the low bits).
+``SFPSTORE.md``, ``SFPLOADI.md`` and ``RWCs.md`` (isa-reference §1.4, §1.7, §1.8, §3.5,
+§3.6); Dst cells are raw storage bits (exponent in the low bits). SFPLOADMACRO: test_loadmacro.
 """
 from __future__ import annotations
 

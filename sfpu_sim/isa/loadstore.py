@@ -10,8 +10,9 @@ are :mod:`sfpu_sim.machine`.
 tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhole),
 ``SFPLOAD.md`` (WormholeB0 and BlackholeA0 revision 1392d237), ``SFPSTORE.md`` (WormholeB0
 545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
-``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch fields: ``sign_magnitude_conversions``,
-``load_int8_magnitude_bits``, ``int32_all_uses_stack_pointer``.
+``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch
+fields: ``sign_magnitude_conversions``, ``load_int8_magnitude_bits``,
+``int32_all_uses_stack_pointer``.
 
 Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
 resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
