@@ -95,13 +95,13 @@ class Sequencer:
         self.machine = machine
         self.pending: list[Entry] = []
         self.landing: list[Write] = []       # two-cycle results landing at the end of this cycle
-        self.after_swap: str | None = None   # ‡: a scheduled SFPSWAP ran in the last cycle
+        self.after_swap: Instruction | None = None   # ‡: the scheduled SFPSWAP of last cycle
         self.issued_last = True              # did the thread issue in the last cycle
 
     @property
     def busy(self) -> bool:
         """Whether the next step must run as a cycle of this engine."""
-        return bool(self.pending or self.landing or self.after_swap)
+        return bool(self.pending or self.landing) or self.after_swap is not None
 
     # ----------------------------------------------------------------------------------------
     # Called by SFPLOADMACRO
@@ -157,7 +157,7 @@ class Sequencer:
         self._check_swap_rereads(runners, landing)
         self._land(landing)
         self.landing = later
-        self.after_swap = next((e.instruction.source for e in due
+        self.after_swap = next((e.instruction for e in due
                                 if e.instruction.mnemonic == "SFPSWAP"), None)
         self.issued_last = issued is not None
         m.ran(issued if runs else None)
@@ -169,7 +169,7 @@ class Sequencer:
             if not self.busy:
                 return
             stuck = not self.issued_last and any(e.kind == INSTRUCTIONS for e in self.pending)
-            if stuck and not self.landing and not self.after_swap:
+            if stuck and not self.landing and self.after_swap is None:
                 return
             self.run_cycle(None)
         raise AssertionError("SFPLOADMACRO drain did not end")      # delays are at most 7
@@ -217,11 +217,11 @@ class Sequencer:
                 f"{simple.mnemonic}{_at(simple)} (Simple) and {rounding.mnemonic}"
                 f"{_at(rounding)} (Round) run in one cycle but not exactly one of them writes "
                 f"LReg[16] (SFPLOADMACRO.md †)")
-        if self.after_swap and (busy(simple) or busy(rounding)):
+        if self.after_swap is not None and (busy(simple) or busy(rounding)):
             other = simple if busy(simple) else rounding
             raise UndefinedBehaviour(
                 f"{other.mnemonic}{_at(other)} runs on the {other.op.unit} sub-unit in the "
-                f"cycle after the scheduled SFPSWAP ({self.after_swap}), which needs Simple "
+                f"cycle after the scheduled SFPSWAP{_at(self.after_swap)}, which needs Simple "
                 f"and Round idle or SFPNOP then (SFPLOADMACRO.md ‡)")
         if SIMPLE in units and simple.mnemonic == "SFPSWAP" and busy(mad):
             raise UndefinedBehaviour(

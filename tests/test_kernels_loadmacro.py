@@ -87,3 +87,12 @@ def test_loadmacro_kernels_keep_every_scheduling_rule(name, twin, arch):
     m.config.sfpu_fp32 = registry.get(name).dest == "fp32"
     m.run(program)
     assert not m.macros.busy and m.executed == len(program)
+
+
+def test_locate_refuses_a_kernel_built_on_sfploadmacro(capsys):
+    from sfpu_sim.cli import main
+
+    assert main(["locate", "exp_approx_loadmacro", "--arch", "blackhole", "--x", "1.0"]) == 2
+    err = capsys.readouterr().err
+    assert "uses SFPLOADMACRO: locate follows issued instructions" in err
+    assert len(err.strip().splitlines()) == 1

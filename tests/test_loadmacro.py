@@ -339,14 +339,16 @@ def test_bad_configurations_raise_before_any_effect(arch):
     m = machine(arch, sequences={0: sequence(simple=1)})
     with pytest.raises(UndefinedBehaviour, match="selects 1, which is undefined"):
         run(m, loadmacro(0, 0))
+    assert np.all(m.lreg[0] == 0) and not m.macros.busy
     m = machine(arch, ["SFPMAD L10, L0, L10, L13, 0"], {0: sequence(store=byte(4))})
     with pytest.raises(UndefinedBehaviour, match="Store sub-unit is given SFPMAD"):
         run(m, loadmacro(0, 0))
+    assert np.all(m.lreg[0] == 0) and not m.macros.busy
     m = machine(arch, sequences={0: sequence(simple=byte(2))})
     m.loadmacro.sequence[0, 5] = 0
     with pytest.raises(Unsupported, match="differs between lanes"):
         run(m, loadmacro(0, 0))
-    assert np.all(m.lreg[0] == 0)
+    assert np.all(m.lreg[0] == 0) and not m.macros.busy
 
 
 @pytest.mark.parametrize("arch", ARCHES)

@@ -84,17 +84,20 @@ def sfploadmacro(m, i):
     (``Misc.UnitDelayKind``). See :func:`scheduled_instruction`."""
     macro, vd = i.lreg_ind >> 2, loaded_vd(i)
     sequence, misc = _uniform_config(m, macro)
-    address = loadstore.load(m, vd, i.mod0, i.addr_mod, i.dest_reg_addr)
+    chosen = []                                   # built first: a refusal has no effect
     for index, unit in enumerate(SUB_UNITS):
         bits = (sequence >> (8 * index)) & 0xFF
+        chosen.append((index, unit, bits, scheduled_instruction(m, unit, bits, vd, i, macro,
+                                                                misc)))
+    address = loadstore.load(m, vd, i.mod0, i.addr_mod, i.dest_reg_addr)
+    for index, unit, bits, instruction in chosen:
         delay = (bits >> 3) & 7
-        if delay != 7 and bits & 7 != NOTHING:
+        if instruction is None:
+            continue
+        if delay != 7:
             m.macros.forget(unit, delay)
-        instruction = scheduled_instruction(m, unit, bits, vd, i, macro, misc)
-        if instruction is not None:
-            kind = INSTRUCTIONS if misc >> (8 + index) & 1 else CYCLES
-            m.macros.schedule(unit, instruction, delay, kind,
-                              address if unit == STORE else None)
+        kind = INSTRUCTIONS if misc >> (8 + index) & 1 else CYCLES
+        m.macros.schedule(unit, instruction, delay, kind, address if unit == STORE else None)
 
 
 def scheduled_instruction(m, unit: str, bits: int, vd: int, i: Instruction, macro: int,
