@@ -88,8 +88,9 @@ class DevicePath:
 
 @dataclass
 class DeviceRun:
-    """Per-lane bits of one run: ``inputs`` (BF16, uint16), ``kernel_fp32`` (the LReg the last
-    SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or uint32 FP32)."""
+    """Per-lane bits of one run: ``inputs`` (BF16 uint16, or FP32 uint32), ``kernel_fp32``
+    (the LReg the last SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or
+    uint32 FP32)."""
     inputs: np.ndarray
     kernel_fp32: np.ndarray
     output: np.ndarray
@@ -106,20 +107,26 @@ def _last_store(program: Program) -> int:
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None) -> DeviceRun:
-    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
+               trace_lanes=None, *, fp32_inputs: bool = False) -> DeviceRun:
+    """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
+    which need an FP32 Dst and are placed there unchanged) through ``path``; with
     ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
-    inputs = np.asarray(inputs).astype(np.uint16)
+    if fp32_inputs and path.dest != "fp32":
+        raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
+                         "values only")
+    inputs = np.asarray(inputs).astype(np.uint32 if fp32_inputs else np.uint16)
     count = inputs.size
     lanes = max(32, -(-count // 32) * 32)
-    padded = np.zeros(lanes, dtype=np.uint16)
+    padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:count] = inputs.reshape(-1)
     m = Machine(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
     m.cc.flags[:] = True
-    if path.dest == "fp32":
+    if fp32_inputs:
+        m.dst.write_lanes(0, padded, "fp32")
+    elif path.dest == "fp32":
         m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
     else:
         m.dst.write_lanes(0, padded, "bf16")
