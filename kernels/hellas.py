@@ -56,8 +56,8 @@ of the one kernel.
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
 from kernels.common import as_float
+from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (dst_reg, exexp, exexp_nodebias, reinterpret, setexp, setsgn,
                            v_else, v_elseif, v_endif, v_if, vec_min_max, vFloat, vInt, vUInt)
 
@@ -339,12 +339,11 @@ RECIPES = {
 
 def _register(name: str, function: str, recipe: str, body, dest: str, description: str):
     suffix = "" if dest == "bf16" else "_fp32"
-    register(KernelSpec(
-        name=name + suffix, function=function, chips=BOTH_CHIPS, mode="accurate", dest=dest,
+    register_kernel(
+        name + suffix, body(dest == "bf16"), function=function, mode="accurate", dest=dest,
         provenance=f"{NOTE}: {RECIPES[recipe]}; Horner, one multiply-add per step; special "
                    f"values first, NaN 0x7FC00000; {ENDINGS[dest]}",
-        build=dsl(body(dest == "bf16"), name=name + suffix),
-        description=f"{description} ({dest.upper()} Dst)"))
+        description=f"{description} ({dest.upper()} Dst)")
 
 
 for _dest in ("bf16", "fp32"):
