@@ -5,9 +5,9 @@ the tracer, the register allocator, predication or the machine.
 The arithmetic is a parameter (:class:`Platform`): a chip (``sfpu_sim.fma.MODELS[chip]``, the
 golden-vector-checked SFPMAD models, with SFPMUL as ``a*b + 0`` and subtraction as sfpi's
 ``b * -1 + a``), or a binary32 host whose multiplies, adds and subtractions are numpy float32
-operations and whose fused multiply-adds are ``sfpu_sim.fma.fma_ieee`` (checked against exact
-rational arithmetic in tests/test_fma.py). Constants are transcribed again from
-../shared/spec/approximation-research.md §B.
+operations (NaNs written as 0x7FC00000) and whose fused multiply-adds are
+``sfpu_sim.fma.fma_ieee`` (checked against exact rational arithmetic in tests/test_fma.py).
+Constants are transcribed again from ../shared/spec/approximation-research.md §B.
 """
 from __future__ import annotations
 
@@ -52,7 +52,10 @@ class Platform:
         return formats.bits_to_fp32(np.asarray(v, dtype=np.uint32))
 
     def _bits(self, v):
-        return formats.fp32_to_bits(v)
+        """numpy's float32 result; a NaN as the IEEE model writes every NaN (0x7FC00000:
+        x86's default NaN is 0xFFC00000, Arm's 0x7FC00000)."""
+        b = formats.fp32_to_bits(v)
+        return np.where(formats.is_nan(b), NAN_BITS, b).astype(np.uint32)
 
     def mad(self, a, b, c):
         if self.chip:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple
 
-from sfpu_sim import formats, fma
+from sfpu_sim import fma, formats
 from sfpu_sim.arch import BLACKHOLE, WORMHOLE, Arch
 
 

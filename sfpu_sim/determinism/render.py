@@ -66,6 +66,11 @@ def answer(model: dict) -> list[str]:
                 if pairs[a, b]["different"] == 0]
 
     lines = []
+    every = [name for name in identical("wormhole", "binary32-fma")
+             if all(name in identical(d, h) for d in DEVICES for h in HOSTS)]
+    lines.append(f"- **{'Yes' if len(every) == total else 'No'}**: a device and a binary32 CPU or "
+                 f"GPU (with or without FMA) give the same bits on every input in {len(every)} "
+                 f"of {total} kernel/input sets" + (f" ({', '.join(every)})." if every else "."))
     chips = identical("wormhole", "blackhole")
     lines.append(f"- Wormhole and Blackhole give the same bits on every input in {len(chips)} of "
                  f"{total} kernel/input sets.")
@@ -78,6 +83,19 @@ def answer(model: dict) -> list[str]:
     fused = identical("binary32-fma", "binary32-no-fma")
     lines.append(f"- The two binary32 platforms (FMA or not) agree on every input in "
                  f"{len(fused)} of {total}.")
+    for host in HOSTS:
+        smallest = []
+        for kernel, population, pairs in cases:
+            found = [pairs[d, host]["where"]["normal_abs_min"] for d in DEVICES
+                     if pairs[d, host]["where"]["normal_abs_min"] is not None]
+            if found:
+                smallest.append(f"{kernel['kernel']} ({population['population']}) "
+                                f"{N.value(min(found))}")
+        if smallest:
+            lines.append(f"- The smallest normal |x| at which a device and binary32 "
+                         f"{'with' if host == 'binary32-fma' else 'without'} FMA differ (below "
+                         f"it only zeros, denormals, infinities or NaNs can): " +
+                         "; ".join(smallest) + ".")
     totals: dict[str, int] = {}
     for _, _, pairs in cases:
         for device in DEVICES:
