@@ -56,14 +56,20 @@ def _cases(model: dict):
             yield kernel, population, {(p["a"], p["b"]): p for p in population["pairs"]}
 
 
+POPULATION_LABELS = {"bf16": "BF16 inputs", "fp32-sample": "FP32 sample"}
+
+
+def _label(kernel: dict, population: dict) -> str:
+    return f"{kernel['kernel']} on {POPULATION_LABELS[population['population']]}"
+
+
 def answer(model: dict) -> list[str]:
     """The report's answer, every statement computed from the counts."""
     cases = list(_cases(model))
     total = len(cases)
 
     def identical(a, b):
-        return [f"{k['kernel']} ({pop['population']})" for k, pop, pairs in cases
-                if pairs[a, b]["different"] == 0]
+        return [_label(k, pop) for k, pop, pairs in cases if pairs[a, b]["different"] == 0]
 
     lines = []
     every = [name for name in identical("wormhole", "binary32-fma")
@@ -89,8 +95,7 @@ def answer(model: dict) -> list[str]:
             found = [pairs[d, host]["where"]["normal_abs_min"] for d in DEVICES
                      if pairs[d, host]["where"]["normal_abs_min"] is not None]
             if found:
-                smallest.append(f"{kernel['kernel']} ({population['population']}) "
-                                f"{N.value(min(found))}")
+                smallest.append(f"{_label(kernel, population)} {N.value(min(found))}")
         if smallest:
             lines.append(f"- The smallest normal |x| at which a device and binary32 "
                          f"{'with' if host == 'binary32-fma' else 'without'} FMA differ (below "
