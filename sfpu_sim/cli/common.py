@@ -57,6 +57,13 @@ def kernel_spec(name: str):
     return registry.get(name)
 
 
+def selection(args):
+    """The inputs a command counts: ``--range`` and ``--region`` (both optional)."""
+    from sfpu_sim.selection import Selection
+
+    return Selection.from_options(getattr(args, "range", None), getattr(args, "region", None))
+
+
 def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
               ulp_convention: str | None = None):
     from sfpu_sim.sweeps import sweep
@@ -66,13 +73,17 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
     result = sweep(spec, arch, dest=dest or args.dest or spec.dest,
                    input_format=args.input_format, output_format=args.output_format,
                    reference_rounding=args.reference_rounding,
-                   ulp_convention=ulp_convention or args.ulp, progress=progress.step)
+                   ulp_convention=ulp_convention or args.ulp, selection=selection(args),
+                   progress=progress.step)
     progress.advance()
     return result
 
 
 def parse_bf16(text: str) -> int:
-    """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even)."""
+    """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even);
+    ``nan`` / ``-nan`` are the quiet NaNs 0x7fc0 / 0xffc0."""
+    import math
+
     import numpy as np
 
     from sfpu_sim.reference import round_values
@@ -90,10 +101,13 @@ def parse_bf16(text: str) -> int:
         value = float(lowered)
     except ValueError:
         raise SfpuSimError(f"{text!r} is neither a number nor a 0x BF16 bit pattern") from None
+    if math.isnan(value):                 # the quiet NaN of the sign written: -nan is 0xffc0
+        return 0xFFC0 if math.copysign(1.0, value) < 0 else 0x7FC0
     return int(round_values(np.array([value]), "rne", "bf16")[0])
 
 
-def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") -> None:
+def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
+                  select: bool = False, measure: bool = True) -> None:
     """The options that name a sweep's cell and its measurement."""
     from sfpu_sim import reference, ulp
     from sfpu_sim.sweeps import FORMATS
@@ -102,9 +116,10 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") ->
         parser.add_argument("--arch", choices=list(CHIPS), required=True)
     elif arch == "optional":
         parser.add_argument("--arch", choices=list(CHIPS))
-    parser.add_argument("--reference-rounding", choices=list(reference.policies()),
-                        default="rne", help="how the reference is rounded (default: rne)")
-    if arch != "budget":
+    if measure:
+        parser.add_argument("--reference-rounding", choices=list(reference.policies()),
+                            default="rne", help="how the reference is rounded (default: rne)")
+    if arch != "budget" and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
                             help="ULP convention (default: daz-index)")
     parser.add_argument("--dest", choices=FORMATS,
@@ -113,5 +128,13 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") ->
                         help="input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
                         help="output tensor format (default: bf16)")
+    if select:
+        from sfpu_sim.selection import REGION_NAMES
+
+        parser.add_argument("--range", metavar="LO,HI",
+                            help="count only inputs x with LO <= x <= HI (write "
+                                 "--range=-10,10 when LO is negative)")
+        parser.add_argument("--region", choices=REGION_NAMES,
+                            help="count only the inputs of one region of the report's table")
 
 

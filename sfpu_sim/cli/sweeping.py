@@ -12,61 +12,86 @@ from sfpu_sim.cli.common import (CHIPS, Progress, kernel_spec, parse_bf16, run_s
 from sfpu_sim.errors import SfpuSimError
 
 
-def _csv_target(path: str | None):
-    """The --csv path, its directory checked before any sweep runs."""
+STDOUT = "-"
+
+
+def _csv_target(path: str | None, files):
+    """The --csv path (``-``: standard output), claimed in ``files`` (a RunFiles) and its
+    directory checked, before any sweep runs."""
     from pathlib import Path
 
     from sfpu_sim.report.files import output_directory
 
-    if path is None:
-        return None
+    if path is None or path == STDOUT:
+        return path
     target = Path(path)
     output_directory(target.parent if str(target.parent) else Path("."))
-    if target.is_dir():
-        raise SfpuSimError(f"--csv {path}: is a directory (give a file name)")
-    return target
+    return files.claim(target, "--csv")
 
 
 def _write_csv(target, m: dict, result, console: Console) -> None:
     from sfpu_sim.report.files import atomic_write
     from sfpu_sim.report.harness import csv_text
 
-    atomic_write(target, csv_text(m, result.arrays))
+    text = csv_text(m, result.arrays)
+    if target == STDOUT:
+        sys.stdout.write(text)
+        return
+    atomic_write(target, text)
     console.print(f"wrote {target}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
+    """Claim the files ``report.write`` will write for one sweep."""
+    from sfpu_sim.cli.common import selection
+    from sfpu_sim.report.model import file_stem
+
+    stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
+                      "reference_rounding": args.reference_rounding,
+                      "ulp_convention": getattr(args, "ulp", "daz-index"),
+                      "input_format": args.input_format,
+                      "output_format": args.output_format,
+                      "selection": selection(args).as_dict()})
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
 
 
 def cmd_report(args, console: Console) -> int:
     """Sweep a kernel and write its diagnostic report (Markdown, PNG, JSON)."""
     from sfpu_sim import report
-    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.report.files import RunFiles, output_directory
     from sfpu_sim.report.terminal import render
 
     formats = report.parse_formats(args.format)
+    files = RunFiles(inputs=args.kernel_files)
     if args.all:
         if args.kernel or args.csv:
             raise SfpuSimError("--all writes every kernel's report: give no KERNEL and no "
                                "--csv with it")
-        return _report_all(args, console, formats, output_directory(args.out))
+        return _report_all(args, console, formats, output_directory(args.out), files)
     if not args.kernel:
         raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
-    kernel_spec(args.kernel)                           # an unknown name before any directory
+    spec = kernel_spec(args.kernel)                    # an unknown name before any directory
     if not args.arch:
         raise SfpuSimError("--arch is required (blackhole or wormhole)")
     out = output_directory(args.out)
-    csv_target = _csv_target(args.csv)
+    _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
+    csv_target = _csv_target(args.csv, files)
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
         progress.step("writing the report")
         m, written = report.write(result, out, formats)
         if csv_target is not None:
             _write_csv(csv_target, m, result, console)
+    if csv_target == STDOUT:
+        return 0
     console.print(render(m))
     for path in written.values():
         console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
-def _report_all(args, console: Console, formats, out) -> int:
+def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
 
@@ -74,19 +99,24 @@ def _report_all(args, console: Console, formats, out) -> int:
             if chip in spec.chips and (args.arch is None or chip == args.arch)]
     if not jobs:
         raise SfpuSimError("no registered kernel runs on the chosen chip")
+    for spec, chip in jobs:
+        _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
+    files.claim(out / "README.md", "the index")
     entries, failures = [], []
+    index = out / "README.md"
+    atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
     with Progress(total=len(jobs), what="reports") as progress:
-        for spec, chip in jobs:
+        for done, (spec, chip) in enumerate(jobs, start=1):
             try:
-                result = run_sweep(args, spec.name, chip, progress, dest=spec.dest)
+                result = run_sweep(args, spec.name, chip, progress, dest=args.dest or spec.dest)
             except SfpuSimError as error:               # one broken kernel spoils no others
                 failures.append((spec.name, chip, str(error)))
                 progress.advance()
-                continue
-            progress.step("writing the report")
-            m, written = report.write(result, out, formats)
-            entries.append((m, written["md"].name if "md" in written else None))
-    index = atomic_write(out / "README.md", report.index_markdown(entries, failures))
+            else:
+                progress.step("writing the report")
+                m, written = report.write(result, out, formats)
+                entries.append((m, written["md"].name if "md" in written else None))
+            atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
     table = Table(title=f"{len(entries)} reports in {out}")
     for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
         table.add_column(column)
@@ -111,14 +141,21 @@ def cmd_sweep(args, console: Console) -> int:
     from sfpu_sim.report.files import json_text
     from sfpu_sim.report.terminal import render
 
-    csv_target = _csv_target(args.csv)
+    from sfpu_sim.report.files import RunFiles
+
+    if args.csv == STDOUT and args.json:
+        raise SfpuSimError("--csv - and --json both write to standard output: choose one")
+    csv_target = _csv_target(args.csv, RunFiles(inputs=args.kernel_files))
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
     m = model.build(result) if (csv_target is not None or not args.json) else None
     if csv_target is not None:
         _write_csv(csv_target, m, result, Console(stderr=True) if args.json else console)
     if args.json:
-        sys.stdout.write(json_text(model.jsonable(result.summary)))
+        from sfpu_sim.lanes import Lanes
+
+        summary = {**result.summary, "lanes": Lanes.from_arrays(result.arrays).encode()}
+        sys.stdout.write(json_text(model.jsonable(summary)))
     else:
         console.print(render(m))
     return 0
@@ -204,7 +241,7 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
         path = Path(text)
         if text.endswith(".json") or path.is_file():
             data = check_summary(read_json(path), text)
-            items.append((f"{data['kernel']}@{data['arch']}", data, path.stem))
+            items.append((f"{data['kernel']}@{data['arch']}", data, text))
             continue
         kernel, _, arch = text.partition("@")
         arches = [arch] if arch else (args.arch or [])
@@ -218,17 +255,20 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
                                    f"{', '.join(CHIPS)})")
             items.append((f"{kernel}@{chip}", (kernel, chip), "sweep"))
     labels = [label for label, _, _ in items]
-    return [(f"{label} ({source})" if labels.count(label) > 1 else label, data, source)
-            for label, data, source in items]
+    return [(f"{label} ({Path(source).stem})" if labels.count(label) > 1 else label, data,
+             source) for label, data, source in items]
 
 
 def cmd_compare(args, console: Console) -> int:
-    """Compare sweeps (variants, chips) or saved JSON summaries (before/after)."""
+    """Compare sweeps (variants, chips) or saved JSON summaries (before/after), lane by lane
+    where both sides have per-lane results."""
     import re
+    from pathlib import Path
 
     from sfpu_sim import report
+    from sfpu_sim.lanes import Lanes
     from sfpu_sim.report import compare, model
-    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.report.files import RunFiles, output_directory
 
     formats = report.parse_formats(args.format)
     items = _compare_items(args)
@@ -236,14 +276,24 @@ def cmd_compare(args, console: Console) -> int:
         raise SfpuSimError("compare needs at least two items: kernels with --arch, "
                            "KERNEL@ARCH, or saved .json summaries")
     out = output_directory(args.out)
-    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
-    with Progress(total=sweeps, what="compare") as progress:
-        items = [(label, model.build(run_sweep(args, *data, progress))
-                  if isinstance(data, tuple) else data, source)
-                 for label, data, source in items]
-    c = compare.build(items)
     stem = args.name or ("compare_" + "_vs_".join(
-        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label in c["labels"]))[:120]
+        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label, _, _ in items))[:120]
+    files = RunFiles(inputs=[*args.kernel_files,
+                             *(source for _, data, source in items if isinstance(data, dict))])
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the comparison's {fmt.upper()}")
+    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
+    built = []
+    with Progress(total=sweeps, what="compare") as progress:
+        for label, data, source in items:
+            if isinstance(data, tuple):
+                result = run_sweep(args, *data, progress)
+                built.append((label, model.build(result), "sweep",
+                              Lanes.from_arrays(result.arrays)))
+            else:
+                lanes = Lanes.decode(data["lanes"], source) if "lanes" in data else None
+                built.append((label, data, Path(source).stem, lanes))
+    c = compare.build(built)
     written = report.write_comparison(c, out, formats, stem)
     sys.stdout.write(compare.render(c))
     for path in written.values():
@@ -278,7 +328,7 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--all", action="store_true",
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
-    sweep_options(report, arch="optional")
+    sweep_options(report, arch="optional", select=True)
     report.add_argument("--out", default="reports", metavar="DIR",
                         help="output directory (default: reports/)")
     report.add_argument("--format", default="md,png,json",
@@ -290,7 +340,7 @@ def add_parser(sub, parents) -> None:
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
     sweep.add_argument("kernel", metavar="KERNEL")
-    sweep_options(sweep)
+    sweep_options(sweep, select=True)
     sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")
@@ -313,7 +363,7 @@ def add_parser(sub, parents) -> None:
                     "'compare tanh@blackhole tanh@wormhole', 'compare tanh --arch blackhole "
                     "--arch wormhole', 'compare main.json branch.json'.")
     compare.add_argument("items", nargs="+", metavar="ITEM")
-    sweep_options(compare, arch="none")
+    sweep_options(compare, arch="none", select=True)
     compare.add_argument("--arch", action="append", choices=list(CHIPS),
                          help="chip(s) for items without @ARCH (repeatable)")
     compare.add_argument("--out", default="reports", metavar="DIR",
@@ -326,7 +376,7 @@ def add_parser(sub, parents) -> None:
     budget = sub.add_parser("budget", parents=parents, help="predicted sfpu_accuracy_budget.yaml rows "
                                            "(daz-index ULP, exhaustive sweeps)")
     budget.add_argument("kernels", nargs="+", metavar="KERNEL")
-    sweep_options(budget, arch="budget")
+    sweep_options(budget, arch="budget", select=True)
     budget.add_argument("--arch", choices=list(CHIPS),
                         help="one chip (default: every chip each kernel runs on)")
     budget.set_defaults(handler=cmd_budget)
