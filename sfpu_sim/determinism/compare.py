@@ -22,7 +22,8 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.determinism.platforms import PAIRS, Platform, differences, taking
-from sfpu_sim.sweeps import DevicePath, hex_bits, json_number, pattern_values, run_device
+from sfpu_sim.jsonio import hex_bits, json_number
+from sfpu_sim.sweeps import DevicePath, run_device
 
 FP32_SAMPLE_SIZE = 65536
 FP32_SAMPLE_SEED = 20260214
@@ -195,7 +196,7 @@ def _needed_together(explains, everything: tuple, lanes: np.ndarray) -> dict:
 # --------------------------------------------------------------------------------------------
 
 def _value(bits, fmt: str):
-    return json_number(pattern_values(int(bits), fmt))
+    return json_number(formats.bits_to_float64(int(bits), fmt))
 
 
 def _pair_summary(a: Platform, b: Platform, population: Population, inputs, out_a, out_b,
@@ -238,7 +239,7 @@ def _where(inputs, fmt: str) -> dict:
     classes = formats.classify(inputs, fmt_obj)
     out = {c.name.lower(): int((classes == c).sum()) for c in formats.FloatClass}
     normal = classes == formats.FloatClass.NORMAL
-    magnitude = np.abs(pattern_values(inputs[normal], fmt))
+    magnitude = np.abs(formats.bits_to_float64(inputs[normal], fmt))
     out["normal_abs_min"] = json_number(magnitude.min()) if magnitude.size else None
     out["normal_abs_max"] = json_number(magnitude.max()) if magnitude.size else None
     return out
