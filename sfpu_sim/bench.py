@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m sfpu_sim.bench fma`` (and further targets as the emulator grows).
+"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, loop, locate.
 
 Throughput is measured, never asserted: this machine is shared and noisy, so each figure is the
 best of several repetitions after a warm-up call (which also triggers compilation), and ratios
@@ -135,6 +135,57 @@ def bench_reference(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_study(args, console: Console) -> None:
+    """``sfpu-sim study gelu``'s work: all eleven methods scored (goals, issue 10: host forms
+    plus the truth < 20 s warm; the device kernels < 30 s per chip)."""
+    import time
+
+    from sfpu_sim.study import workbench
+
+    def once(call) -> float:
+        start = time.perf_counter()
+        call()
+        return time.perf_counter() - start
+
+    def host_and_truth():
+        workbench.analyze(reference="study")
+        workbench.analyze(reference="correct")
+
+    table = Table(title=f"study gelu, all methods, 65,280 inputs (best of {args.repeat} warm; "
+                        f"cold = first call in this process)")
+    for column in ("work", "cold seconds", "warm seconds", "goal"):
+        table.add_column(column, justify="left" if column == "work" else "right")
+    cold = once(host_and_truth)
+    table.add_row("host forms, study's and correct reference", f"{cold:.2f}",
+                  f"{best_seconds(host_and_truth, args.repeat):.2f}", "< 20")
+    for chip in ("wormhole", "blackhole"):
+        def device(chip=chip):
+            workbench.analyze(reference="correct", arch=chip)
+        cold = once(device)                       # builds the kernels (R5: 510 v_if blocks)
+        table.add_row(f"{chip} kernels, correct reference", f"{cold:.2f}",
+                      f"{best_seconds(device, args.repeat):.2f}", "< 30")
+    console.print(table)
+
+
+def bench_locate(args, console: Console) -> None:
+    """``locate KERNEL --worst 20`` (the sweep that picks the lanes included) for the shipped
+    gelu and tanh on both chips; and the shadow alone on those 20 lanes."""
+    from sfpu_sim import registry
+    from sfpu_sim.shadow import locate
+    from sfpu_sim.shadow.locate import worst_inputs
+
+    table = Table(title=f"locate --worst 20 (best of {args.repeat}; issue 8 goal: < 10 s)")
+    for column in ("kernel", "arch", "with the sweep (s)", "shadow only (s)"):
+        table.add_column(column, justify="left" if column in ("kernel", "arch") else "right")
+    for name in ("gelu", "tanh"):
+        for arch in ("wormhole", "blackhole"):
+            whole = best_seconds(lambda: locate(name, arch, worst=20), args.repeat)
+            inputs = worst_inputs(registry.get(name), arch, 20)
+            alone = best_seconds(lambda: locate(name, arch, inputs=inputs), args.repeat)
+            table.add_row(name, arch, f"{whole:.2f}", f"{alone:.2f}")
+    console.print(table)
+
+
 def bench_loop(args, console: Console) -> None:
     """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
     inputs (warm, in process)."""
@@ -174,7 +225,7 @@ def bench_loop(args, console: Console) -> None:
 
 
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "loop": bench_loop}
+           "study": bench_study, "loop": bench_loop, "locate": bench_locate}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

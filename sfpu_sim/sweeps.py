@@ -104,12 +104,14 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
-def device_machine(program: Program, inputs, path: DevicePath = DevicePath(), *,
-                   fp32_inputs: bool = False):
+def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
+                   machine_class=Machine, *, fp32_inputs: bool = False):
     """A Machine set up as the device path leaves it before the kernel runs (module
     docstring, steps 1-2): one input per lane at address 0. Inputs are BF16 patterns, or with
     ``fp32_inputs`` FP32 patterns, which need an FP32 Dst and are placed there unchanged.
-    Returns (machine, inputs as patterns)."""
+    Returns (machine, inputs as patterns). ``machine_class``: a :class:`Machine` subclass to
+    use (one that also observes each step, as :mod:`sfpu_sim.shadow` does); the execution
+    stays the Machine's."""
     if fp32_inputs and path.dest != "fp32":
         raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
                          "values only")
@@ -117,7 +119,7 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(), *,
     lanes = max(32, -(-inputs.size // 32) * 32)
     padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
-    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
@@ -144,11 +146,13 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None, *, fp32_inputs: bool = False) -> DeviceRun:
+               trace_lanes=None, machine_class=Machine, *,
+               fp32_inputs: bool = False) -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
     see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
-    instruction changed in those lanes (input order)."""
-    m, inputs = device_machine(program, inputs, path, fp32_inputs=fp32_inputs)
+    instruction changed in those lanes (input order); ``machine_class`` as for
+    :func:`device_machine`."""
+    m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
