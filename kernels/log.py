@@ -38,7 +38,7 @@ through the polynomial as 2**-127 * 1.m (about -88). ``log_fp32`` gives NaN for 
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from sfpu_sim.sfpi import (current_arch, dst_reg, exexp, float_to_fp16b, int32_to_float,
                            reinterpret, setexp, setman, setsgn, v_else, v_elseif, v_endif, v_if,
@@ -241,23 +241,21 @@ def log_legacy():
 # --------------------------------------------------------------------------------------------
 
 
-register(KernelSpec(
-    name="log", function="log", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "log", log, init=log_init, function="log", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_log.h calculate_log_body<FAST_APPROX=false, "
                "HAS_BASE_SCALING=false, false>, PR #33391 (Dec 2025; index revision "
                "10165047131), live through Jan 2026: degree-5 Sollya minimax of log on [1, 2] "
                "in m = setexp(x, 127), + SFPCAST(exponent)*ln2, specials, float_to_fp16b(r, 0)",
-    build=dsl(log, log_init),
-    description="ttnn.log default (accurate) on a BF16 tensor"))
+    description="ttnn.log default (accurate) on a BF16 tensor")
 
-register(KernelSpec(
-    name="log_legacy", function="log", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "log_legacy", log_legacy, init=log_legacy_init, function="log", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_log.h _calculate_log_body_<false> / _init_log_ (2024 "
                "to Jan 2026, c635ca695), what ttnn.log ran before PR #33391 (Dec 2025): cubic "
                "0.1058/-0.7166/2.0871/-1.4753 on [1, 2), + exponent*0.692871, 0 -> -Inf, no "
                "rounding (SFPSTORE truncates)",
-    build=dsl(log_legacy, log_legacy_init),
-    description="ttnn.log before Dec 2025 (tt-llk cubic, truncated)"))
+    description="ttnn.log before Dec 2025 (tt-llk cubic, truncated)")
 
 
 def _register_fp32() -> None:
@@ -265,15 +263,14 @@ def _register_fp32() -> None:
         _reciprocal_module()
     except ImportError:               # kernels/reciprocal.py not written yet
         return
-    register(KernelSpec(
-        name="log_fp32", function="log", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+    register_kernel(
+        "log_fp32", log_fp32, init=log_fp32_init, function="log", mode="accurate", dest="fp32",
         provenance="tt-metal ckernel_sfpu_log.h calculate_log_f32_body<false>, PR #33391 "
                    "(Dec 2025; index revision 10165047131), live through Jan 2026: m in "
                    "[sqrt2/2, sqrt2), z = (m-1)*_sfpu_reciprocal_<2>(m+1), 2z(1 + z^2/3 + ... "
                    "+ z^10/11) + e*ln2; init: WH _init_reciprocal_<false, false>, BH (PR "
                    "#33803, Dec 2025) _init_sfpu_reciprocal_<false> + Prgm1 = sqrt2, Prgm2 = ln2",
-        build=dsl(log_fp32, log_fp32_init),
-        description="ttnn.log on an FP32 tensor (fp32_dest_acc_en)"))
+        description="ttnn.log on an FP32 tensor (fp32_dest_acc_en)")
 
 
 _register_fp32()

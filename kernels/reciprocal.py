@@ -37,7 +37,7 @@ API matches tt-llk c635ca695; kernels.md §6.2 tags it [likely].
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (approx_recip, current_arch, dst_reg, float_to_fp16b, reinterpret,
                            setman, setsgn, shft, v_endif, v_if, vConst0, vConst1, vConstNeg1,
                            vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vec_min_max,
@@ -240,53 +240,50 @@ def _sfpi_approx_init():
 _LLK = "tt-llk tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_recip.h @c635ca695 " \
        "(2026-01-30)"
 
-register(KernelSpec(
-    name="reciprocal", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "reciprocal", reciprocal_bf16, init=reciprocal_bf16_init, function="reciprocal",
+    mode="accurate", dest="bf16",
     provenance=f"{_LLK}, via tt-metal calculate_reciprocal<false, false, 8, legacy_compat="
                "false>. Wormhole: _sfpu_reciprocal_<1> (quadratic seed #230/#648, Sep 2025) + "
                "float_to_fp16b(out, 0). Blackhole: _calculate_reciprocal_fast_8b_3c_ (tt-llk "
                "#834, 2025-11-26; SFPLOADMACRO on the device, here its straight-line form from "
                "tt-llk #1473, 2026-03-14, stated bit-identical): SFPARECIP + BF16 LSB fix-up",
-    build=dsl(reciprocal_bf16, reciprocal_bf16_init),
-    description="ttnn.reciprocal default on a BF16 tensor (Jan 2026)"))
+    description="ttnn.reciprocal default on a BF16 tensor (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_fp32", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+register_kernel(
+    "reciprocal_fp32", reciprocal_fp32, init=reciprocal_fp32_init, function="reciprocal",
+    mode="accurate", dest="fp32",
     provenance=f"{_LLK}. Wormhole: _sfpu_reciprocal_<2>. Blackhole: "
                "_calculate_reciprocal_fast_24b_5c_ (tt-llk #834, 2025-11-26; SFPLOADMACRO on the "
                "device, here the straight-line form of tt-llk #1473, 2026-03-14): SFPARECIP + "
                "y += y*min(e + e^2 + e^3, 1)",
-    build=dsl(reciprocal_fp32, reciprocal_fp32_init),
-    description="ttnn.reciprocal with an FP32 Dst (Jan 2026)"))
+    description="ttnn.reciprocal with an FP32 Dst (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_approx", function="reciprocal", chips=BOTH_CHIPS, mode="approximate",
-    dest="bf16",
+register_kernel(
+    "reciprocal_approx", reciprocal_approx, init=reciprocal_approx_init, function="reciprocal",
+    mode="approximate", dest="bf16",
     provenance=f"{_LLK}. Wormhole: _sfpu_reciprocal_<0> (same as one Newton step), no "
                "rounding. Blackhole: _calculate_reciprocal_fast_7b_ (tt-llk #834; SFPLOADMACRO "
                "on the device, straight-line form of #1473): the SFPARECIP seed alone",
-    build=dsl(reciprocal_approx, reciprocal_approx_init),
-    description="ttnn.reciprocal in approximate mode (Jan 2026)"))
+    description="ttnn.reciprocal in approximate mode (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "reciprocal_sfpi", reciprocal_sfpi_bf16, init=_sfpi_init, function="reciprocal",
+    mode="accurate", dest="bf16",
     provenance=f"{_LLK}: _sfpu_reciprocal_<1> + float_to_fp16b(out, 0) (the sfpi building "
                "block; on Blackhole what _calculate_reciprocal_internal_ ran from tt-llk #230, "
                "2025-09-05, until the macro kernels of #834, 2025-11-26)",
-    build=dsl(reciprocal_sfpi_bf16, _sfpi_init),
-    description="_sfpu_reciprocal_<1> + RN to BF16 (building block as a kernel)"))
+    description="_sfpu_reciprocal_<1> + RN to BF16 (building block as a kernel)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi_fp32", function="reciprocal", chips=BOTH_CHIPS, mode="accurate",
-    dest="fp32",
+register_kernel(
+    "reciprocal_sfpi_fp32", reciprocal_sfpi_fp32, init=_sfpi_init, function="reciprocal",
+    mode="accurate", dest="fp32",
     provenance=f"{_LLK}: _sfpu_reciprocal_<2> (what sigmoid/tanh/log fp32 paths call)",
-    build=dsl(reciprocal_sfpi_fp32, _sfpi_init),
-    description="_sfpu_reciprocal_<2> (building block as a kernel)"))
+    description="_sfpu_reciprocal_<2> (building block as a kernel)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi_approx", function="reciprocal", chips=BOTH_CHIPS, mode="approximate",
-    dest="bf16",
+register_kernel(
+    "reciprocal_sfpi_approx", reciprocal_sfpi_approx, init=_sfpi_approx_init,
+    function="reciprocal", mode="approximate", dest="bf16",
     provenance=f"{_LLK}: _sfpu_reciprocal_<0>, no rounding",
-    build=dsl(reciprocal_sfpi_approx, _sfpi_approx_init),
-    description="_sfpu_reciprocal_<0> (building block as a kernel)"))
+    description="_sfpu_reciprocal_<0> (building block as a kernel)")
 

@@ -125,12 +125,12 @@ def bench_machine(args, console: Console) -> None:
 
 def bench_reference(args, console: Console) -> None:
     """Cold and warm reference computation for all 65,536 BF16 inputs, per backend."""
-    from sfpu_sim import reference
+    from sfpu_sim.reference.bench import measure
 
     table = Table(title="References: all 65,536 BF16 inputs of one function")
     for column in ("option", "function", "seconds", "note"):
         table.add_column(column, justify="right" if column == "seconds" else "left")
-    for option, name, seconds, note in reference._bench():
+    for option, name, seconds, note in measure():
         table.add_row(option, name, f"{seconds:.3f}", note)
     console.print(table)
 

@@ -53,7 +53,7 @@ import contextlib
 import contextvars
 import linecache
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +62,7 @@ from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Instruction, Program
+from sfpu_sim.registry import display_path
 
 __all__ = [
     "trace", "current_arch", "vFloat", "vInt", "vUInt", "dst_reg", "v_if", "v_elseif", "v_else",
@@ -96,35 +97,47 @@ class RegisterPressure(DslError):
 
 @dataclass(frozen=True)
 class Source:
-    """Where a statement came from: the first frame outside this module."""
+    """Where a statement came from: the first frame outside this module. ``site``: the line of
+    the traced kernel's own file that led there, when the statement comes from a helper in
+    another file (``reciprocal`` called by a user's kernel); errors name that line first."""
     file: str
     line: int
+    site: tuple | None = None
+    path: str = field(default="", compare=False, repr=False)     # the file as Python knows it
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
 
     @property
+    def where(self) -> str:
+        """The place an error names: the kernel's own line, then the helper's."""
+        if self.site is None or self.site == (self.file, self.line):
+            return str(self)
+        return f"{self.site[0]}:{self.site[1]} (in {self})"
+
+    @property
     def text(self) -> str:
-        return linecache.getline(self.file, self.line).strip()
+        return linecache.getline(self.path or self.file, self.line).strip()
 
 
 def _caller() -> Source:
     """The kernel line being traced: the first frame outside this module and outside kernel
-    helper libraries (modules that set ``__sfpi_library__ = True``, like sfpi's headers)."""
+    helper libraries (modules that set ``__sfpi_library__ = True``, like sfpi's headers), and
+    the innermost frame in the traced kernel's own file (its ``site``)."""
     frame = sys._getframe(1)
     while frame is not None and (frame.f_code.co_filename in _SKIPPED or
                                  frame.f_globals.get("__sfpi_library__")):
         frame = frame.f_back
     if frame is None:
         return Source("<unknown>", 0)
-    return Source(_relative(frame.f_code.co_filename), frame.f_lineno)
-
-
-def _relative(path: str) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return path
+    builder = _builder.get()
+    kernel_file = builder.kernel_file if builder is not None else None
+    site = frame
+    while site is not None and site.f_code.co_filename != kernel_file:
+        site = site.f_back
+    return Source(display_path(frame.f_code.co_filename), frame.f_lineno,
+                  None if site is None else (display_path(kernel_file), site.f_lineno),
+                  frame.f_code.co_filename)
 
 
 class VReg:
@@ -158,8 +171,9 @@ class Stmt:
 class Builder:
     """Collects the statements of one kernel for one chip."""
 
-    def __init__(self, arch: Arch):
+    def __init__(self, arch: Arch, kernel_file: str | None = None):
         self.arch = arch
+        self.kernel_file = kernel_file      # the traced kernel's own file (error sites)
         self.stmts: list[Stmt] = []
         self.next_id = 0
         self.block: tuple = ()          # the predication block path: (chain id, branch) pairs
@@ -192,7 +206,7 @@ class Builder:
             self.fresh_loads.pop(reg.id, None)
         for reg in stmt.defs.values():
             if reg.fixed is not None and reg.fixed >= 8 and op != "SFPCONFIG":
-                raise DslError(f"{stmt.source}: cannot write the constant register "
+                raise DslError(f"{stmt.source.where}: cannot write the constant register "
                                f"L{reg.fixed}")
         self.stmts.append(stmt)
         return stmt
@@ -202,7 +216,7 @@ class Builder:
         if reg.fixed is not None:
             return
         if self.block[:len(reg.block)] != reg.block:
-            raise DslError(f"{source}: reads a value created at {reg.source} inside a v_if "
+            raise DslError(f"{source.where}: reads a value created at {reg.source} inside a v_if "
                            f"branch that has ended; only that branch's lanes hold it (declare "
                            f"the variable before the v_if and .assign() it inside)")
 
@@ -219,7 +233,7 @@ def current_arch() -> Arch:
 def _b() -> Builder:
     builder = _builder.get()
     if builder is None:
-        raise DslError(f"{_caller()}: sfpi operations run only inside trace()")
+        raise DslError(f"{_caller().where}: sfpi operations run only inside trace()")
     return builder
 
 
@@ -267,7 +281,7 @@ class _Vec:
         return vec
 
     def _load(self, value) -> VReg:
-        raise DslError(f"{_caller()}: cannot make a {type(self).__name__} from {value!r}")
+        raise DslError(f"{_caller().where}: cannot make a {type(self).__name__} from {value!r}")
 
     def assign(self, value) -> "_Vec":
         """``self = value`` in the enabled lanes (sfpi's assignment)."""
@@ -280,7 +294,7 @@ class _Vec:
         return type(self).operand(value)
 
     def __bool__(self):
-        raise DslError(f"{_caller()}: a vector has no truth value; use v_if(...)")
+        raise DslError(f"{_caller().where}: a vector has no truth value; use v_if(...)")
 
     # Comparisons build lane conditions for v_if (lowered when the condition is used).
     def _compare(self, op: str, other) -> "Cond":
@@ -403,7 +417,7 @@ class vFloat(_Vec):
 
     def _coerce(self, value) -> "vFloat":
         if isinstance(value, _Vec) and not isinstance(value, vFloat):
-            raise DslError(f"{_caller()}: a {type(value).__name__} is not a vFloat (use "
+            raise DslError(f"{_caller().where}: a {type(value).__name__} is not a vFloat (use "
                            f"reinterpret)")
         return vFloat.operand(value)
 
@@ -461,7 +475,7 @@ class _VecInt(_Vec):
 
     def _coerce(self, value):
         if isinstance(value, _Vec) and not isinstance(value, _VecInt):
-            raise DslError(f"{_caller()}: a {type(value).__name__} is not an integer vector "
+            raise DslError(f"{_caller().where}: a {type(value).__name__} is not an integer vector "
                            f"(use reinterpret)")
         return type(self).operand(value)
 
@@ -685,7 +699,7 @@ class _DstReg:
     def _address(self, index: int) -> int:
         address = _b().dst_offset + int(index) * self.STRIDE
         if not 0 <= address < 1024:
-            raise DslError(f"{_caller()}: dst_reg address {address} out of range (0..1022)")
+            raise DslError(f"{_caller().where}: dst_reg address {address} out of range (0..1022)")
         return address
 
 
@@ -738,7 +752,7 @@ class Cond:
         return Cond("not", self, None, _caller())
 
     def __bool__(self):
-        raise DslError(f"{self.source}: a vector condition has no truth value; use "
+        raise DslError(f"{self.source.where}: a vector condition has no truth value; use "
                        f"v_if(...); combine conditions with & | ~, not and/or/not")
 
 
@@ -763,7 +777,7 @@ def _emit_compare(op: str, a: _Vec, other, source: Source) -> None:
             tested = a.reg
         elif isinstance(value, int):
             if not -2048 <= -value <= 2047:
-                raise DslError(f"{source}: integer compare immediate {value} does not fit the "
+                raise DslError(f"{source.where}: integer compare immediate {value} does not fit the "
                                f"12-bit SFPIADD immediate")
             tested = b.vreg(source)
             b.emit("SFPIADD", {"imm12": -value, "mod1": 5}, {"vc": a.reg}, {"vd": tested},
@@ -793,7 +807,7 @@ def _float_operand(other):
     if isinstance(other, vFloat):
         return other.reg
     if isinstance(other, _Vec):
-        raise DslError(f"{_caller()}: compare a vFloat with a float or a vFloat")
+        raise DslError(f"{_caller().where}: compare a vFloat with a float or a vFloat")
     return _to_fp32_bits(other)
 
 
@@ -823,7 +837,7 @@ def _emit_cond(cond: Cond, negate: bool = False, fenced: bool = True) -> None:
             _emit_guarded(cond.b, negate)
         else:                                 # a | b = ~(~a & ~b), complemented at the fence
             if not fenced:
-                raise DslError(f"{cond.source}: '|' is supported only as the whole condition "
+                raise DslError(f"{cond.source.where}: '|' is supported only as the whole condition "
                                f"of a v_if / v_elseif (or combined with '&' inside it)")
             _emit_cond(cond.a, not negate, True)
             _emit_guarded(cond.b, not negate)
@@ -891,7 +905,7 @@ def _nothing_since_branch(chain: dict, what: str) -> None:
     b = _b()
     extra = b.stmts[chain["closed_at"]:]
     if extra:
-        raise DslError(f"{extra[0].source}: code between the end of a v_if/v_elseif block and "
+        raise DslError(f"{extra[0].source.where}: code between the end of a v_if/v_elseif block and "
                        f"{what} would run under that block's predication; move it inside a "
                        f"block or after v_endif()")
 
@@ -899,10 +913,10 @@ def _nothing_since_branch(chain: dict, what: str) -> None:
 def _chain_for(what: str) -> dict:
     b = _b()
     if not b.chains or b.chains[-1]["state"] != "closed-branch":
-        raise DslError(f"{_caller()}: {what} must directly follow a v_if / v_elseif block")
+        raise DslError(f"{_caller().where}: {what} must directly follow a v_if / v_elseif block")
     chain = b.chains[-1]
     if chain["else"]:
-        raise DslError(f"{_caller()}: {what} after v_else")
+        raise DslError(f"{_caller().where}: {what} after v_else")
     return chain
 
 
@@ -952,7 +966,7 @@ def v_endif() -> None:
     """End the innermost v_if chain (pop the CC stack once per v_if / v_elseif)."""
     b = _b()
     if not b.chains or b.chains[-1]["state"] != "closed-branch":
-        raise DslError(f"{_caller()}: v_endif() without an open v_if chain")
+        raise DslError(f"{_caller().where}: v_endif() without an open v_if chain")
     _nothing_since_branch(b.chains[-1], "v_endif()")
     chain = b.chains.pop()
     for _ in range(chain["pushes"]):
@@ -964,7 +978,7 @@ def v_and(cond: Cond) -> None:
     """Narrow the current v_if block further by ``cond`` (sfpi's ``v_and``)."""
     b = _b()
     if not b.chains or b.chains[-1]["state"] != "open":
-        raise DslError(f"{_caller()}: v_and() only inside a v_if block")
+        raise DslError(f"{_caller().where}: v_and() only inside a v_if block")
     _emit_guarded(cond, False)
 
 
@@ -1047,7 +1061,7 @@ def exman9(v) -> vInt:
 def addexp(v, exponent: int) -> vFloat:
     """``v * 2**exponent`` by adding to the exponent field (SFPDIVP2 ADD; wraps, no checks)."""
     if not -128 <= int(exponent) <= 127:
-        raise DslError(f"{_caller()}: addexp amount {exponent} out of range (-128..127)")
+        raise DslError(f"{_caller().where}: addexp amount {exponent} out of range (-128..127)")
     return _unary("SFPDIVP2", {"imm12": int(exponent), "mod1": 1}, v, vFloat)
 
 
@@ -1119,7 +1133,7 @@ def float_to_int16(v, round_mode: int = 1) -> vUInt:
 def _swap(a: _Vec, c: _Vec, mode: int) -> None:
     for v in (a, c):
         if not isinstance(v, _Vec) or (v.reg.fixed is not None and v.reg.fixed >= 8):
-            raise DslError(f"{_caller()}: vec_min_max/vec_swap write both arguments; pass "
+            raise DslError(f"{_caller().where}: vec_min_max/vec_swap write both arguments; pass "
                            f"variables (e.g. vFloat(vConst1)), not constants")
     _b().emit("SFPSWAP", {"imm12": 0, "mod1": mode}, {"vc": c.reg, "vd": a.reg},
               {"vc": c.reg, "vd": a.reg})
@@ -1169,7 +1183,7 @@ def lut_sign(v, l0, l1, l2) -> vFloat:
 def _lut2(v, args: tuple, mode: int, retain: bool) -> vFloat:
     b = _b()
     if len(args) == 3:
-        raise DslError(f"{_caller()}: the 3-entry FP16 lut2 always writes LReg[L7 & 15] (a "
+        raise DslError(f"{_caller().where}: the 3-entry FP16 lut2 always writes LReg[L7 & 15] (a "
                        f"documented hardware bug) and is not supported; use the six-register "
                        f"forms")
     if len(args) == 6:
@@ -1178,7 +1192,7 @@ def _lut2(v, args: tuple, mode: int, retain: bool) -> vFloat:
                               "l4": (4, args[3]), "l5": (5, args[4]), "l6": (6, args[5]),
                               "l3": (3, v)})
     else:
-        raise DslError(f"{_caller()}: lut2 takes 3 or 6 table registers")
+        raise DslError(f"{_caller().where}: lut2 takes 3 or 6 table registers")
     out = vFloat(b.vreg())
     b.emit("SFPLUTFP32", {"mod1": mod1 | (4 if retain else 0), "mod1_mirror": 0}, pins,
            {"vd": out.reg})
@@ -1201,7 +1215,7 @@ def lut2_sign(v, *table, mode: int = 1) -> vFloat:
 def approx_recip(v) -> vFloat:
     """Blackhole SFPARECIP RECIP: ``1/v`` to about 7 bits, sign kept."""
     if "SFPARECIP" not in _b().arch.opcodes:
-        raise DslError(f"{_caller()}: approx_recip (SFPARECIP) does not exist on "
+        raise DslError(f"{_caller().where}: approx_recip (SFPARECIP) does not exist on "
                        f"{_b().arch.title}")
     return _unary("SFPARECIP", {"imm12": 0, "mod1": 0}, v, vFloat)
 
@@ -1209,7 +1223,7 @@ def approx_recip(v) -> vFloat:
 def approx_exp(v) -> vFloat:
     """Blackhole SFPARECIP EXP: ``e**|v|`` to about 7 bits, ``v``'s sign."""
     if "SFPARECIP" not in _b().arch.opcodes:
-        raise DslError(f"{_caller()}: approx_exp (SFPARECIP) does not exist on "
+        raise DslError(f"{_caller().where}: approx_exp (SFPARECIP) does not exist on "
                        f"{_b().arch.title}")
     return _unary("SFPARECIP", {"imm12": 0, "mod1": 2}, v, vFloat)
 
@@ -1403,9 +1417,9 @@ def _allocate(stmts: list[Stmt], kernel: str) -> dict:
             where = stmts[span[0] // 2].source
             names = ", ".join(f"value from {r.source}" for r in live[:8])
             if reg.fixed is not None:
-                raise RegisterPressure(f"{where}: {kernel}: L{reg.fixed} is needed here but "
+                raise RegisterPressure(f"{where.where}: {kernel}: L{reg.fixed} is needed here but "
                                        f"holds a live value ({names})")
-            raise RegisterPressure(f"{where}: {kernel}: more than 8 values live at once "
+            raise RegisterPressure(f"{where.where}: {kernel}: more than 8 values live at once "
                                    f"({names}, and this one)")
     return assignment
 
@@ -1445,7 +1459,8 @@ def trace(kernel, arch, *args, name: str | None = None, init=None, **kwargs) -> 
     tables); ``Program.init_length`` counts its instructions."""
     arch = get_arch(arch) if isinstance(arch, str) else arch
     name = name or getattr(kernel, "__name__", "kernel")
-    builder = Builder(arch)
+    code = getattr(kernel, "__code__", None)
+    builder = Builder(arch, code.co_filename if code is not None else None)
     token = _builder.set(builder)
     try:
         if init is not None:
@@ -1453,7 +1468,7 @@ def trace(kernel, arch, *args, name: str | None = None, init=None, **kwargs) -> 
         init_stmts = len(builder.stmts)
         kernel(*args, **kwargs)
         if builder.chains:
-            raise DslError(f"{builder.chains[-1]['source']}: v_if without v_endif()")
+            raise DslError(f"{builder.chains[-1]['source'].where}: v_if without v_endif()")
     finally:
         _builder.reset(token)
     init_part, body = builder.stmts[:init_stmts], builder.stmts[init_stmts:]

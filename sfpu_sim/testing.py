@@ -26,7 +26,7 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, dest: str | Non
                              ulp_convention: str = "daz-index",
                              allow_hard_mismatches: bool = False):
     """Sweep ``kernel`` on ``arch`` over every BF16 input and assert that each measured lane
-    is within ``max_ulp`` of the reference; returns the :class:`~sfpu_sim.sweep.SweepResult`.
+    is within ``max_ulp`` of the reference; returns the :class:`~sfpu_sim.sweeps.SweepResult`.
 
     ``dest``: the Dst format (default: the kernel's registered one). Lanes where the output
     and the reference disagree about being finite (finite against Inf, NaN against a number)
@@ -35,12 +35,12 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, dest: str | Non
     FP32 result), how many inputs exceed the budget, and the population measured.
     """
     __tracebackhide__ = True            # pytest: show the caller's line, not this helper's
-    import kernels
+    from sfpu_sim import registry
     from sfpu_sim.report import numbers as N
-    from sfpu_sim.sweep import sweep
+    from sfpu_sim.sweeps import sweep
 
-    spec = kernels.get(kernel)
-    result = sweep(kernel, arch, dest=dest or spec.dest, input_format=input_format,
+    spec = registry.get(kernel)
+    result = sweep(spec, arch, dest=dest or spec.dest, input_format=input_format,
                    output_format=output_format, reference_rounding=reference_rounding,
                    ulp_convention=ulp_convention)
     s, arrays = result.summary, result.arrays

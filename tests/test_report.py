@@ -14,6 +14,8 @@ import os
 import re
 
 import numpy as np
+
+from sfpu_sim import registry
 import pytest
 from rich.console import Console
 
@@ -22,7 +24,7 @@ from sfpu_sim.report import budget, compare, harness, markdown, model
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report import terminal
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, read_json
-from sfpu_sim.sweep import sweep
+from sfpu_sim.sweeps import sweep
 
 # --------------------------------------------------------------------------------------------
 # Every number in a Markdown report is in its JSON: the definition
@@ -78,7 +80,7 @@ def numbers_missing_from_json(text: str, data: dict) -> tuple[list[str], list[st
 @pytest.fixture(scope="module")
 def truncated():
     """tanh on Blackhole against the tanh report's reference (truncated to BF16)."""
-    return sweep("tanh", "blackhole", reference_rounding="truncate")
+    return sweep(registry.get("tanh"), "blackhole", reference_rounding="truncate")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +100,7 @@ def written(truncated, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def fractional():
-    return sweep("tanh", "wormhole", ulp_convention="fractional")
+    return sweep(registry.get("tanh"), "wormhole", ulp_convention="fractional")
 
 
 # --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from sfpu_sim.sfpi import (DslError, RegisterPressure, abs, addexp, dst_reg, exe
                            reinterpret, s2vFloat16a, s2vFloat16b, setexp, setman, setsgn, trace,
                            v_else, v_elseif, v_endif, v_if, vConst1, vec_min_max, vFloat, vInt,
                            vUInt)
-from sfpu_sim.sweep import DevicePath, run_device
+from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = sorted(ARCHES)
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

@@ -1,7 +1,7 @@
 """Renderings of sweep results: Markdown, PNG, JSON, terminal (rich), and the formats other
 tools read (tt-llk accuracy-harness CSV, ``sfpu_accuracy_budget.yaml`` rows).
 
-Owns: turning :class:`~sfpu_sim.sweep.SweepResult` objects (or saved summaries) into files
+Owns: turning :class:`~sfpu_sim.sweeps.SweepResult` objects (or saved summaries) into files
 and text. Knows nothing of emulation: it never runs a kernel (DESIGN.md). Every rendering
 reads one model (:mod:`~sfpu_sim.report.model`): the JSON is that model, so a number in the
 Markdown is a number in the JSON.

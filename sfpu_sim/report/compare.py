@@ -9,7 +9,7 @@ summaries only; never runs a kernel.
 from __future__ import annotations
 
 from sfpu_sim.report import model as report_model
-from sfpu_sim.sweep import jsonable
+from sfpu_sim.sweeps import jsonable
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError
 from sfpu_sim.report.markdown import code, mean_over, region_range, table

@@ -19,7 +19,7 @@ import itertools
 import numpy as np
 
 from sfpu_sim import ulp
-from sfpu_sim.sweep import pattern_values
+from sfpu_sim.sweeps import pattern_values
 
 COLUMNS = ("op", "input_format", "output_format", "chip_arch", "distribution", "intervals",
            "seed", "sample_index", "test_value", "golden_result", "hardware_result",

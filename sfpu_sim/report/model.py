@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats, reference, ulp
-from sfpu_sim.sweep import hex_bits, json_number, jsonable, pattern_values
+from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
 from sfpu_sim.formats import BF16, FloatClass
 
 HISTOGRAM_ROWS = 16      # distinct ULP values listed before the rest is summed in one row
@@ -269,7 +269,7 @@ def command_line(summary: dict, kernel_dest: str | None = None) -> str:
 
 
 def build(result) -> dict:
-    """The model of one sweep (a :class:`~sfpu_sim.sweep.SweepResult`)."""
+    """The model of one sweep (a :class:`~sfpu_sim.sweeps.SweepResult`)."""
     summary, arrays = result.summary, result.arrays
     shares = _shares(summary)
     extras = {

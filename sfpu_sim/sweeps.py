@@ -276,14 +276,19 @@ def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> l
     return out
 
 
-def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf16",
+def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf16",
           output_format: str = "bf16", reference_rounding: str = "rne",
           ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
           progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring)."""
-    import kernels
+    """Every BF16 input through ``kernel`` (a :class:`~sfpu_sim.registry.KernelSpec`) on
+    ``arch`` (see the module docstring). ``dest``: the Dst format (default: the kernel's)."""
+    from sfpu_sim.registry import KernelSpec
 
-    spec = kernels.get(kernel)
+    if not isinstance(kernel, KernelSpec):
+        raise SweepError(f"sweep() takes a registered kernel (sfpu_sim.registry.get(name)), "
+                         f"not {type(kernel).__name__}")
+    spec = kernel
+    dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
     if reference_rounding not in reference.policies():
