@@ -20,7 +20,7 @@ from sfpu_sim.design.interval import Interval, parse_interval
 from sfpu_sim.design.numbers import BadFormat, coefficient_format, to_fraction
 from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.quantise import quantise
-from sfpu_sim.design.remez import DegreeTooHigh, check_resolution, remez
+from sfpu_sim.design.remez import DegreeTooHigh, remez_checked
 from sfpu_sim.design.target import registry_target, user_target
 
 BACKENDS = ("sfpu-sim", "sollya")
@@ -263,22 +263,23 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
         error_function = problem.error_function()
         fixed_terms = (tuple(mpmath.mpf(v.numerator) / v.denominator for v in fixed.values()),
                        problem.shifted(fixed))
-        minimax = remez(error_function, problem.shifted(problem.free), fixed_terms)
-        check_resolution(error_function, minimax, fixed_terms, precision)
+        minimax = remez_checked(error_function, problem.shifted(problem.free), fixed_terms,
+                                precision)
         seconds["remez"] = time.perf_counter() - started - sum(seconds.values())
         if backend == "sollya":
             from sfpu_sim.design import sollya
             coefficients = sollya.fpminimax(problem, chosen_formats)
-            method, candidates, hints = "Sollya fpminimax", (), ()
+            method, candidates = "Sollya fpminimax", ()
         else:
             best, generated = quantise(error_function, minimax, fixed, chosen_formats,
                                        problem.shift)
             coefficients = {k: best.coefficients[k] for k in chosen_powers}
             method = best.method
             candidates = tuple((c.method, float(c.error)) for c in generated)
-            hints = _mirror([x for x, _ in best.extrema], problem.parity())
         seconds["quantise"] = time.perf_counter() - started - sum(seconds.values())
-        certificate = certifier.certify(problem, coefficients, hints)
+        # The bound depends on the polynomial alone (no hints from the search), so the same
+        # coefficients always get the same certificate, whichever backend chose them.
+        certificate = certifier.certify(problem, coefficients)
         seconds["certify"] = time.perf_counter() - started - sum(seconds.values())
         lo, hi = chosen_interval.inner()
         points = [x for x in _mirror(minimax.points, problem.parity()) if lo <= x <= hi]

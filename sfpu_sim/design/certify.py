@@ -114,15 +114,15 @@ class _Bounder:
         self.inner = inner                          # points used for ``lower`` lie in here
         self.lower, self.argmax = Fraction(0), inner[0]
 
-    def series(self, ball, terms: int) -> list:
-        return self.problem.error_series(self.coefficients, ball, terms)
+    def series(self, ball, terms: int, exact) -> list:
+        return self.problem.error_series(self.coefficients, ball, terms, exact)
 
     def witness(self, x: Fraction) -> None:
         """Raise ``lower`` with ``|E(x)|`` if ``x`` lies in the interval."""
         if not self.inner[0] <= x <= self.inner[1]:
             return
         try:
-            value = _lower(self.series(exact_ball(x), 1)[0])
+            value = _lower(self.series(exact_ball(x), 1, (x, x))[0])
         except Undecided:
             return
         if value > self.lower:
@@ -131,9 +131,9 @@ class _Bounder:
     def bound(self, a: Fraction, b: Fraction) -> Fraction | None:
         """An upper bound of ``|E|`` on ``[a, b]``, or None if it cannot be computed there."""
         m, r = (a + b) / 2, (b - a) / 2
-        c = self.series(exact_ball(m), TERMS)
+        c = self.series(exact_ball(m), TERMS, (m, m))
         whole = exact_ball(m).union(exact_ball(a)).union(exact_ball(b))
-        remainder = self.series(whole, TERMS + 1)[TERMS]
+        remainder = self.series(whole, TERMS + 1, (a, b))[TERMS]
         if not all(v.is_finite() for v in c) or not remainder.is_finite():
             return None
         rb = exact_ball(r)
@@ -152,20 +152,17 @@ class _Bounder:
         return quadratic + _upper(tail)
 
 
-def certify(problem, coefficients: dict, hints=()) -> Certificate:
+def certify(problem, coefficients: dict) -> Certificate:
     """Prove ``lower <= sup |E| <= upper`` on ``problem.interval`` (see the module docstring).
-    ``coefficients``: power -> exact Fraction; ``hints``: points where ``|E|`` is believed
-    largest (they only speed the proof up)."""
+    ``coefficients``: power -> exact Fraction. The result depends on the polynomial only."""
     if not problem.target.provable:
-        return sampled(problem, coefficients, hints)
+        return sampled(problem, coefficients)
     lo, hi = problem.interval.hull()
     cuts = [lo + (hi - lo) * i / START_PIECES for i in range(START_PIECES + 1)]
     if lo < 0 < hi:
         cuts = sorted(set(cuts) | {Fraction(0)})
     with arb_precision(PRECISION):
         bounder = _Bounder(problem, coefficients, problem.interval.inner())
-        for x in hints:
-            bounder.witness(Fraction(x))
         # Largest bound first, so that ``lower`` rises before most pieces are judged.
         heap = []
         for a, b in zip(cuts, cuts[1:]):
@@ -205,7 +202,7 @@ def _push(heap, bounder: _Bounder, a: Fraction, b: Fraction, depth: int) -> None
     heapq.heappush(heap, (-bound, a, b, depth))
 
 
-def sampled(problem, coefficients: dict, hints=()) -> Certificate:
+def sampled(problem, coefficients: dict) -> Certificate:
     """No proof (a function without an arb form): the largest ``|E|`` on a dense grid of the
     interval with refined extrema. ``upper`` is None."""
     lo, hi = problem.interval.mp()

@@ -128,13 +128,15 @@ class Problem:
     # ---------------------------------------------------------------------------------------
     # The certifier's form: Taylor coefficients of E at (over) a ball
     # ---------------------------------------------------------------------------------------
-    def error_series(self, coefficients: dict, ball, terms: int) -> list:
+    def error_series(self, coefficients: dict, ball, terms: int, exact=None) -> list:
         """``terms`` Taylor coefficients of E around ``ball`` (each encloses the coefficient
-        for every point of the ball); ``coefficients``: power -> exact Fraction."""
-        x = variable(ball, terms)
+        for every point of the ball); ``coefficients``: power -> exact Fraction; ``exact``:
+        the interval ``(a, b)`` the ball stands for (see :class:`~.target.Series`)."""
+        x = variable(ball, terms, exact)
         if self.shift:
             if ball.contains(0):
-                f = self.target.series(variable(ball, terms + 1)).coefficients(terms + 1)
+                f = self.target.series(variable(ball, terms + 1, exact)).coefficients(
+                    terms + 1)
                 g = Series(flint.arb_series(f[1:], prec=terms))
             else:
                 g = self.target.series(x) / x
@@ -174,8 +176,8 @@ class Problem:
         if not self.target.provable:
             self._check_samples(lambda v: _real(v), "undefined or not finite")
             return
-        bad = self._trouble(lambda ball: all(c.is_finite() for c in self.target.series(
-            variable(ball, CHECK_TERMS)).coefficients(CHECK_TERMS)))
+        bad = self._trouble(lambda ball, exact: all(c.is_finite() for c in self.target.series(
+            variable(ball, CHECK_TERMS, exact)).coefficients(CHECK_TERMS)))
         if bad is not None:
             raise UndefinedOnInterval(
                 f"--interval [{self.interval.text}]: {name} is undefined, infinite or not "
@@ -195,11 +197,11 @@ class Problem:
             return
         shift = self.shift
 
-        def nonzero(ball):
+        def nonzero(ball, exact):
             if shift and ball.contains(0):
-                coefficients = self.target.series(variable(ball, 2)).coefficients(2)
+                coefficients = self.target.series(variable(ball, 2, exact)).coefficients(2)
                 return not coefficients[1].contains(0)
-            return not self.target.ball(ball).contains(0)
+            return not self.target.series(variable(ball, 1, exact)).constant().contains(0)
         bad = self._trouble(nonzero)
         if bad is not None:
             raise BadProblem(message.format(float(bad)))
@@ -214,7 +216,7 @@ class Problem:
             while stack:
                 a, b, depth = stack.pop()
                 try:
-                    ok = good(_ball(a, b))
+                    ok = good(_ball(a, b), (a, b))
                 except Undecided:
                     ok = False
                 if ok:

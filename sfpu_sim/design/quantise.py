@@ -11,9 +11,11 @@ three generators propose candidates:
 1. **Fix and re-fit** (a beam search): coefficients are fixed one at a time, most sensitive
    first (largest ``ulp(c_k) * max|x**k|``); for each of the few representable numbers around
    the current real value the remaining coefficients are re-fitted by the Remez exchange, so
-   they absorb the rounding; the ``BEAM`` partial choices with the smallest re-fitted minimax
-   error go on (the approach of Brisebarre, Muller and Tisserand, "Computing machine-efficient
-   polynomial approximations", ACM TOMS 32(2), 2006, in its greedy-search form).
+   they absorb the rounding; the partial choices with the smallest re-fitted minimax error go
+   on (the approach of Brisebarre, Muller and Tisserand, "Computing machine-efficient
+   polynomial approximations", ACM TOMS 32(2), 2006, in its greedy-search form). The search
+   is a fixed number of re-fits (``SEARCH_BUDGET``, shared by the steps; :func:`beam_shape`),
+   so its cost grows gently with the degree and the result never depends on timing.
 2. **Lattice reduction** (Sollya's ``fpminimax``: Brisebarre and Chevillard, "Efficient
    polynomial L-infinity approximations", ARITH 18, 2007): the representable polynomials are
    a lattice spanned by ``ulp(c_k) * x**k`` sampled at a few points; LLL (python-flint
@@ -41,11 +43,12 @@ from sfpu_sim.design.remez import (
     remez,
 )
 
-BEAM = 32                      # partial choices kept per step of the fix-and-re-fit search
-AROUND = 4                     # representable numbers tried on each side of a real value
+SEARCH_BUDGET = 1024           # re-fits over all steps of the fix-and-re-fit search
+REFIT_TOLERANCE = mpmath.mpf(2) ** -24   # re-fits only rank partial choices
 LATTICE_SCALE_BITS = 40        # fixed-point bits below the minimax error in the lattice
 BABAI_LIST = 8                 # second choices kept by the list version of Babai's step
-LOCAL_ROUNDS = 60
+LOCAL_ROUNDS = 16              # steepest-descent steps at most
+LOCAL_STARTS = 3               # the best distinct candidates that are searched around
 SCORE_GRID_PER_POINT = 40
 SCORE_GRID_MINIMUM = 240
 SCORE_REFINE_ABOVE = mpmath.mpf("0.75")   # refine the grid extrema within this of the max
@@ -93,16 +96,26 @@ def sensitivity_order(minimax: Minimax, formats: dict, lo, hi, shift: int) -> li
     return [power for _, power in sorted(pairs, key=impact, reverse=True)]
 
 
+def beam_shape(free: int) -> tuple[int, int]:
+    """``(beam, around)`` for ``free`` coefficients: ``2 * around`` values tried per kept
+    choice, ``beam`` choices kept, about ``SEARCH_BUDGET / free`` re-fits per step. Four
+    values each side matter for small problems (exp on [0, log 2], powers 0..3, finds a
+    better c1 four ulps from its re-fitted value)."""
+    around = 4 if free <= 4 else 2
+    return max(4, SEARCH_BUDGET // free // (2 * around)), around
+
+
 def fix_and_refit(error: ErrorFunction, minimax: Minimax, fixed: dict, formats: dict,
                   shift: int, scorer: Scorer) -> list[Candidate]:
     """Generator 1 (module docstring): the surviving complete choices, best first."""
     order = sensitivity_order(minimax, formats, error.lo, error.hi, shift)
+    beam, around = beam_shape(len(order))
     states = [(dict(fixed), minimax)]
-    for step, power in enumerate(order):
+    for power in order:
         children, seen = [], set()
         for chosen, fit in states:
             real = dict(zip((k + shift for k in fit.powers), fit.coefficients))[power]
-            for value in formats[power].around(to_fraction(real), AROUND):
+            for value in formats[power].around(to_fraction(real), around):
                 now = {**chosen, power: value}
                 key = tuple(sorted(now.items()))
                 if key in seen:
@@ -115,12 +128,12 @@ def fix_and_refit(error: ErrorFunction, minimax: Minimax, fixed: dict, formats: 
                     continue
                 try:
                     refit = remez(error, [k - shift for k in rest], _terms(now, shift),
-                                  fit.points)
+                                  fit.points, REFIT_TOLERANCE)
                 except RemezFailed:
                     continue
                 children.append((refit.error, now, refit))
         children.sort(key=lambda c: c[0])
-        states = [(now, refit) for _, now, refit in children[:BEAM]]
+        states = [(now, refit) for _, now, refit in children[:beam]]
     return sorted((scorer(now, "fix and re-fit") for now, _ in states), key=lambda c: c.error)
 
 
@@ -243,9 +256,13 @@ def quantise(error: ErrorFunction, minimax: Minimax, fixed: dict, formats: dict,
     generated = (fix_and_refit(error, minimax, fixed, formats, shift, scorer)[:2]
                  + lattice(error, minimax, fixed, formats, shift, scorer)[:2]
                  + naive(minimax, fixed, formats, shift, scorer))
-    improved = [local_search(c, free, formats, scorer) for c in generated]
+    distinct = {}
+    for candidate in sorted(generated, key=lambda c: (c.error, _order_key(c))):
+        distinct.setdefault(_order_key(candidate), candidate)
+    starts = list(distinct.values())[:LOCAL_STARTS]
+    improved = [local_search(c, free, formats, scorer) for c in starts]
     best = min(improved, key=lambda c: (c.error, _order_key(c)))
-    return best, improved
+    return best, improved + list(distinct.values())[LOCAL_STARTS:]
 
 
 def _order_key(candidate: Candidate) -> tuple:

@@ -189,34 +189,41 @@ def initial_reference(lo, hi, powers) -> list:
 
 
 def _solve(error: ErrorFunction, powers, fixed, points):
-    """(coefficients, h) of the levelled polynomial on ``points``."""
+    """(coefficients, h) of the levelled polynomial on ``points`` (mpmath numbers): the linear
+    system solved by LU in arb's floating-point mode (python-flint ``arb_mat.solve``,
+    ``algorithm="approx"``) at mpmath's working precision."""
     n = len(powers)
-    rows, rhs = [], []
-    for i, x in enumerate(points):
-        g, m = error.data(x)
-        rows.append([x ** k for k in powers] + [(-1) ** i / m])
-        rhs.append(g - mpmath.fsum(c * x ** k for c, k in zip(*fixed)))
-    try:
-        solution = mpmath.lu_solve(mpmath.matrix(rows), mpmath.matrix(rhs))
-    except ZeroDivisionError:
+    fixed_terms = [(to_arb(c), k) for c, k in zip(*fixed)]
+    with arb_precision(mpmath.mp.prec):
+        rows, rhs = [], []
+        for i, x in enumerate(points):
+            g, m, xa = error._arb_data(x)
+            rows.append([xa ** k for k in powers] + [(-1) ** i / m])
+            rhs.append([g - sum((c * xa ** k for c, k in fixed_terms), flint.arb(0))])
+        solution = flint.arb_mat(rows).solve(flint.arb_mat(rhs), nonstop=True,
+                                             algorithm="approx")
+        values = [solution[j, 0] for j in range(n + 1)]
+    if not all(v.is_finite() for v in values):
         raise RemezFailed("the Remez system is singular (the powers are not a Chebyshev "
-                          "system on this interval, or points coincide)") from None
-    return [solution[j] for j in range(n)], solution[n]
+                          "system on this interval, or points coincide)")
+    return [to_mpf(v) for v in values[:n]], to_mpf(values[n])
 
 
-def _maximise(f: Callable, a: float, b: float, x0: float, fx0: float) -> tuple:
+def _maximise(f: Callable, a: float, b: float, x0: float, fx0: float,
+              tolerance: float = 1e-9) -> tuple:
     """Brent's method (golden section with parabolic steps) for a maximum of ``f`` in
     ``[a, b]`` from the interior sample ``x0`` (R. Brent, "Algorithms for Minimization without
-    Derivatives", 1973, ch. 5), in floats: the maximiser is found to about 1e-8 relative,
-    which puts the value within about 1e-16 relative of the true maximum. ``(x, f(x))``."""
+    Derivatives", 1973, ch. 5), in floats: the maximiser is found to about ``tolerance``
+    relative (1e-9 by default, which puts the value within about 1e-16 relative of the true
+    maximum; the error is quadratic in the distance). ``(x, f(x))``."""
     golden = (3 - math.sqrt(5)) / 2
-    scale = 1e-9 * (b - a)
+    scale = tolerance * (b - a)
     x = w = v = x0
     fx = fw = fv = -fx0
     d = e = 0.0
     for _ in range(100):
         middle = (a + b) / 2
-        tol1 = 1e-9 * abs(x) + scale
+        tol1 = tolerance * abs(x) + scale
         tol2 = 2 * tol1
         if abs(x - middle) <= tol2 - (b - a) / 2:
             break
@@ -258,10 +265,12 @@ def _maximise(f: Callable, a: float, b: float, x0: float, fx0: float) -> tuple:
     return x, -fx
 
 
-def extrema(error: ErrorFunction, coefficients, powers, grid, refine_above=None) -> list[tuple]:
+def extrema(error: ErrorFunction, coefficients, powers, grid, refine_above=None,
+            accuracy: float = 1e-16) -> list[tuple]:
     """``(x, E(x))`` (mpmath numbers) at one extremum of ``E`` per run of equal sign over
     ``grid``, refined (all of them, or with ``refine_above`` only those within that fraction
-    of the largest). ``coefficients``: mpmath numbers or Fractions."""
+    of the largest) until the value is within about ``accuracy`` (relative) of the local
+    maximum. ``coefficients``: mpmath numbers or Fractions."""
     coefficients = [to_arb(c) for c in coefficients]
     approximate = error.on_grid(coefficients, powers, grid)
     runs, sign = [], 0                   # zeros of E (x = 0 for odd powers) end no run
@@ -283,7 +292,7 @@ def extrema(error: ErrorFunction, coefficients, powers, grid, refine_above=None)
             s = 1 if approximate[k] > 0 else -1
             t, v = _maximise(lambda t: s * float(error.at(coefficients, powers, t)),
                              float(grid[k - 1]), float(grid[k + 1]), float(x),
-                             abs(approximate[k]))
+                             abs(approximate[k]), max(1e-9, math.sqrt(accuracy)))
             if v > abs(approximate[k]):
                 x = mpmath.mpf(t)
         found.append((x, error.value(coefficients, powers, x)))
@@ -316,11 +325,13 @@ def _thin(points: list, count: int) -> list:
     return points
 
 
-def remez(error: ErrorFunction, powers, fixed=((), ()), reference=None) -> Minimax:
+def remez(error: ErrorFunction, powers, fixed=((), ()), reference=None,
+          tolerance=TOLERANCE) -> Minimax:
     """The minimax coefficients of ``powers`` for ``error`` on ``[error.lo, error.hi]``, at
     mpmath's current working precision. ``fixed``: ``(values, powers)`` of terms already
     chosen (added to the polynomial, not fitted); ``reference``: a starting reference (a
-    previous solution's points, for warm starts)."""
+    previous solution's points, for warm starts); ``tolerance``: the relative gap between the
+    error bounds at which to stop."""
     powers = tuple(powers)
     fixed_values, fixed_powers = (tuple(v) for v in fixed)
     n = len(powers)
@@ -330,15 +341,16 @@ def remez(error: ErrorFunction, powers, fixed=((), ()), reference=None) -> Minim
     points = _thin(list(reference), n + 1) if reference is not None \
         and len(reference) >= n + 1 else initial_reference(lo, hi, powers)
     try:
-        return _exchange(error, powers, (fixed_values, fixed_powers), points)
+        return _exchange(error, powers, (fixed_values, fixed_powers), points, tolerance)
     except RemezFailed:
         if reference is None:
             raise
     return _exchange(error, powers, (fixed_values, fixed_powers),
-                     initial_reference(lo, hi, powers))
+                     initial_reference(lo, hi, powers), tolerance)
 
 
-def _exchange(error: ErrorFunction, powers: tuple, fixed: tuple, points: list) -> Minimax:
+def _exchange(error: ErrorFunction, powers: tuple, fixed: tuple, points: list,
+              tolerance) -> Minimax:
     n = len(powers)
     fixed_values, fixed_powers = fixed
     grid_size = max(GRID_MINIMUM, GRID_PER_POINT * (n + 1))
@@ -346,7 +358,8 @@ def _exchange(error: ErrorFunction, powers: tuple, fixed: tuple, points: list) -
     for iteration in range(1, MAX_ITERATIONS + 1):
         coefficients, h = _solve(error, powers, fixed, points)
         found = extrema(error, tuple(coefficients) + fixed_values, powers + fixed_powers,
-                        base_grid)
+                        base_grid, accuracy=1e-16 if tolerance <= TOLERANCE
+                        else float(tolerance) * 2.0 ** -12)
         if len(found) < n + 1:
             raise RemezFailed(f"the error of the levelled polynomial alternates only "
                               f"{len(found)} times on the interval (needs {n + 1}): these "
@@ -355,7 +368,7 @@ def _exchange(error: ErrorFunction, powers: tuple, fixed: tuple, points: list) -
         chosen = _select(found, n + 1)
         smallest = min(abs(v) for _, v in chosen)
         points = [x for x, _ in chosen]
-        if largest - smallest <= TOLERANCE * largest:
+        if largest - smallest <= tolerance * largest:
             return Minimax(tuple(coefficients), powers, largest, smallest, tuple(points),
                            iteration)
     raise RemezFailed(f"the Remez exchange did not converge in {MAX_ITERATIONS} iterations "
@@ -369,7 +382,25 @@ def check_resolution(error: ErrorFunction, minimax: Minimax, fixed, precision: i
     ``h`` to 2**-24 relative (the monomial basis is ill-conditioned, increasingly with the
     degree), and the minimax error must stand 2**16 above the precision's resolution of
     ``M * g``."""
-    powers, points = minimax.powers, minimax.points
+    _check_points(error, minimax.powers, fixed, minimax.points, precision)
+
+
+def remez_checked(error: ErrorFunction, powers, fixed, precision: int) -> Minimax:
+    """:func:`remez` at ``precision`` bits, then :func:`check_resolution`; an exchange that
+    fails because the precision is too low is reported as :class:`DegreeTooHigh`."""
+    powers = tuple(powers)
+    with mpmath.workprec(precision):
+        try:
+            minimax = remez(error, powers, fixed)
+        except RemezFailed:
+            _check_points(error, powers, fixed,
+                          initial_reference(error.lo, error.hi, powers), precision)
+            raise
+        check_resolution(error, minimax, fixed, precision)
+    return minimax
+
+
+def _check_points(error: ErrorFunction, powers, fixed, points, precision: int) -> None:
     with mpmath.workprec(precision):
         _, h = _solve(error, powers, fixed, points)
         scale = max(abs(error.data(x)[0] * error.data(x)[1]) for x in points)

@@ -18,12 +18,14 @@ number) has no arb form: fits work, certification degrades to sampling (see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Callable
 
 import flint
 import mpmath
 
-from sfpu_sim import reference
+from sfpu_sim.reference import lookup
+from sfpu_sim.reference.backends import ArbMath, MpMath
 from sfpu_sim.errors import SfpuSimError
 
 PARITY_SAMPLES = 7
@@ -40,13 +42,20 @@ class Undecided(Exception):
 
 class Series:
     """An ``arb_series`` that a registry definition can compute with: arithmetic, the
-    namespace's functions, and comparisons decided on the constant term (raising
-    :class:`Undecided` when its ball straddles the other side)."""
+    namespace's functions, and comparisons (``x > 0`` in softplus).
 
-    __slots__ = ("s",)
+    A comparison of the variable itself with a number is decided on the exact interval the
+    series stands for (``exact``): by the exact value at a point, by the interior of a wider
+    interval. A branch boundary at an end of the interval is then harmless because the
+    branches of the registry's definitions are one analytic function written two ways for
+    numerical stability (softplus: ``x + log1p(exp(-x))`` or ``log1p(exp(x))``). Other
+    comparisons are decided on the constant term's ball, or raise :class:`Undecided` (the
+    certifier then splits the piece)."""
 
-    def __init__(self, s):
-        self.s = s
+    __slots__ = ("s", "exact")
+
+    def __init__(self, s, exact=None):
+        self.s, self.exact = s, exact
 
     @staticmethod
     def _v(other):
@@ -90,27 +99,38 @@ class Series:
             result = result * self
         return result
 
-    def _decide(self, other, certainly, certainly_not) -> bool:
+    def _side(self, other) -> int:
+        """The sign of ``self - other`` (see the class docstring)."""
+        if self.exact is not None and isinstance(other, (int, float, Fraction)):
+            low, high = (end - Fraction(other) for end in self.exact)
+            if low == high:
+                return (low > 0) - (low < 0)
+            if low >= 0:
+                return 1
+            if high <= 0:
+                return -1
+            raise Undecided()
         difference = self.constant() - (other.constant() if isinstance(other, Series)
                                          else other)
-        if certainly(difference):
-            return True
-        if certainly_not(difference):
-            return False
+        if difference > 0:                  # arb comparisons are True only when certain
+            return 1
+        if difference < 0:
+            return -1
+        if difference == 0:
+            return 0
         raise Undecided()
 
-    # arb comparisons are True only when certain, so each test needs its own negation.
     def __gt__(self, o):
-        return self._decide(o, lambda d: d > 0, lambda d: d <= 0)
+        return self._side(o) > 0
 
     def __ge__(self, o):
-        return self._decide(o, lambda d: d >= 0, lambda d: d < 0)
+        return self._side(o) >= 0
 
     def __lt__(self, o):
-        return self._decide(o, lambda d: d < 0, lambda d: d >= 0)
+        return self._side(o) < 0
 
     def __le__(self, o):
-        return self._decide(o, lambda d: d <= 0, lambda d: d > 0)
+        return self._side(o) <= 0
 
     def constant(self):
         coefficients = self.s.coeffs()
@@ -146,7 +166,8 @@ class Series:
 
 
 class SeriesMath:
-    """The reference registry's math namespace on :class:`Series` (see reference._ArbMath)."""
+    """The reference registry's math namespace on :class:`Series` (as
+    :class:`sfpu_sim.reference.backends.ArbMath` on arb balls)."""
     exp = staticmethod(lambda v: v.exp())
     log = staticmethod(lambda v: v.log())
     log1p = staticmethod(lambda v: (1 + v).log())
@@ -165,9 +186,10 @@ class SeriesMath:
         return flint.arb(p) if q == 1 else flint.arb(flint.fmpq(p, q))
 
 
-def variable(ball, terms: int) -> Series:
-    """The series of ``x`` itself around (over) ``ball``: ``ball + t``."""
-    return Series(flint.arb_series([ball, 1], prec=terms))
+def variable(ball, terms: int, exact=None) -> Series:
+    """The series of ``x`` itself around (over) ``ball``: ``ball + t``; ``exact``: the exact
+    interval ``(a, b)`` (Fractions; ``a == b`` at a point) the ball encloses, if known."""
+    return Series(flint.arb_series([ball, 1], prec=terms), exact)
 
 
 @dataclass(frozen=True)
@@ -192,7 +214,7 @@ class Target:
 
     def ball(self, x):
         """The function over (at) an arb ball (registry functions only)."""
-        return self.formula(x, reference._ArbMath)
+        return self.formula(x, ArbMath)
 
     def parity(self, half_width) -> int:
         """+1 if f looks even, -1 if odd, 0 otherwise, from samples in ``(0, half_width]``.
@@ -217,11 +239,13 @@ def _real(v) -> bool:
 
 
 def registry_target(name: str) -> Target:
-    """A function of :data:`sfpu_sim.reference.FUNCTIONS` by name."""
-    function = reference._function(name)                     # UnknownFunction if absent
-    return Target(name, function.description,
-                  lambda x: function.formula(x, reference._MpMath),
-                  function.formula)
+    """A function of the reference registry by name (``UnknownFunction`` if absent). A user's
+    function registered there (``register_kernel(..., reference=f)``) has no arb form: its
+    target cannot be certified."""
+    function = lookup(name)
+    provable = "flint" in function.backends
+    return Target(name, function.description, lambda x: function.formula(x, MpMath),
+                  function.formula if provable else None)
 
 
 def user_target(name: str, function: Callable, description: str = "") -> Target:
