@@ -33,7 +33,7 @@ from sfpu_sim.design.interval import BadInterval, parse_interval
 from sfpu_sim.design.numbers import COEFFICIENT_FORMATS, BadFormat
 from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.remez import DegreeTooHigh
-from sfpu_sim.design.target import UndefinedOnInterval, registry_target, user_target
+from sfpu_sim.design.target import UndefinedOnInterval, registry_target
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference import UnknownFunction
 
@@ -243,6 +243,14 @@ def test_relative_error_through_the_zero_of_sin():
     result = fit("sin", "-pi/4,pi/4", powers="1,3,5,7", error="relative")
     assert result.certificate.proven
     assert result.minimax_lower <= result.sup_error <= result.minimax_error * 1.5
+
+
+def test_weighted_fit_is_the_relative_fit_when_the_weight_is_one_over_f():
+    """w = exp(-x) with absolute error is relative error for exp: the same problem."""
+    weighted = fit("exp", "0,log(2)", powers="0,1,2,3", weight="exp(-x)")
+    relative = fit("exp", "0,log(2)", powers="0,1,2,3", error="relative")
+    assert weighted.minimax_error == pytest.approx(relative.minimax_error, rel=1e-12)
+    assert weighted.certificate.proven and weighted.sup_error >= weighted.minimax_lower
 
 
 def test_bf16_coefficients_are_bf16_numbers():

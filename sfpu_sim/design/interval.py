@@ -97,6 +97,9 @@ def parse_interval(text: str, where: str = "--interval") -> Interval:
         raise BadInterval(str(error)) from None
     interval = Interval(lo, hi)
     a, b = interval.balls()
+    for end, ball in ((lo, a), (hi, b)):
+        if not ball.is_finite():
+            raise BadInterval(f"{where}: {end.text} is not a finite real number")
     if not (a < b):
         raise BadInterval(f"{where}: LO must be less than HI, got [{lo.text}, {hi.text}] = "
                           f"[{a.mid()}, {b.mid()}]")

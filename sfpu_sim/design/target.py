@@ -24,9 +24,9 @@ from typing import Callable
 import flint
 import mpmath
 
+from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference import lookup
 from sfpu_sim.reference.backends import ArbMath, MpMath
-from sfpu_sim.errors import SfpuSimError
 
 PARITY_SAMPLES = 7
 
