@@ -109,7 +109,7 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
                trace_lanes=None) -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
     ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
-    inputs = np.asarray(inputs).astype(np.uint16)
+    inputs = formats.as_bits(inputs, "bf16")
     count = inputs.size
     lanes = max(32, -(-count // 32) * 32)
     padded = np.zeros(lanes, dtype=np.uint16)
@@ -124,7 +124,8 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     else:
         m.dst.write_lanes(0, padded, "bf16")
     store = _last_store(program)
-    trace = m.record(trace_lanes) if trace_lanes is not None else None
+    addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
+    trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HazardWarning)      # kernels are checked when built
         m.run(program.instructions[:store])

@@ -20,6 +20,13 @@ import numpy as np
 __all__ = ["assert_kernel_within_ulp"]
 
 
+def check_budget(value, what: str) -> None:
+    """A ULP budget is a non-negative integer; NaN, a float or a bool is a mistake, refused
+    (a NaN budget would make every comparison false and the assertion pass)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{what} must be a non-negative integer number of ULP, got {value!r}")
+
+
 def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, dest: str | None = None,
                              input_format: str = "bf16", output_format: str = "bf16",
                              reference_rounding: str = "rne",
@@ -35,6 +42,7 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, dest: str | Non
     FP32 result), how many inputs exceed the budget, and the population measured.
     """
     __tracebackhide__ = True            # pytest: show the caller's line, not this helper's
+    check_budget(max_ulp, "max_ulp")
     from sfpu_sim import registry
     from sfpu_sim.report import numbers as N
     from sfpu_sim.sweeps import sweep

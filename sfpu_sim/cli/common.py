@@ -72,7 +72,10 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
 
 
 def parse_bf16(text: str) -> int:
-    """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even)."""
+    """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even);
+    ``nan`` / ``-nan`` are the quiet NaNs 0x7fc0 / 0xffc0."""
+    import math
+
     import numpy as np
 
     from sfpu_sim.reference import round_values
@@ -90,6 +93,8 @@ def parse_bf16(text: str) -> int:
         value = float(lowered)
     except ValueError:
         raise SfpuSimError(f"{text!r} is neither a number nor a 0x BF16 bit pattern") from None
+    if math.isnan(value):                 # the quiet NaN of the sign written: -nan is 0xffc0
+        return 0xFFC0 if math.copysign(1.0, value) < 0 else 0x7FC0
     return int(round_values(np.array([value]), "rne", "bf16")[0])
 
 

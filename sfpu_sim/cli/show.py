@@ -71,7 +71,7 @@ def cmd_trace(args, console: Console) -> int:
     inputs = np.array([parse_bf16(x) for x in args.x], dtype=np.uint16)
     path = DevicePath(args.input_format, args.output_format, args.dest or spec.dest)
     run = run_device(spec.program(args.arch), inputs, path, trace_lanes=range(len(inputs)))
-    console.print(render_trace(run.trace))
+    console.print(render_trace(run.trace, args.bits))
     args.values = args.x
     return cmd_eval(args, console)
 
@@ -98,4 +98,6 @@ def add_parser(sub, parents) -> None:
                             "negative: --x=-3); "
                             "repeat for more lanes")
     sweep_options(trace)
+    trace.add_argument("--bits", action="store_true",
+                       help="the sign|exponent|mantissa bits of every new value")
     trace.set_defaults(handler=cmd_trace, json=False)

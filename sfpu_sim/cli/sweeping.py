@@ -12,61 +12,84 @@ from sfpu_sim.cli.common import (CHIPS, Progress, kernel_spec, parse_bf16, run_s
 from sfpu_sim.errors import SfpuSimError
 
 
-def _csv_target(path: str | None):
-    """The --csv path, its directory checked before any sweep runs."""
+STDOUT = "-"
+
+
+def _csv_target(path: str | None, files):
+    """The --csv path (``-``: standard output), claimed in ``files`` (a RunFiles) and its
+    directory checked, before any sweep runs."""
     from pathlib import Path
 
     from sfpu_sim.report.files import output_directory
 
-    if path is None:
-        return None
+    if path is None or path == STDOUT:
+        return path
     target = Path(path)
     output_directory(target.parent if str(target.parent) else Path("."))
-    if target.is_dir():
-        raise SfpuSimError(f"--csv {path}: is a directory (give a file name)")
-    return target
+    return files.claim(target, "--csv")
 
 
 def _write_csv(target, m: dict, result, console: Console) -> None:
     from sfpu_sim.report.files import atomic_write
     from sfpu_sim.report.harness import csv_text
 
-    atomic_write(target, csv_text(m, result.arrays))
+    text = csv_text(m, result.arrays)
+    if target == STDOUT:
+        sys.stdout.write(text)
+        return
+    atomic_write(target, text)
     console.print(f"wrote {target}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
+    """Claim the files ``report.write`` will write for one sweep."""
+    from sfpu_sim.report.model import file_stem
+
+    stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
+                      "reference_rounding": args.reference_rounding,
+                      "ulp_convention": getattr(args, "ulp", "daz-index"),
+                      "input_format": args.input_format,
+                      "output_format": args.output_format})
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
 
 
 def cmd_report(args, console: Console) -> int:
     """Sweep a kernel and write its diagnostic report (Markdown, PNG, JSON)."""
     from sfpu_sim import report
-    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.report.files import RunFiles, output_directory
     from sfpu_sim.report.terminal import render
 
     formats = report.parse_formats(args.format)
+    files = RunFiles(inputs=args.kernel_files)
     if args.all:
         if args.kernel or args.csv:
             raise SfpuSimError("--all writes every kernel's report: give no KERNEL and no "
                                "--csv with it")
-        return _report_all(args, console, formats, output_directory(args.out))
+        return _report_all(args, console, formats, output_directory(args.out), files)
     if not args.kernel:
         raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
-    kernel_spec(args.kernel)                           # an unknown name before any directory
+    spec = kernel_spec(args.kernel)                    # an unknown name before any directory
     if not args.arch:
         raise SfpuSimError("--arch is required (blackhole or wormhole)")
     out = output_directory(args.out)
-    csv_target = _csv_target(args.csv)
+    _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
+    csv_target = _csv_target(args.csv, files)
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
         progress.step("writing the report")
         m, written = report.write(result, out, formats)
         if csv_target is not None:
             _write_csv(csv_target, m, result, console)
+    if csv_target == STDOUT:
+        return 0
     console.print(render(m))
     for path in written.values():
         console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
-def _report_all(args, console: Console, formats, out) -> int:
+def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
 
@@ -74,19 +97,24 @@ def _report_all(args, console: Console, formats, out) -> int:
             if chip in spec.chips and (args.arch is None or chip == args.arch)]
     if not jobs:
         raise SfpuSimError("no registered kernel runs on the chosen chip")
+    for spec, chip in jobs:
+        _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
+    files.claim(out / "README.md", "the index")
     entries, failures = [], []
+    index = out / "README.md"
+    atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
     with Progress(total=len(jobs), what="reports") as progress:
-        for spec, chip in jobs:
+        for done, (spec, chip) in enumerate(jobs, start=1):
             try:
-                result = run_sweep(args, spec.name, chip, progress, dest=spec.dest)
+                result = run_sweep(args, spec.name, chip, progress, dest=args.dest or spec.dest)
             except SfpuSimError as error:               # one broken kernel spoils no others
                 failures.append((spec.name, chip, str(error)))
                 progress.advance()
-                continue
-            progress.step("writing the report")
-            m, written = report.write(result, out, formats)
-            entries.append((m, written["md"].name if "md" in written else None))
-    index = atomic_write(out / "README.md", report.index_markdown(entries, failures))
+            else:
+                progress.step("writing the report")
+                m, written = report.write(result, out, formats)
+                entries.append((m, written["md"].name if "md" in written else None))
+            atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
     table = Table(title=f"{len(entries)} reports in {out}")
     for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
         table.add_column(column)
@@ -111,7 +139,11 @@ def cmd_sweep(args, console: Console) -> int:
     from sfpu_sim.report.files import json_text
     from sfpu_sim.report.terminal import render
 
-    csv_target = _csv_target(args.csv)
+    from sfpu_sim.report.files import RunFiles
+
+    if args.csv == STDOUT and args.json:
+        raise SfpuSimError("--csv - and --json both write to standard output: choose one")
+    csv_target = _csv_target(args.csv, RunFiles(inputs=args.kernel_files))
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
     m = model.build(result) if (csv_target is not None or not args.json) else None

@@ -113,21 +113,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 
 from sfpu_sim import formats
-from sfpu_sim.formats import FloatFormat
 from sfpu_sim.reference.backends import backend as choose_backend
 from sfpu_sim.reference.cache import cache_directory, clear_memory, table
 from sfpu_sim.reference.certify import evaluate
 from sfpu_sim.reference.core import (FP64, INPUT_FORMATS, OUTPUT_FORMATS, TABLE_FORMATS,
-                                     BadInputs, UnknownBackend, UnknownFormat, UnknownFunction,
+                                     UnknownBackend, UnknownFormat, UnknownFunction,
                                      UnknownPolicy, UnresolvedRounding, choice)
 from sfpu_sim.reference.definitions import (FUNCTIONS, Function, functions, lookup, register,
                                           register_user_function)
 from sfpu_sim.reference.rounding import (POLICIES, RNE, apply_policy, policies,
                                          round_certified, round_values)
+
+BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
 __all__ = ["reference", "round_values", "functions", "policies", "ReferenceResult", "Function",
            "register", "register_user_function", "UnknownFunction", "UnknownPolicy",
@@ -155,24 +155,6 @@ class ReferenceResult:
     backend: str
 
 
-_NATIVE = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16, "fp32": np.float32}
-
-
-def _input_bits(inputs, fmt: FloatFormat) -> np.ndarray:
-    """Bit patterns from patterns (unsigned or signed integers in range) or from an array of
-    the format's own dtype (ml_dtypes.bfloat16, float16, float32), taken bit for bit."""
-    array = np.asarray(inputs)
-    if array.dtype == _NATIVE[fmt.name]:
-        return array.view(fmt.dtype)
-    if not np.issubdtype(array.dtype, np.integer):
-        raise BadInputs(f"inputs: expected {fmt.name} bit patterns (integers) or a "
-                        f"{np.dtype(_NATIVE[fmt.name]).name} array, got {array.dtype}")
-    if array.size and (int(array.min()) < 0 or int(array.max()) >> fmt.width):
-        raise BadInputs(f"inputs: values outside 0..0x{(1 << fmt.width) - 1:X} are not "
-                        f"{fmt.name} patterns")
-    return array.astype(fmt.dtype)
-
-
 def reference(function: str, inputs, policy: str = "rne", *, input_format: str = "bf16",
               output_format: str = "bf16", daz: bool = True, ftz: bool = True,
               cache: bool = True, cache_dir=None, backend: str | None = None) -> ReferenceResult:
@@ -192,7 +174,7 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     if engine.name not in fn.backends:
         raise UnknownBackend(f"function {fn.name!r} can only be certified by backend(s) "
                              f"{', '.join(fn.backends)}")
-    bits = _input_bits(inputs, in_fmt)
+    bits = formats.as_bits(inputs, in_fmt)
     if daz:
         bits = formats.daz(bits, in_fmt)
     if cache and input_format in TABLE_FORMATS:

@@ -41,10 +41,6 @@ class UnknownBackend(SfpuSimError):
     """A backend name that is unknown, or whose package is not installed."""
 
 
-class BadInputs(SfpuSimError):
-    """Inputs that are not bit patterns (or arrays) of the input format."""
-
-
 class UnresolvedRounding(SfpuSimError):
     """The exact value stayed on a rounding boundary up to MAX_PRECISION bits."""
 
