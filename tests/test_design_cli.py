@@ -200,3 +200,13 @@ def test_a_kernel_files_reference_can_be_fitted_but_not_proven(capsys, tmp_path,
     code, text, _ = run(capsys, "fit", "user_twice_exp_fn", "--interval", "0,0.5",
                         "--powers", "0,1,2")
     assert "NOT proven" in text
+
+
+def test_emit_never_overwrites_an_input_kernel_file(capsys, tmp_path, isolated):
+    path = tmp_path / "mine.py"
+    path.write_text(USER_FUNCTION)
+    before = path.read_text()
+    code, out, err = run(capsys, "fit", "exp", "--interval", "0,1", "--powers", "0,1",
+                         "--kernels", str(path), "--emit", str(path))
+    assert code == 2 and "is an input" in err and err.count("\n") == 1
+    assert path.read_text() == before

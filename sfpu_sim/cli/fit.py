@@ -21,15 +21,19 @@ ULP_CONVENTION = "daz-index"
 
 def cmd_fit(args, console: Console) -> int:
     from sfpu_sim.design import emit, fit
+    from sfpu_sim.report.files import RunFiles
 
-    result = fit(args.function, args.interval, powers=args.powers, degree=args.degree,
-                 parity=args.parity, error=args.error, weight=args.weight,
-                 formats=args.format, fix=args.fix, precision=args.precision,
-                 backend=args.backend)
     if args.sweep and not args.emit:
         raise SfpuSimError("--sweep runs the emitted kernel: give --emit FILE.py too")
     if (args.scheme or args.name) and not args.emit:
         raise SfpuSimError("--scheme and --name shape the emitted kernel: give --emit FILE.py")
+    if args.emit:                     # checked before the fit, so a refused run writes nothing
+        emit.kernel_name(args.emit, args.name)
+        RunFiles(inputs=args.kernel_files).claim(args.emit, "--emit")
+    result = fit(args.function, args.interval, powers=args.powers, degree=args.degree,
+                 parity=args.parity, error=args.error, weight=args.weight,
+                 formats=args.format, fix=args.fix, precision=args.precision,
+                 backend=args.backend)
     emitted = prediction = None
     if args.emit:
         path, name = emit.write_kernel(result, args.emit, args.name, args.scheme or "horner",

@@ -151,19 +151,24 @@ def _description(result) -> str:
             f"[{result.interval}], {result.error_measure} error {result.sup_error:.3e}")
 
 
-def write_kernel(result, path, name: str | None = None, scheme: str = "horner",
-                 command: str = "") -> tuple[Path, str]:
-    """Write the kernel file; the kernel's name defaults to the file's stem. Returns the path
-    and the name."""
+def kernel_name(path, name: str | None = None) -> str:
+    """The kernel's name (default: the file's stem), checked with the path before any work."""
     path = Path(path)
     if path.suffix != ".py":
         raise EmitError(f"--emit {path}: a kernel file is Python; give a name ending in .py")
     name = name or path.stem
-    text = kernel_source(result, name, scheme, command)
-    if path.is_dir():
-        raise EmitError(f"--emit {path}: is a directory (give a file name)")
-    try:
-        path.write_text(text)
-    except OSError as error:
-        raise EmitError(f"--emit {path}: cannot write: {error.strerror}") from None
-    return path, name
+    if not name.isidentifier():
+        raise EmitError(f"kernel name {name!r} must be a Python identifier (letters, digits, "
+                        f"underscores); choose it with --name")
+    return name
+
+
+def write_kernel(result, path, name: str | None = None, scheme: str = "horner",
+                 command: str = "") -> tuple[Path, str]:
+    """Write the kernel file (atomically; never over a directory or a device). The kernel's
+    name defaults to the file's stem. Returns the path and the name."""
+    from sfpu_sim.report.files import atomic_write
+
+    name = kernel_name(path, name)
+    atomic_write(path, kernel_source(result, name, scheme, command))
+    return Path(path), name
