@@ -179,8 +179,46 @@ def bench_fit(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_loop(args, console: Console) -> None:
+    """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
+    inputs (warm, in process)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from sfpu_sim import registry
+    from sfpu_sim.diff import diff
+
+    kernel = ("from sfpu_sim import register_kernel\nfrom sfpu_sim.sfpi import dst_reg\n\n"
+              "def twice():\n    x = dst_reg[0]\n    dst_reg[0] = x + x\n\n"
+              "register_kernel('bench_twice', twice, function='tanh')\n")
+    table = Table(title="Design loop (best of repeats)")
+    table.add_column("what")
+    table.add_column("seconds", justify="right")
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "k.py"
+        path.write_text(kernel)
+
+        def command(*extra):
+            subprocess.run([sys.executable, "-m", "sfpu_sim", "kernel", "show", "tanh",
+                            "--arch", "wormhole", *extra], check=True,
+                           stdout=subprocess.DEVNULL)
+        plain = best_seconds(command, args.repeat)
+        with_file = best_seconds(lambda: command("--kernels", str(path)), args.repeat)
+    table.add_row("sfpu-sim kernel show tanh (whole command)", f"{plain:.3f}")
+    table.add_row("the same with --kernels FILE.py", f"{with_file:.3f}")
+    table.add_row("what the kernel file adds", f"{with_file - plain:+.3f}")
+    inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    a = registry.get("tanh").program("wormhole")
+    b = registry.get("tanh_approx").program("wormhole")
+    table.add_row("diff tanh tanh_approx, 65,536 inputs (warm)",
+                  f"{best_seconds(lambda: diff(a, b, inputs), args.repeat):.3f}")
+    console.print(table)
+
+
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "fit": bench_fit}
+           "fit": bench_fit, "loop": bench_loop}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

@@ -300,11 +300,34 @@ def load_kernel_files(paths, what: str = "--kernels") -> list[str]:
     return added
 
 
-def _load_file(path: Path) -> list[str]:
+def load_isolated(path) -> dict[str, KernelSpec]:
+    """The kernels one file registers, kept apart from the registry (so two versions of a
+    kernel that share a name can be compared): the file runs against an empty registry and
+    its reference functions are forgotten afterwards."""
+    from sfpu_sim.reference import definitions
+
+    _ensure_loaded()
+    path = Path(path)
+    if not path.is_file():
+        raise KernelFileError(f"{path}: no such kernel file")
+    global _REGISTRY
+    saved, functions = _REGISTRY, dict(definitions.FUNCTIONS)
+    _REGISTRY = {}
+    try:
+        _load_file(path, again=True)
+        return _REGISTRY
+    finally:
+        _REGISTRY = saved
+        definitions.FUNCTIONS.clear()
+        definitions.FUNCTIONS.update(functions)
+
+
+def _load_file(path: Path, again: bool = False) -> list[str]:
     resolved = str(path.resolve())
-    if resolved in _LOADED:
+    if resolved in _LOADED and not again:
         return []
-    _LOADED.add(resolved)
+    if not again:
+        _LOADED.add(resolved)
     shown = display_path(path)
     try:
         text = path.read_bytes().decode("utf-8-sig")

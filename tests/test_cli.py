@@ -243,6 +243,30 @@ def test_compare_a_saved_report_json_with_a_fresh_sweep(capsys, tmp_path):
     assert "from tanh_wormhole_bf16_rne, `tanh@blackhole` from sweep" in out
 
 
+def test_compare_of_saved_sweep_summaries_is_lane_by_lane(capsys, tmp_path):
+    """Before/after from `sweep --json`: the per-lane record travels in the summary."""
+    for kernel, name in (("tanh", "before.json"), ("tanh_approx", "after.json")):
+        code, out, _ = run(capsys, "sweep", kernel, "--arch", "blackhole", "--json")
+        assert code == 0
+        (tmp_path / name).write_text(out)
+    code, out, _ = run(capsys, "compare", str(tmp_path / "before.json"),
+                       str(tmp_path / "after.json"), "--out", str(tmp_path / "cmp"),
+                       "--format", "json")
+    assert code == 0
+    assert ("| `tanh_approx@blackhole vs tanh@blackhole` | 65,025 | 32,352 | 2 | 32,654 | 17 |"
+            in out)
+
+
+def test_compare_refuses_an_output_that_is_one_of_its_inputs(capsys, tmp_path):
+    code, out, _ = run(capsys, "sweep", "tanh", "--arch", "blackhole", "--json")
+    saved = tmp_path / "compare_tanh-blackhole_vs_tanh-wormhole.json"
+    saved.write_text(out)
+    code, _, err = run(capsys, "compare", str(saved), "tanh@wormhole", "--out", str(tmp_path),
+                       "--format", "json")
+    assert code == 2 and "is an input of this run" in err
+    assert json.loads(saved.read_text())["kernel"] == "tanh"
+
+
 @pytest.mark.parametrize("content, message", [
     ("{oops", "invalid JSON: Expecting property name enclosed in double quotes"),
     ('{"kernel": "tanh"}', "not an sfpu-sim sweep summary (missing keys: arch, dest"),

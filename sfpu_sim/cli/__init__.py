@@ -19,7 +19,7 @@ from rich.console import Console
 import sfpu_sim
 from sfpu_sim.errors import SfpuSimError
 
-COMMAND_MODULES = ("machine", "sweeping", "show", "fit")
+COMMAND_MODULES = ("machine", "sweeping", "show", "diff", "fit")
 
 
 def _common_options() -> argparse.ArgumentParser:

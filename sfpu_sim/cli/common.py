@@ -57,6 +57,13 @@ def kernel_spec(name: str):
     return registry.get(name)
 
 
+def selection(args):
+    """The inputs a command counts: ``--range`` and ``--region`` (both optional)."""
+    from sfpu_sim.selection import Selection
+
+    return Selection.from_options(getattr(args, "range", None), getattr(args, "region", None))
+
+
 def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
               ulp_convention: str | None = None):
     from sfpu_sim.sweeps import sweep
@@ -66,7 +73,8 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
     result = sweep(spec, arch, dest=dest or args.dest or spec.dest,
                    input_format=args.input_format, output_format=args.output_format,
                    reference_rounding=args.reference_rounding,
-                   ulp_convention=ulp_convention or args.ulp, progress=progress.step)
+                   ulp_convention=ulp_convention or args.ulp, selection=selection(args),
+                   progress=progress.step)
     progress.advance()
     return result
 
@@ -98,7 +106,8 @@ def parse_bf16(text: str) -> int:
     return int(round_values(np.array([value]), "rne", "bf16")[0])
 
 
-def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") -> None:
+def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
+                  select: bool = False, measure: bool = True) -> None:
     """The options that name a sweep's cell and its measurement."""
     from sfpu_sim import reference, ulp
     from sfpu_sim.sweeps import FORMATS
@@ -107,9 +116,10 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") ->
         parser.add_argument("--arch", choices=list(CHIPS), required=True)
     elif arch == "optional":
         parser.add_argument("--arch", choices=list(CHIPS))
-    parser.add_argument("--reference-rounding", choices=list(reference.policies()),
-                        default="rne", help="how the reference is rounded (default: rne)")
-    if arch != "budget":
+    if measure:
+        parser.add_argument("--reference-rounding", choices=list(reference.policies()),
+                            default="rne", help="how the reference is rounded (default: rne)")
+    if arch != "budget" and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
                             help="ULP convention (default: daz-index)")
     parser.add_argument("--dest", choices=FORMATS,
@@ -118,5 +128,13 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required") ->
                         help="input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
                         help="output tensor format (default: bf16)")
+    if select:
+        from sfpu_sim.selection import REGION_NAMES
+
+        parser.add_argument("--range", metavar="LO,HI",
+                            help="count only inputs x with LO <= x <= HI (write "
+                                 "--range=-10,10 when LO is negative)")
+        parser.add_argument("--region", choices=REGION_NAMES,
+                            help="count only the inputs of one region of the report's table")
 
 

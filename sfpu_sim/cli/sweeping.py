@@ -43,13 +43,15 @@ def _write_csv(target, m: dict, result, console: Console) -> None:
 
 def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
     """Claim the files ``report.write`` will write for one sweep."""
+    from sfpu_sim.cli.common import selection
     from sfpu_sim.report.model import file_stem
 
     stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
                       "reference_rounding": args.reference_rounding,
                       "ulp_convention": getattr(args, "ulp", "daz-index"),
                       "input_format": args.input_format,
-                      "output_format": args.output_format})
+                      "output_format": args.output_format,
+                      "selection": selection(args).as_dict()})
     for fmt in formats:
         files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
 
@@ -150,7 +152,10 @@ def cmd_sweep(args, console: Console) -> int:
     if csv_target is not None:
         _write_csv(csv_target, m, result, Console(stderr=True) if args.json else console)
     if args.json:
-        sys.stdout.write(json_text(model.jsonable(result.summary)))
+        from sfpu_sim.lanes import Lanes
+
+        summary = {**result.summary, "lanes": Lanes.from_arrays(result.arrays).encode()}
+        sys.stdout.write(json_text(model.jsonable(summary)))
     else:
         console.print(render(m))
     return 0
@@ -236,7 +241,7 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
         path = Path(text)
         if text.endswith(".json") or path.is_file():
             data = check_summary(read_json(path), text)
-            items.append((f"{data['kernel']}@{data['arch']}", data, path.stem))
+            items.append((f"{data['kernel']}@{data['arch']}", data, text))
             continue
         kernel, _, arch = text.partition("@")
         arches = [arch] if arch else (args.arch or [])
@@ -250,17 +255,20 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
                                    f"{', '.join(CHIPS)})")
             items.append((f"{kernel}@{chip}", (kernel, chip), "sweep"))
     labels = [label for label, _, _ in items]
-    return [(f"{label} ({source})" if labels.count(label) > 1 else label, data, source)
-            for label, data, source in items]
+    return [(f"{label} ({Path(source).stem})" if labels.count(label) > 1 else label, data,
+             source) for label, data, source in items]
 
 
 def cmd_compare(args, console: Console) -> int:
-    """Compare sweeps (variants, chips) or saved JSON summaries (before/after)."""
+    """Compare sweeps (variants, chips) or saved JSON summaries (before/after), lane by lane
+    where both sides have per-lane results."""
     import re
+    from pathlib import Path
 
     from sfpu_sim import report
+    from sfpu_sim.lanes import Lanes
     from sfpu_sim.report import compare, model
-    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.report.files import RunFiles, output_directory
 
     formats = report.parse_formats(args.format)
     items = _compare_items(args)
@@ -268,14 +276,24 @@ def cmd_compare(args, console: Console) -> int:
         raise SfpuSimError("compare needs at least two items: kernels with --arch, "
                            "KERNEL@ARCH, or saved .json summaries")
     out = output_directory(args.out)
-    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
-    with Progress(total=sweeps, what="compare") as progress:
-        items = [(label, model.build(run_sweep(args, *data, progress))
-                  if isinstance(data, tuple) else data, source)
-                 for label, data, source in items]
-    c = compare.build(items)
     stem = args.name or ("compare_" + "_vs_".join(
-        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label in c["labels"]))[:120]
+        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label, _, _ in items))[:120]
+    files = RunFiles(inputs=[*args.kernel_files,
+                             *(source for _, data, source in items if isinstance(data, dict))])
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the comparison's {fmt.upper()}")
+    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
+    built = []
+    with Progress(total=sweeps, what="compare") as progress:
+        for label, data, source in items:
+            if isinstance(data, tuple):
+                result = run_sweep(args, *data, progress)
+                built.append((label, model.build(result), "sweep",
+                              Lanes.from_arrays(result.arrays)))
+            else:
+                lanes = Lanes.decode(data["lanes"], source) if "lanes" in data else None
+                built.append((label, data, Path(source).stem, lanes))
+    c = compare.build(built)
     written = report.write_comparison(c, out, formats, stem)
     sys.stdout.write(compare.render(c))
     for path in written.values():
@@ -310,7 +328,7 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--all", action="store_true",
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
-    sweep_options(report, arch="optional")
+    sweep_options(report, arch="optional", select=True)
     report.add_argument("--out", default="reports", metavar="DIR",
                         help="output directory (default: reports/)")
     report.add_argument("--format", default="md,png,json",
@@ -322,7 +340,7 @@ def add_parser(sub, parents) -> None:
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
     sweep.add_argument("kernel", metavar="KERNEL")
-    sweep_options(sweep)
+    sweep_options(sweep, select=True)
     sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")
@@ -345,7 +363,7 @@ def add_parser(sub, parents) -> None:
                     "'compare tanh@blackhole tanh@wormhole', 'compare tanh --arch blackhole "
                     "--arch wormhole', 'compare main.json branch.json'.")
     compare.add_argument("items", nargs="+", metavar="ITEM")
-    sweep_options(compare, arch="none")
+    sweep_options(compare, arch="none", select=True)
     compare.add_argument("--arch", action="append", choices=list(CHIPS),
                          help="chip(s) for items without @ARCH (repeatable)")
     compare.add_argument("--out", default="reports", metavar="DIR",
@@ -358,7 +376,7 @@ def add_parser(sub, parents) -> None:
     budget = sub.add_parser("budget", parents=parents, help="predicted sfpu_accuracy_budget.yaml rows "
                                            "(daz-index ULP, exhaustive sweeps)")
     budget.add_argument("kernels", nargs="+", metavar="KERNEL")
-    sweep_options(budget, arch="budget")
+    sweep_options(budget, arch="budget", select=True)
     budget.add_argument("--arch", choices=list(CHIPS),
                         help="one chip (default: every chip each kernel runs on)")
     budget.set_defaults(handler=cmd_budget)

@@ -23,6 +23,8 @@ class ArbMath:
     exp = staticmethod(lambda v: v.exp())
     log = staticmethod(lambda v: v.log())
     log1p = staticmethod(lambda v: v.log1p())
+    expm1 = staticmethod(lambda v: v.expm1())
+    exp2 = staticmethod(lambda v: flint.arb(2) ** v)
     sqrt = staticmethod(lambda v: v.sqrt())
     rsqrt = staticmethod(lambda v: v.rsqrt())
     tanh = staticmethod(lambda v: v.tanh())
@@ -31,6 +33,11 @@ class ArbMath:
     erfc = staticmethod(lambda v: v.erfc())
     sin = staticmethod(lambda v: v.sin())
     cos = staticmethod(lambda v: v.cos())
+    atan = staticmethod(lambda v: v.atan())
+    asin = staticmethod(lambda v: v.asin())
+    acos = staticmethod(lambda v: v.acos())
+    sinh = staticmethod(lambda v: v.sinh())
+    cosh = staticmethod(lambda v: v.cosh())
     pi = staticmethod(lambda: flint.arb.pi())
 
     @staticmethod
@@ -44,6 +51,11 @@ class MpMath:
     tanh, sech, erf, erfc, sin, cos = (mpmath.tanh, mpmath.sech, mpmath.erf, mpmath.erfc,
                                        mpmath.sin, mpmath.cos)
     rsqrt = staticmethod(lambda v: 1 / mpmath.sqrt(v))
+    expm1, atan, asin, acos, sinh, cosh = (mpmath.expm1, mpmath.atan, mpmath.asin, mpmath.acos,
+                                           mpmath.sinh, mpmath.cosh)
+    # 2^k at an integer k is an exact power (mpmath.power takes far too long at k ~ 1e38)
+    exp2 = staticmethod(lambda v: mpmath.ldexp(1, int(v)) if v == int(v)
+                        else mpmath.exp(v * mpmath.ln2))
     pi = staticmethod(lambda: +mpmath.pi)
 
     @staticmethod

@@ -123,6 +123,12 @@ def evaluate(function: Function, x: np.ndarray, backend) -> Certified:
     finite = np.isfinite(x) & (x != 0)
     if function.domain == "positive":
         finite &= x > 0
+    elif function.domain is not None:
+        low, high = function.domain
+        finite &= (x >= low) & (x <= high)
+    for point, value in function.points:
+        out[x == point] = value
+        finite &= x != point
     zero_values = function.at_zero()
     if zero_values is None:
         finite |= x == 0                                  # evaluate the formula at 0

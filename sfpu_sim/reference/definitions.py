@@ -27,7 +27,9 @@ class Function:
     -0 -> -Inf), a float (both zeros), a pair ``(f(+0), f(-0))``, or ``None`` to evaluate the
     formula at 0.
     ``inf``: the pair ``(f(+Inf), f(-Inf))``.
-    ``domain``: ``"positive"`` if negative finite inputs give NaN, else ``None``.
+    ``domain``: ``"positive"`` if negative finite inputs give NaN, a closed interval ``(lo, hi)``
+    outside which finite inputs give NaN, else ``None``.
+    ``points``: finite inputs with fixed values, pairs ``(x, f(x))`` (``log1p(-1) = -Inf``).
     ``anchor(x) -> (a, side)`` or None: a float ``a`` (0, 1, x, x/2, ...) that f(x) lies strictly
     above (``side`` +1) or below (-1), where f(x) can come so close to ``a`` (saturation, tails,
     tiny x) that no affordable ball separates them: ``tanh(4288) = 1 - 2**-12373``. It must hold
@@ -42,7 +44,8 @@ class Function:
     formula: Callable
     zero: object = None
     inf: tuple = (math.nan, math.nan)
-    domain: str | None = None
+    domain: str | tuple | None = None
+    points: tuple = ()
     anchor: Callable | None = None
     is_exact: Callable | None = None
     revision: int = 1
@@ -81,6 +84,8 @@ def register(name: str, description: str, formula: Callable, *, source_extra: st
     source = [description, *([source_extra] if source_extra else []), _source(formula),
               _source(function.anchor),
               _source(function.is_exact), repr((function.zero, function.inf, function.domain))]
+    if function.points:
+        source.append(repr(function.points))
     function = dataclasses.replace(function, source="\n".join(source))
     FUNCTIONS[name] = function
     return function
@@ -161,12 +166,64 @@ register("tanh_derivative", "1 - tanh(x)^2, evaluated as sech(x)^2",
          anchor=lambda x: (1.0, -1) if abs(x) < 1 else (0.0, 1))
 
 
+def _hardsigmoid(x, m):
+    # PyTorch's hardsigmoid: (x + 3)/6 clamped to [0, 1]; one division of an exact numerator,
+    # so dyadic results ((x + 3)/6 = 3/4 at x = 3/2) come back as exact balls
+    if x <= -3:
+        return m.num(0)
+    if x >= 3:
+        return m.num(1)
+    return (x + 3) / m.num(6)
+
+
+# The Sep-2026 kernel set (issue 11). Each anchor holds for every finite nonzero x it is
+# returned for: 2^x - 1 has the sign of x; expm1(x) > x (e^x > 1 + x) and expm1(x) > -1;
+# log1p(x) < x (log(1 + x) < x); |atan x| < |x|; |asin x| > |x| on 0 < |x| <= 1;
+# |sinh x| > |x|; cosh x > 1; mish(x) = x tanh(softplus x) < x for x > 0 (tanh < 1) and < 0
+# for x < 0. acos(1) = 0 is its only exact value at a nonzero input, 2^k at integers k exp2's;
+# hardsigmoid's are the dyadic (x + 3)/6 and the clamps.
+register("exp2", "2^x",
+         lambda x, m: m.exp2(x), zero=1.0, inf=(math.inf, 0.0),
+         anchor=lambda x: (1.0, _sgn(x)),
+         is_exact=lambda x, y: x.denominator == 1 and y == Fraction(2) ** int(x))
+register("expm1", "e^x - 1",
+         lambda x, m: m.expm1(x), zero="odd", inf=(math.inf, -1.0),
+         anchor=lambda x: (x, 1) if x > -1 else (-1.0, 1))
+register("log1p", "log(1 + x)",
+         lambda x, m: m.log1p(x), zero="odd", inf=(math.inf, math.nan),
+         domain=(-1.0, math.inf), points=((-1.0, -math.inf),),
+         anchor=lambda x: (x, -1))
+register("atan", "arctangent (radians)",
+         lambda x, m: m.atan(x), zero="odd", inf=(math.pi / 2, -math.pi / 2),
+         anchor=lambda x: (x, -_sgn(x)) if abs(x) < 1 else None)
+register("asin", "arcsine (radians), NaN outside [-1, 1]",
+         lambda x, m: m.asin(x), zero="odd", domain=(-1.0, 1.0),
+         anchor=lambda x: (x, _sgn(x)))
+register("acos", "arccosine (radians), NaN outside [-1, 1]",
+         lambda x, m: m.acos(x), zero=math.pi / 2, domain=(-1.0, 1.0),
+         is_exact=lambda x, y: x == 1 and y == 0)
+register("sinh", "hyperbolic sine",
+         lambda x, m: m.sinh(x), zero="odd", inf=(math.inf, -math.inf),
+         anchor=lambda x: (x, _sgn(x)))
+register("cosh", "hyperbolic cosine",
+         lambda x, m: m.cosh(x), zero=1.0, inf=(math.inf, math.inf),
+         anchor=lambda x: (1.0, 1))
+register("hardsigmoid", "min(max((x + 3)/6, 0), 1) (PyTorch)",
+         _hardsigmoid, zero=0.5, inf=(1.0, 0.0),
+         is_exact=lambda x, y: y == min(max((x + 3) / 6, Fraction(0)), Fraction(1)))
+register("mish", "x*tanh(softplus(x)) = x*tanh(log(1 + e^x))",
+         lambda x, m: x * m.tanh(_softplus(x, m)), zero="odd", inf=(math.inf, -0.0),
+         anchor=lambda x: (x, -1) if x > 0 else (0.0, -1))
+
+
+
 def register_user_function(name: str, fn: Callable, origin: str = "") -> Function:
     """A function defined by the user as ``fn(x)`` of one ``mpmath.mpf``, for kernels whose
     function the registry lacks. It is certified by the mpmath backend (checked, not proven:
     two precisions must agree, see :class:`MpmathBackend`), so ``fn`` must compute in mpmath
     at the working precision; a result that is not an mpf is refused. Exact zero results at
-    ``x = +-0`` take the input's sign; the infinities are evaluated once, here."""
+    ``x = +-0`` take the sign of the function just beside zero on that side (``x**2`` gives +0
+    at -0, ``x**3`` gives -0); the infinities are evaluated once, here."""
     if name in FUNCTIONS:
         raise UnknownFunction(f"function {name!r} already has a reference; give your function "
                               f"another name")
@@ -195,7 +252,12 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
             value = formula(mpmath.mpf(x.numerator) / x.denominator, MpMath)
             return value == mpmath.mpf(y.numerator) / y.denominator
 
-    zero = "odd" if at(0.0) == 0 else None
+    zero = None
+    if at(0.0) == 0:                  # signed zeros as the limits from either side
+        with mpmath.workprec(300):
+            tiny = mpmath.ldexp(1, -200)
+            sides = [formula(tiny, MpMath), formula(-tiny, MpMath)]
+        zero = tuple(math.copysign(0.0, float(mpmath.sign(v)) or 1.0) for v in sides)
     return register(name, f"user function ({origin})" if origin else "user function", formula,
                     zero=zero, inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
                     is_exact=is_exact, source_extra=_source(fn))

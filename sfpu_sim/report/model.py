@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.selection import Selection
 from sfpu_sim import formats, reference, ulp
 from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
 from sfpu_sim.formats import BF16, FloatClass
@@ -249,7 +250,7 @@ def file_stem(summary: dict) -> str:
         parts.append(f"in-{summary['input_format']}")
     if summary["output_format"] != "bf16":
         parts.append(f"out-{summary['output_format']}")
-    return "_".join(parts)
+    return "_".join(parts) + Selection.from_dict(summary.get("selection")).stem_suffix
 
 
 def command_line(summary: dict, kernel_dest: str | None = None) -> str:
@@ -265,6 +266,7 @@ def command_line(summary: dict, kernel_dest: str | None = None) -> str:
         words += ["--reference-rounding", summary["reference_rounding"]]
     if summary["ulp_convention"] != "daz-index":
         words += ["--ulp", summary["ulp_convention"]]
+    words += Selection.from_dict(summary.get("selection")).options
     return " ".join(words)
 
 
