@@ -7,6 +7,7 @@ the device path of :mod:`sfpu_sim.sweeps`, references and ULP distances.
 from __future__ import annotations
 
 import re
+import shlex
 import sys
 from fractions import Fraction
 
@@ -64,7 +65,7 @@ def cmd_fit(args, console: Console) -> int:
 
 def _command(args) -> str:
     """The command line, rebuilt from the parsed options (the same wherever it runs)."""
-    parts = ["sfpu-sim fit", args.function, f"--interval={args.interval}"]
+    parts = ["sfpu-sim fit", args.function, f"--interval {shlex.quote(args.interval)}"]
     if args.powers is not None:
         parts.append(f"--powers {args.powers}")
     else:
@@ -72,7 +73,7 @@ def _command(args) -> str:
                                                   if args.parity else ""))
     parts.append(f"--error {args.error}")
     if args.weight:
-        parts.append(f"--weight '{args.weight}'")
+        parts.append(f"--weight {shlex.quote(args.weight)}")
     parts.append(f"--format {args.format}")
     if args.fix:
         parts.append(f"--fix {args.fix}")

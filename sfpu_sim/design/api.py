@@ -15,7 +15,7 @@ from typing import Callable
 import mpmath
 
 from sfpu_sim.design import certify as certifier
-from sfpu_sim.design.expr import BadExpression, parse
+from sfpu_sim.design.expr import MPMATH, BadExpression, parse
 from sfpu_sim.design.interval import Interval, parse_interval
 from sfpu_sim.design.numbers import BadFormat, coefficient_format, to_fraction
 from sfpu_sim.design.problem import BadProblem, Problem
@@ -121,8 +121,6 @@ def parse_powers(powers=None, degree=None, parity=None) -> tuple:
     if parity is not None and parity not in ("odd", "even"):
         raise BadProblem(f"--parity: expected odd or even, got {parity!r}")
     if degree is not None:
-        if parity is not None and powers is None:
-            pass
         try:
             degree = int(degree)
         except (TypeError, ValueError):
@@ -208,7 +206,6 @@ def _exact_value(value, where: str) -> Fraction | None:
 
 def _approximate(value) -> Fraction:
     with mpmath.workprec(128):
-        from sfpu_sim.design.expr import MPMATH
         return to_fraction(parse(str(value), "--fix").evaluate(MPMATH))
 
 
@@ -266,6 +263,7 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
         minimax = remez_checked(error_function, problem.shifted(problem.free), fixed_terms,
                                 precision)
         seconds["remez"] = time.perf_counter() - started - sum(seconds.values())
+        _check_range(minimax, chosen_formats, problem.shift)
         if backend == "sollya":
             from sfpu_sim.design import sollya
             coefficients = sollya.fpminimax(problem, chosen_formats)
@@ -296,6 +294,16 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
                                                    problem.shift),
         equioscillation_points=tuple(float(x) for x in points), method=method,
         candidates=candidates, backend=backend, precision=precision, seconds=seconds)
+
+
+def _check_range(minimax, formats: dict, shift: int) -> None:
+    """A minimax coefficient beyond its format's largest number cannot be rounded to it."""
+    for k, value in zip(minimax.powers, minimax.coefficients):
+        fmt = formats[k + shift]
+        if abs(to_fraction(value)) > fmt.largest:
+            raise BadFormat(f"--format: the coefficient of x^{k + shift} is about "
+                            f"{float(value):.6g}, beyond the largest {fmt.name} number "
+                            f"({float(fmt.largest):.6g}); choose a wider format")
 
 
 def _mirror(points, parity: int) -> tuple:

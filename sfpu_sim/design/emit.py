@@ -114,8 +114,8 @@ def kernel_source(result, name: str, scheme: str = "horner", command: str = "") 
         f"Powers {', '.join(map(str, result.powers))}; coefficients in "
         f"{', '.join(sorted(set(result.formats)))} ({result.method}).",
         f"{result.error_measure.capitalize()} error of the exact polynomial on "
-        f"[{lo:.9g}, {hi:.9g}]: {result.sup_error:.6e} ({certified}); real minimax "
-        f"{result.minimax_error:.6e}.",
+        f"[{lo:.9g}, {hi:.9g}]: {result.sup_error:.6e}",
+        f"({certified}); real minimax {result.minimax_error:.6e}.",
         f"Evaluation: {scheme}. The body evaluates the polynomial only (no range reduction, no",
         "special values): it is meaningful on the fitted interval.",
         '"""',
