@@ -51,8 +51,11 @@ from fractions import Fraction
 import flint
 import mpmath
 
-from sfpu_sim.design.interval import exact_ball
-from sfpu_sim.design.remez import arb_precision, chebyshev_grid, extrema
+from sfpu_sim.design.balls import arb_precision, dyadic, exact_ball
+from sfpu_sim.design.balls import lower as lower_bound
+from sfpu_sim.design.balls import upper as upper_bound
+from sfpu_sim.design.numbers import to_fraction
+from sfpu_sim.design.remez import ErrorFunction, chebyshev_grid, extrema
 from sfpu_sim.design.target import Undecided
 from sfpu_sim.errors import SfpuSimError
 
@@ -87,21 +90,6 @@ class Certificate:
         return float((self.upper - self.lower) / self.lower)
 
 
-def _dyadic(point) -> Fraction:
-    mantissa, exponent = point.man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
-
-
-def _upper(ball) -> Fraction:
-    """An exact upper bound of ``|ball|``."""
-    return abs(_dyadic(ball.mid())) + _dyadic(ball.rad())
-
-
-def _lower(ball) -> Fraction:
-    """An exact lower bound of ``|ball|``."""
-    return max(Fraction(0), abs(_dyadic(ball.mid())) - _dyadic(ball.rad()))
-
-
 def _power(r: Fraction, j: int):
     return exact_ball(r ** j)
 
@@ -122,7 +110,7 @@ class _Bounder:
         if not self.inner[0] <= x <= self.inner[1]:
             return
         try:
-            value = _lower(self.series(exact_ball(x), 1, (x, x))[0])
+            value = lower_bound(self.series(exact_ball(x), 1, (x, x))[0])
         except Undecided:
             return
         if value > self.lower:
@@ -140,16 +128,17 @@ class _Bounder:
         tail = sum((abs(c[j]) * _power(r, j) for j in range(3, TERMS)), flint.arb(0))
         tail += abs(remainder) * _power(r, TERMS)
         ends = [c[0] + c[1] * t + c[2] * t * t for t in (rb, -rb)]
-        quadratic = max(_upper(v) for v in ends)
+        quadratic = max(upper_bound(v) for v in ends)
         if c[2].contains(0):
-            quadratic = max(quadratic, _upper(abs(c[0]) + abs(c[1]) * rb + abs(c[2]) * rb * rb))
+            crude = abs(c[0]) + abs(c[1]) * rb + abs(c[2]) * rb * rb
+            quadratic = max(quadratic, upper_bound(crude))
         else:
             vertex = -c[1] / (2 * c[2])
             if vertex.overlaps(flint.arb(0, rb.mid())):
-                quadratic = max(quadratic, _upper(c[0] - c[1] * c[1] / (4 * c[2])))
-                self.witness(m + _dyadic(vertex.mid()))
+                quadratic = max(quadratic, upper_bound(c[0] - c[1] * c[1] / (4 * c[2])))
+                self.witness(m + dyadic(vertex.mid()))
         self.witness(m)
-        return quadratic + _upper(tail)
+        return quadratic + upper_bound(tail)
 
 
 def certify(problem, coefficients: dict) -> Certificate:
@@ -207,17 +196,10 @@ def sampled(problem, coefficients: dict) -> Certificate:
     interval with refined extrema. ``upper`` is None."""
     lo, hi = problem.interval.mp()
     error = problem.error_function()
-    from sfpu_sim.design.remez import ErrorFunction
-
     whole = ErrorFunction(error.g, error.multiplier, lo, hi)
     powers = tuple(k - problem.shift for k in coefficients)
     grid = chebyshev_grid(lo, hi, max(2000, 200 * len(coefficients)))
     found = extrema(whole, tuple(coefficients.values()), powers, grid)
     x, value = max(found, key=lambda p: abs(p[1]))
-    return Certificate(None, _fraction(abs(value)), _fraction(x), len(grid), False,
+    return Certificate(None, to_fraction(abs(value)), to_fraction(mpmath.mpf(x)), len(grid), False,
                        "sampled: dense grid and refined extrema in mpmath; no bound proven")
-
-
-def _fraction(value) -> Fraction:
-    from sfpu_sim.design.numbers import to_fraction
-    return to_fraction(mpmath.mpf(value))

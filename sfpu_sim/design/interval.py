@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-import flint
 import mpmath
 
+from sfpu_sim.design.balls import arb_precision, mid_rad
 from sfpu_sim.design.expr import ARB, MPMATH, BadExpression, Expr, parse
 from sfpu_sim.errors import SfpuSimError
 
@@ -43,46 +43,19 @@ class Interval:
 
     def balls(self) -> tuple:
         """The ends as arb balls (each contains the exact end)."""
-        with _precision(ENCLOSURE_BITS):
+        with arb_precision(ENCLOSURE_BITS):
             return self.lo.evaluate(ARB), self.hi.evaluate(ARB)
 
     def hull(self) -> tuple[Fraction, Fraction]:
         """Dyadic ``(a, b)`` with ``a <= lo`` and ``b >= hi``: the ends themselves when they
         are dyadic, otherwise within 2**-250 relative of them."""
-        (lo_mid, lo_rad), (hi_mid, hi_rad) = (_mid_rad(v) for v in self.balls())
+        (lo_mid, lo_rad), (hi_mid, hi_rad) = (mid_rad(v) for v in self.balls())
         return lo_mid - lo_rad, hi_mid + hi_rad
 
     def inner(self) -> tuple[Fraction, Fraction]:
         """Dyadic ``(a, b)`` with ``lo <= a < b <= hi``, as close to the ends as the hull."""
-        (lo_mid, lo_rad), (hi_mid, hi_rad) = (_mid_rad(v) for v in self.balls())
+        (lo_mid, lo_rad), (hi_mid, hi_rad) = (mid_rad(v) for v in self.balls())
         return lo_mid + lo_rad, hi_mid - hi_rad
-
-
-def _dyadic(point) -> Fraction:
-    mantissa, exponent = point.man_exp()
-    return Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
-
-
-def _mid_rad(ball) -> tuple[Fraction, Fraction]:
-    """A ball's midpoint and radius, both exact dyadics (the ball is [mid - rad, mid + rad])."""
-    return _dyadic(ball.mid()), _dyadic(ball.rad())
-
-
-def exact_ball(value: Fraction):
-    """The arb ball of a dyadic fraction, exactly (no rounding at any precision used here)."""
-    return flint.arb(flint.fmpq(value.numerator, value.denominator))
-
-
-class _precision:
-    def __init__(self, bits: int):
-        self.bits = bits
-
-    def __enter__(self):
-        self.saved = flint.ctx.prec
-        flint.ctx.prec = self.bits
-
-    def __exit__(self, *exc):
-        flint.ctx.prec = self.saved
 
 
 def parse_interval(text: str, where: str = "--interval") -> Interval:

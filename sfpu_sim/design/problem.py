@@ -25,8 +25,9 @@ from fractions import Fraction
 import flint
 import mpmath
 
+from sfpu_sim.design.balls import arb_precision, exact_ball
 from sfpu_sim.design.expr import ARB, MPMATH, SERIES, Expr
-from sfpu_sim.design.interval import Interval, exact_ball
+from sfpu_sim.design.interval import Interval
 from sfpu_sim.design.remez import ErrorFunction
 from sfpu_sim.design.target import Series, Target, Undecided, UndefinedOnInterval, variable
 from sfpu_sim.errors import SfpuSimError
@@ -211,7 +212,7 @@ class Problem:
         lo, hi = self.interval.hull()
         pieces = [(lo + (hi - lo) * i / CHECK_PIECES, lo + (hi - lo) * (i + 1) / CHECK_PIECES)
                   for i in range(CHECK_PIECES)]
-        with _precision(128):
+        with arb_precision(max(128, flint.ctx.prec)):
             stack = [(a, b, 0) for a, b in reversed(pieces)]
             while stack:
                 a, b, depth = stack.pop()
@@ -259,15 +260,3 @@ def _ball(a: Fraction, b: Fraction):
     """An arb ball containing ``[a, b]`` (dyadic ends)."""
     return exact_ball((a + b) / 2).union(exact_ball(a)).union(exact_ball(b)) \
         if a != b else exact_ball(a)
-
-
-class _precision:
-    def __init__(self, bits: int):
-        self.bits = bits
-
-    def __enter__(self):
-        self.saved = flint.ctx.prec
-        flint.ctx.prec = max(self.bits, self.saved)
-
-    def __exit__(self, *exc):
-        flint.ctx.prec = self.saved

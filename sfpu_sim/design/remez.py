@@ -30,12 +30,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Callable
 
 import flint
 import mpmath
 
+from sfpu_sim.design.balls import arb_precision, to_arb, to_mpf
 from sfpu_sim.errors import SfpuSimError
 
 TOLERANCE = mpmath.mpf(2) ** -40     # relative gap between the lower and upper error bounds
@@ -128,41 +128,6 @@ def _horner(coefficients, powers, x):
         result = result * x ** (previous - k) + c
         previous = k
     return result * x ** previous
-
-
-def to_arb(value):
-    """An mpmath number, Fraction, float or int as an arb number, exactly (binary numbers of
-    up to mpmath's working precision; others rounded at it)."""
-    with arb_precision(mpmath.mp.prec):
-        if isinstance(value, (int, float)):
-            return flint.arb(value)
-        if isinstance(value, Fraction):
-            return flint.arb(flint.fmpq(value.numerator, value.denominator))
-        sign, mantissa, exponent, _ = value._mpf_
-        if not mantissa:
-            return flint.arb(0)
-        number = flint.arb(flint.fmpz(int(mantissa))) * flint.arb(2) ** int(exponent)
-        return -number if sign else number
-
-
-def to_mpf(ball):
-    """The midpoint of an arb ball as an mpmath number."""
-    mantissa, exponent = ball.mid().man_exp()
-    return mpmath.ldexp(mpmath.mpf(int(mantissa)), int(exponent))
-
-
-class arb_precision:
-    """Context manager: python-flint's working precision set to ``bits``, then restored."""
-
-    def __init__(self, bits: int):
-        self.bits = bits
-
-    def __enter__(self):
-        self.saved = flint.ctx.prec
-        flint.ctx.prec = self.bits
-
-    def __exit__(self, *exc):
-        flint.ctx.prec = self.saved
 
 
 @functools.lru_cache(maxsize=64)
