@@ -121,23 +121,21 @@ def _print(result, console: Console) -> None:
 # Predicted device ULP over a range
 # ------------------------------------------------------------------------------------------
 
-def _range_inputs(text: str | None, result):
-    """The DAZ population's BF16 patterns with values in the range (default: the fit's
-    interval), ascending by pattern."""
-    import numpy as np
+def _float_range(text: str | None, result):
+    """The ``--range`` (default: the fit's interval) as the closed float range holding exactly
+    the floats inside the real interval (ends such as pi/4 rounded inward)."""
+    import math
 
-    from sfpu_sim import formats, ulp
     from sfpu_sim.design.interval import parse_interval
 
     bounds = parse_interval(text, "--range") if text else parse_interval(result.interval)
-    lo, hi = bounds.hull()
-    inner_lo, inner_hi = bounds.inner()
-    bits = ulp.population("daz")
-    values = formats.bits_to_float64(bits, formats.BF16)
-    keep = np.array([inner_lo <= Fraction(v) <= inner_hi for v in values.tolist()])
-    if not keep.any():
-        raise SfpuSimError(f"--range [{bounds.text}]: no BF16 input lies in it")
-    return bits[keep], bounds
+    lo, hi = bounds.inner()
+    low, high = float(lo), float(hi)
+    if Fraction(low) < lo:
+        low = math.nextafter(low, math.inf)
+    if Fraction(high) > hi:
+        high = math.nextafter(high, -math.inf)
+    return (low, high), bounds
 
 
 def _polynomial_bits(result, inputs):
@@ -160,28 +158,36 @@ def _polynomial_bits(result, inputs):
     return np.array(out, dtype=ml_dtypes.bfloat16).view(np.uint16)
 
 
-def _stats(summary: dict) -> dict:
-    return {"max_ulp": summary["max"], "mean_ulp": summary["mean"],
-            "exact_fraction": summary["exact_fraction"], "counted": summary["counted"]}
-
-
 def _predict(result, path, name: str, args) -> dict:
-    from sfpu_sim import reference, registry, ulp
-    from sfpu_sim.sweeps import DevicePath, run_device
+    """Sweeps of the emitted kernel over the range (sfpu_sim.sweeps with a Selection, so the
+    figures are those of ``sfpu-sim sweep KERNEL --range``), and the exact polynomial on the
+    same inputs against the same reference."""
+    from sfpu_sim import registry, ulp
+    from sfpu_sim.selection import Selection
+    from sfpu_sim.sweeps import sweep
 
     registry.load_kernel_files([path])
     spec = registry.get(name)
-    inputs, bounds = _range_inputs(args.range, result)
-    ref = reference.reference(result.function, inputs, "rne", output_format="bf16")
+    (low, high), bounds = _float_range(args.range, result)
+    selection = Selection((low, high))
     dest = args.dest or spec.dest
-    rows = {"polynomial": _stats(ulp.distance(ref, _polynomial_bits(result, inputs),
-                                              ULP_CONVENTION).summary())}
     chips = list(CHIPS) if args.arch in (None, "both") else [args.arch]
+    rows, first = {}, None
     for chip in chips:
-        run = run_device(spec.program(chip), inputs, DevicePath(dest=dest))
-        rows[chip] = _stats(ulp.distance(ref, run.output, ULP_CONVENTION).summary())
-        rows[chip]["instructions"] = len(spec.program(chip))
-    return {"range": list(bounds.floats()), "range_text": bounds.text, "inputs": int(inputs.size),
+        swept = sweep(spec, chip, dest=dest, ulp_convention=ULP_CONVENTION,
+                      selection=selection)
+        s = swept.summary
+        rows[chip] = {"max_ulp": s["max_ulp"], "mean_ulp": s["mean_ulp"],
+                      "exact_fraction": s["exact_frac"], "counted": s["count"],
+                      "instructions": len(spec.program(chip))}
+        first = first or swept
+    inputs, expected = first.arrays["x_bits"], first.arrays["expected"]
+    polynomial = ulp.distance(expected, _polynomial_bits(result, inputs), ULP_CONVENTION,
+                              "bf16").summary()
+    rows = {"polynomial": {"max_ulp": polynomial["max"], "mean_ulp": polynomial["mean"],
+                           "exact_fraction": polynomial["exact_fraction"],
+                           "counted": polynomial["counted"]}, **rows}
+    return {"range": [low, high], "range_text": bounds.text, "inputs": int(inputs.size),
             "reference": f"{result.function} correctly rounded to BF16 (rne)",
             "ulp_convention": ULP_CONVENTION, "dest": dest, "output_format": "bf16",
             "rows": rows}
