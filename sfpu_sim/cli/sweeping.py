@@ -18,6 +18,10 @@ from sfpu_sim.cli.common import (
 from sfpu_sim.errors import SfpuSimError
 
 STDOUT = "-"
+# Reports a user asks for go here unless --out says otherwise; the repository's reports/ is
+# only written when named (sfpu-sim report --all --out reports/), so following the README
+# never adds files to it.
+DEFAULT_OUT = "sfpu-sim-reports"
 
 
 def _csv_target(path: str | None, files):
@@ -324,8 +328,8 @@ def add_parser(sub, parents) -> None:
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
     sweep_options(report, arch="optional", select=True)
-    report.add_argument("--out", default="reports", metavar="DIR",
-                        help="output directory (default: reports/)")
+    report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help=f"output directory (default: {DEFAULT_OUT}/)")
     report.add_argument("--format", default="md,png,json",
                         help="comma-separated: md, png, json (default: all three)")
     report.add_argument("--csv", metavar="FILE",
@@ -361,8 +365,8 @@ def add_parser(sub, parents) -> None:
     sweep_options(compare, arch="none", select=True)
     compare.add_argument("--arch", action="append", choices=list(CHIPS),
                          help="chip(s) for items without @ARCH (repeatable)")
-    compare.add_argument("--out", default="reports", metavar="DIR",
-                         help="output directory (default: reports/)")
+    compare.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                         help=f"output directory (default: {DEFAULT_OUT}/)")
     compare.add_argument("--format", default="md,png,json",
                          help="comma-separated: md, png, json (default: all three)")
     compare.add_argument("--name", metavar="STEM", help="file name stem of the outputs")
