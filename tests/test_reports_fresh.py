@@ -6,12 +6,6 @@ import pytest
 from sfpu_sim.cli import main
 from tests.conftest import ROOT
 
-# Reports other commands write into reports/ (file -> the command that regenerates it).
-OTHER_REPORTS = {
-    "determinism.md": ["determinism", "hellas_*"],
-    "determinism.json": ["determinism", "hellas_*"],
-}
-
 
 def stale_report_files(committed: dict, generated: dict) -> list[str]:
     """What differs between the committed and a regenerated reports/, each cause named."""
@@ -24,13 +18,11 @@ def stale_report_files(committed: dict, generated: dict) -> list[str]:
     missing = sorted(set(generated) - set(committed))
     if missing:
         problems.append(f"{len(missing)} generated file(s) are not committed, e.g. "
-                        f"{missing[:5]}: run `sfpu-sim report --all --out reports/` (and `sfpu-sim "
-                        f"study gelu --write-report reports/`) and commit")
+                        f"{missing[:5]}: run `sfpu-sim report --all --out reports/` and commit")
     changed = sorted(n for n in set(committed) & set(generated) if committed[n] != generated[n])
     if changed:
         problems.append(f"{len(changed)} committed report file(s) are stale, e.g. "
-                        f"{changed[:5]}: run `sfpu-sim report --all --out reports/` (and `sfpu-sim "
-                        f"study gelu --write-report reports/`)")
+                        f"{changed[:5]}: run `sfpu-sim report --all --out reports/`")
     return problems
 
 
@@ -46,18 +38,7 @@ def test_stale_report_files_names_each_cause():
 @pytest.mark.slow
 def test_committed_reports_are_exactly_what_report_all_writes(tmp_path):
     assert main(["report", "--all", "--out", str(tmp_path)]) == 0
-    # The BF16 GELU study's report (gelu_study.md/.png/.json) has its own generator.
-    assert main(["study", "gelu", "--write-report", str(tmp_path)]) == 0
-    committed = {p.name: p.read_bytes() for p in (ROOT / "reports").iterdir()
-                 if p.name not in OTHER_REPORTS}
+    committed = {p.name: p.read_bytes() for p in (ROOT / "reports").iterdir()}
     generated = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     problems = stale_report_files(committed, generated)
     assert not problems, "; ".join(problems)
-
-
-@pytest.mark.slow
-def test_committed_determinism_report_is_what_the_command_writes(tmp_path, capsys):
-    """Regenerate with: sfpu-sim determinism 'hellas_*' --out reports/"""
-    assert main([*OTHER_REPORTS["determinism.md"], "--out", str(tmp_path)]) == 0
-    for name in ("determinism.md", "determinism.json"):
-        assert (tmp_path / name).read_bytes() == (ROOT / "reports" / name).read_bytes(), name

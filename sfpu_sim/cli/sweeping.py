@@ -100,6 +100,42 @@ def cmd_report(args, console: Console) -> int:
     return 0
 
 
+RESEARCH_TITLES = [("The BF16 GELU study: its convention, the truth, the device",
+                    "gelu_study.md"),
+                   ("Determinism: the hellas kernels on Wormhole, Blackhole and binary32 "
+                    "hosts", "determinism.md")]
+
+
+def _research_reports(out, files) -> list[tuple[str, object]]:
+    """The research reports ``report --all`` also rebuilds, as (name, writer of ``out``): the
+    BF16 GELU study and the determinism comparison of the hellas kernels."""
+    def gelu_study():
+        from sfpu_sim.report import study_gelu
+        from sfpu_sim.study import report as study_report
+
+        return study_gelu.write(study_report.build(), out)
+
+    def determinism_report():
+        from sfpu_sim import determinism
+        from sfpu_sim.determinism import render
+
+        model = determinism.compare(determinism.resolve(["hellas_*"]),
+                                    command="sfpu-sim determinism 'hellas_*'")
+        return list(render.write(model, out, "determinism").values())
+
+    for stem, fmts in (("gelu_study", ("md", "png", "json")), ("determinism", ("md", "json"))):
+        for fmt in fmts:
+            files.claim(out / f"{stem}.{fmt}", f"the {stem} report's {fmt.upper()}")
+    return [("gelu_study", gelu_study), ("determinism", determinism_report)]
+
+
+def _default_cell(args) -> bool:
+    """``report --all`` with nothing narrowed or changed: the rebuild of reports/."""
+    return (args.arch is None and args.dest is None and args.reference_rounding == "rne"
+            and args.ulp == "daz-index" and args.input_format == "bf16"
+            and args.output_format == "bf16" and args.range is None and args.region is None)
+
+
 def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
@@ -111,6 +147,7 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     for spec, chip in jobs:
         _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
     files.claim(out / "README.md", "the index")
+    research = _research_reports(out, files) if _default_cell(args) else []
     entries, failures = [], []
     index = out / "README.md"
     atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
@@ -126,6 +163,11 @@ def _report_all(args, console: Console, formats, out, files) -> int:
                 m, written = report.write(result, out, formats)
                 entries.append((m, written["md"].name if "md" in written else None))
             atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
+        for name, write in research:
+            progress.begin(f"research report {name}")
+            write()
+    if research:
+        atomic_write(index, report.index_markdown(entries, failures, 0, RESEARCH_TITLES))
     table = Table(title=f"{len(entries)} reports in {out}")
     for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
         table.add_column(column)
