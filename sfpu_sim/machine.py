@@ -41,7 +41,6 @@ from sfpu_sim.macro import Sequencer
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32
-CC_STACK_DEPTH = 8
 # A Machine's state is ~113 bytes per lane plus Dst (2 bytes x 16 columns x rows per 32 lanes);
 # past this budget it is refused up front rather than failing inside numpy.
 MAX_STATE_BYTES = 4 << 30
@@ -140,10 +139,12 @@ class RWC:
 class CC:
     """Predication state: ``flags`` (LaneFlags, one bool per lane), ``enable``
     (UseLaneFlagsForLaneEnable; every writer sets it for all lanes at once, so it is one bool)
-    and the CC stack of (flags, enable) pairs, ``depth`` entries deep (at most 8)."""
+    and the CC stack of (flags, enable) pairs, ``depth`` entries deep (at most the chip's
+    ``cc_stack_depth``)."""
 
-    def __init__(self, lanes: int):
+    def __init__(self, lanes: int, depth: int):
         self.flags = np.zeros(lanes, dtype=bool)
+        self.max_depth = depth
         self.enable = False
         self.stack: list[tuple[np.ndarray, bool]] = []
 
@@ -152,8 +153,8 @@ class CC:
         return len(self.stack)
 
     def push(self, flags: np.ndarray, enable: bool) -> None:
-        if len(self.stack) >= CC_STACK_DEPTH:
-            raise UndefinedBehaviour(f"SFPPUSHC onto a full CC stack ({CC_STACK_DEPTH} entries)")
+        if len(self.stack) >= self.max_depth:
+            raise UndefinedBehaviour(f"SFPPUSHC onto a full CC stack ({self.max_depth} entries)")
         self.stack.append((flags.copy(), enable))
 
 
@@ -318,7 +319,7 @@ class Machine:
             self.lreg[index] = value
         self.lreg[15] = self.lane_id * 2
         self.lreg_macro = np.zeros(lanes, dtype=np.uint32)
-        self.cc = CC(lanes)
+        self.cc = CC(lanes, self.arch.cc_stack_depth)
         self.dst = Dst(self.groups, self.dst_rows, self)
         self.config = Config()
         self.rwc = RWC()
@@ -335,6 +336,7 @@ class Machine:
         self.store_watch: StoreWatch | None = None
         self.active = np.ones(lanes, dtype=bool)
         self._sink: list | None = None    # the cycle engine collects LReg writes here
+        self._enabled = None
 
     @property
     def lane_id(self) -> np.ndarray:
@@ -363,6 +365,12 @@ class Machine:
         enabled = self.active & ~self.row_masked()
         return enabled & self.cc.flags if self.cc.enable else enabled
 
+    @property
+    def enabled(self) -> np.ndarray:
+        """The lanes the current instruction is enabled in, as it began (:meth:`step` takes
+        this snapshot once; instructions read it here and never work it out themselves)."""
+        return self._enabled if self._enabled is not None else self.lane_enabled()
+
     # ----------------------------------------------------------------------------------------
     # Writes: the one place where lane enable and register writability are applied
     def write(self, vd, values, lanes=None) -> None:
@@ -372,7 +380,7 @@ class Machine:
         Only LReg 0-7 and 16 are writable; other targets are silently not written, as on
         the hardware. In a cycle of the SFPLOADMACRO engine the write lands at the end of the
         cycle (:mod:`sfpu_sim.macro`)."""
-        lanes = self.lane_enabled() if lanes is None else lanes
+        lanes = self.enabled if lanes is None else lanes
         values = np.broadcast_to(np.asarray(values, dtype=np.uint32), (self.lanes,))
         if self._sink is not None:
             self._sink.append((np.array(vd, copy=True), values.copy(),
@@ -394,7 +402,7 @@ class Machine:
 
     def set_flags(self, values, lanes=None) -> None:
         """LaneFlags = values in ``lanes`` (default: the enabled lanes)."""
-        lanes = self.lane_enabled() if lanes is None else lanes
+        lanes = self.enabled if lanes is None else lanes
         np.copyto(self.cc.flags, np.asarray(values, dtype=bool), where=lanes)
 
     def read(self, index) -> np.ndarray:
@@ -509,17 +517,24 @@ class Machine:
             self.macros.drain()
 
     def execute_issued(self, instruction: Instruction) -> None:
-        """Execute an issued instruction in the lanes the backdoor leaves it."""
+        """Execute an issued instruction in the lanes the backdoor leaves it (lane enable
+        snapshotted once, as it begins)."""
         self.active = self._backdoor(instruction)
+        self._enabled = self.lane_enabled()
         try:
             instruction.op.execute(self, instruction)
         finally:
             self.active = np.ones(self.lanes, dtype=bool)
+            self._enabled = None
 
     def execute_scheduled(self, instruction: Instruction, address: int | None) -> None:
         """Execute an instruction SFPLOADMACRO scheduled (no backdoor; see
         :func:`sfpu_sim.isa.loadmacro.execute_scheduled`)."""
-        loadmacro.execute_scheduled(self, instruction, address)
+        self._enabled = self.lane_enabled()
+        try:
+            loadmacro.execute_scheduled(self, instruction, address)
+        finally:
+            self._enabled = None
 
     def ran(self, instruction: Instruction | None) -> None:
         """Note the issued instruction of the cycle that just ended (None: none, or

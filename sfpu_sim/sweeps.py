@@ -89,8 +89,9 @@ class DevicePath:
 
 @dataclass
 class DeviceRun:
-    """Per-lane bits of one run: ``inputs`` (BF16, uint16), ``kernel_fp32`` (the LReg the last
-    SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or uint32 FP32)."""
+    """Per-lane bits of one run: ``inputs`` (BF16 uint16, or FP32 uint32), ``kernel_fp32``
+    (the LReg the last SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or
+    uint32 FP32)."""
     inputs: np.ndarray
     kernel_fp32: np.ndarray
     output: np.ndarray
@@ -111,14 +112,19 @@ def uses_loadmacro(program: Program) -> bool:
 
 
 def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
-                   machine_class=Machine):
+                   machine_class=Machine, *, fp32_inputs: bool = False):
     """A Machine set up as the device path leaves it before the kernel runs (module
-    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs).
-    ``machine_class``: a :class:`Machine` subclass to use (one that also observes each step,
-    as :mod:`sfpu_sim.shadow` does); the execution stays the Machine's."""
-    inputs = formats.as_bits(inputs, "bf16")
+    docstring, steps 1-2): one input per lane at address 0. Inputs are BF16 patterns, or with
+    ``fp32_inputs`` FP32 patterns, which need an FP32 Dst and are placed there unchanged.
+    Returns (machine, inputs as patterns). ``machine_class``: a :class:`Machine` subclass to
+    use (one that also observes each step, as :mod:`sfpu_sim.shadow` does); the execution
+    stays the Machine's."""
+    if fp32_inputs and path.dest != "fp32":
+        raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
+                         "values only")
+    inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else "bf16")
     lanes = max(32, -(-inputs.size // 32) * 32)
-    padded = np.zeros(lanes, dtype=np.uint16)
+    padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
     # 16 rows hold address 0; an SFPLOADMACRO kernel walks a face and its pipelines reach
     # back to the row group before the first (tt-llk's FP32 reciprocal: address -2 = 1022).
@@ -128,7 +134,9 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
     m.config.srcb_format = path.input_format
     m.cc.enable = True
     m.cc.flags[:] = True
-    if path.dest == "fp32":
+    if fp32_inputs:
+        m.dst.write_lanes(0, padded, "fp32")
+    elif path.dest == "fp32":
         m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
     else:
         m.dst.write_lanes(0, padded, "bf16")
@@ -148,11 +156,13 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None, machine_class=Machine) -> DeviceRun:
-    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order);
-    ``machine_class`` as for :func:`device_machine`."""
-    m, inputs = device_machine(program, inputs, path, machine_class)
+               trace_lanes=None, machine_class=Machine, *,
+               fp32_inputs: bool = False) -> DeviceRun:
+    """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
+    see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
+    instruction changed in those lanes (input order); ``machine_class`` as for
+    :func:`device_machine`."""
+    m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     if uses_loadmacro(program):
         addresses = [0]

@@ -12,7 +12,9 @@ tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhol
 545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
 ``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch
 fields: ``sign_magnitude_conversions``, ``load_int8_magnitude_bits``,
-``int32_all_uses_stack_pointer``.
+``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 -> FP32 store conversions are
+``bf16_store`` and ``fp32_store`` (the chips truncate and flush; the binary32 hosts of
+:mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
 
 Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
 resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
@@ -29,6 +31,8 @@ from sfpu_sim.isa.spec import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST,
                                CAPTURE_DEFAULT_DEST_INDEX, DEST_RD_COL_EXCHANGE,
                                DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF,
                                UndefinedBehaviour, Unsupported)
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import LOAD, STORE, Opcode, imm, lreg, mod
 
 # Mod0 formats of SFPLOAD / SFPSTORE / SFPLOADMACRO (MOD0_FMT_*)
 (SRCB, FP16, BF16, FP32, INT32, INT8, UINT16, HI16, INT16, LO16, INT32_ALL, ZERO, INT32_SM,
@@ -170,7 +174,7 @@ def load(m, vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
         sp = (sp - m.config.sfpu_stack_incr) & COUNTER_MASK
     address = dst_address(m, imm10, int32_all, sp)
     if vd < 8:
-        lanes = (m.active if int32_all else m.lane_enabled()) & \
+        lanes = (m.active if int32_all else m.enabled) & \
             ((m.lane_config & BLOCK_SFPU_RD_FROM_DEST) == 0)
         rows, columns, groups = m.dst.lane_cells(address, DEST_RD_COL_EXCHANGE)
         read = m.dst.read32 if mode in LOAD_32BIT else m.dst.read16
@@ -197,9 +201,9 @@ def store_datum(m, mode: int, x):
     if mode == FP16:
         return formats.fp16_to_dst(formats.fp32_to_fp16a_truncate(x)).astype(np.uint32)
     if mode == BF16:
-        return formats.bf16_to_dst(formats.fp32_to_bf16_truncate(x)).astype(np.uint32)
+        return formats.bf16_to_dst(m.arch.bf16_store(x)).astype(np.uint32)
     if mode == FP32:
-        return formats.fp32_to_dst(formats.flush_denormals(x))
+        return formats.fp32_to_dst(m.arch.fp32_store(x))
     if mode in (INT32, INT32_ALL):
         return formats.fp32_to_dst(x)
     if mode == INT32_SM:
@@ -245,10 +249,45 @@ def sfpstore(m, i):
 def store(m, vd: int, mode: int, address: int) -> None:
     """SFPSTORE's write of ``LReg[vd]`` in resolved ``mode`` at Dst ``address`` (an
     SFPLOADMACRO-scheduled store gets the address its SFPLOADMACRO computed, and no AddrMod)."""
-    lanes = (m.active if mode == INT32_ALL else m.lane_enabled()) & \
+    lanes = (m.active if mode == INT32_ALL else m.enabled) & \
         ((m.lane_config & BLOCK_DEST_WR_FROM_SFPU) == 0)
     rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
     write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
     source = m.read(vd)
     write(rows[lanes], columns[lanes], store_datum(m, mode, source)[lanes], groups[lanes])
     m.stored(address, source, lanes)
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+LOADSTORE_FORMATS = {"SRCB": 0, "FP16": 1, "FP16A": 1, "BF16": 2, "FP16B": 2, "FP32": 3,
+                     "INT32": 4, "INT8": 5, "UINT16": 6, "HI16": 7, "INT16": 8, "LO16": 9,
+                     "INT32_ALL": 10, "ZERO": 11, "INT32_SM": 12, "INT8_COMP": 13,
+                     "LO16_ONLY": 14, "HI16_ONLY": 15}
+LOADSTORE_NAMES = {**{f"MOD0_FMT_{k}": v for k, v in LOADSTORE_FORMATS.items()},
+                   **LOADSTORE_FORMATS}
+# The AddrMod field: 2 bits at 14 on Wormhole, 3 bits at 13 on Blackhole.
+WORMHOLE_ADDR_MOD, BLACKHOLE_ADDR_MOD = imm("addr_mod", 14, 2), imm("addr_mod", 13, 3)
+
+
+def _dst_access(addr_mod):
+    return (lreg("vd", 20), mod("mod0", 16), addr_mod, imm("imm10", 0, 10))
+
+
+RECORDS = (
+    Opcode("SFPLOAD", 0x70, _dst_access(WORMHOLE_ADDR_MOD), LOAD, sfpload, "mod0",
+           rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.none, writes=rec.vd, backdoor=False,
+           cost_class=rec.LOAD_STORE),
+    Opcode("SFPLOADI", 0x71, (lreg("vd", 20), mod("mod0", 16), imm("imm16", 0, 16)), LOAD,
+           sfploadi, "mod0", frozenset({0, 1, 2, 4, 8, 10}),
+           rec.names("SFPLOADI_MOD0", FLOATB=0, FLOATA=1, USHORT=2, SHORT=4, UPPER=8, LOWER=10),
+           reads=lambda i: frozenset({i.vd}) if i.mod0 in (8, 10) else rec.NONE, writes=rec.vd,
+           backdoor=False, cost_class=rec.CONSTANTS),
+    Opcode("SFPSTORE", 0x72, _dst_access(WORMHOLE_ADDR_MOD), STORE, sfpstore, "mod0",
+           rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.vd, writes=rec.none, writes_vd=False,
+           cost_class=rec.LOAD_STORE),
+)
+BLACKHOLE = {"SFPLOAD": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
+             "SFPSTORE": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)}}
