@@ -88,6 +88,14 @@ class Write:
         return np.where(self.lanes & np.isin(vd, list(WRITABLE)), vd, -1)
 
 
+def two_cycle(instruction: Instruction) -> bool:
+    """Whether its LReg results land a cycle late: the MAD sub-unit's instructions and SFPSWAP
+    (VectorUnit.md: latency 2; SFPSHFT2's two-cycle shuffles are refused when scheduled and
+    stall the thread when issued)."""
+    return instruction.op.unit == MAD and instruction.mnemonic != "SFPNOP" or \
+        instruction.mnemonic == "SFPSWAP"
+
+
 class Sequencer:
     """The pending queue and the cycle engine of one Machine (module docstring)."""
 
@@ -150,7 +158,7 @@ class Sequencer:
                 else:
                     m.execute_scheduled(instruction, entry.address)
                 made = [Write(vd, v, lanes, instruction) for vd, v, lanes in sink[start:]]
-                (later if instruction.op.latency == 2 else writes).extend(made)
+                (later if two_cycle(instruction) else writes).extend(made)
         finally:
             m._sink = None
         landing = writes + self.landing
@@ -190,8 +198,7 @@ class Sequencer:
         elif m.arch.shuffles_stall and previous.mnemonic == "SFPSHFT2" and \
                 previous.mod1 in (2, 3, 4):
             why = "follows an SFPSHFT2 shuffle without an SFPNOP"
-        elif m.arch.interlocks_mad and previous.op.latency == 2 and \
-                previous.mnemonic != "SFPSWAP" and \
+        elif m.arch.interlocks_mad and previous.op.unit == MAD and \
                 previous.op.writes(previous) & issued.op.reads(issued) and \
                 m.arch.hazard(previous, issued) is None:
             why = f"reads the result of the {previous.mnemonic} just before it"

@@ -7,10 +7,9 @@ MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 from __future__ import annotations
 
 import numpy as np
-from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
 
-from sfpu_sim.isa.spec import operand_vc_of_vd
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod, operand_vc_of_vd
 
 SIGN = np.uint32(0x80000000)
 ONE = np.uint32(0x3F800000)
@@ -110,8 +109,8 @@ def _mad_reads(i):
     return frozenset({i.va, i.vb, i.vc} | ({7} if i.mod1 & INDIRECT_VD else set()))
 
 
-def _vd_immediate_reads(i):              # SFPADDI / SFPMULI read their own VD
-    return frozenset({i.vd} | ({7} if i.mod1 & INDIRECT_VD else set()))
+def _vd_immediate_reads(i):              # SFPADDI / SFPMULI read their own VD (VC = VD)
+    return frozenset({operand_vc_of_vd(i)} | ({7} if i.mod1 & INDIRECT_VD else set()))
 
 
 _IMM16 = (imm("imm16", 8, 16), lreg("vd", 4), mod("mod1", 0))

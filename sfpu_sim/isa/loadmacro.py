@@ -42,8 +42,10 @@ documented fact):
 from __future__ import annotations
 
 from sfpu_sim.isa import loadstore
+from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.spec import (
     ENABLE_DEST_INDEX,
+    LOAD,
     MAD,
     MACRO_VB,
     MACRO_VC,
@@ -53,9 +55,12 @@ from sfpu_sim.isa.spec import (
     Instruction,
     IsaError,
     NotOnChip,
+    Opcode,
     UndefinedBehaviour,
     UnknownInstruction,
     Unsupported,
+    imm,
+    mod,
 )
 
 SUB_UNITS = (SIMPLE, MAD, ROUND, STORE)         # Sequence byte i drives SUB_UNITS[i]
@@ -258,3 +263,29 @@ def execute_scheduled(m, instruction: Instruction, address: int | None) -> None:
     else:
         instruction.op.execute(m, instruction)
 
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _operands(addr_mod):
+    return (imm("lreg_ind", 20, 4), mod("mod0", 16), addr_mod, imm("dest_reg_addr", 0, 10))
+
+
+def _reads(i):                           # its SFPLOAD part: the *_ONLY modes keep half of VD
+    return frozenset({loaded_vd(i)}) if i.mod0 in (loadstore.LO16_ONLY, loadstore.HI16_ONLY) \
+        else rec.NONE
+
+
+def _writes(i):                          # VD, and VD + 4 where SFPLOAD captures a Dst index
+    vd = loaded_vd(i)
+    return frozenset({vd, vd + 4} if vd < 4 else {vd})
+
+
+RECORDS = (
+    Opcode("SFPLOADMACRO", 0x93, _operands(loadstore.WORMHOLE_ADDR_MOD), LOAD, sfploadmacro,
+           "mod0", rec.EVERY_MODE, loadstore.LOADSTORE_NAMES, reads=_reads, writes=_writes,
+           writes_vd=False, backdoor=False, cost_class=rec.LOAD_STORE),
+)
+BLACKHOLE = {"SFPLOADMACRO": {"operands": _operands(loadstore.BLACKHOLE_ADDR_MOD)}}
