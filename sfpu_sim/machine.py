@@ -488,7 +488,7 @@ class Machine:
         if self.store_watch is not None:
             self.store_watch.see(address, source, lanes)
 
-    def watch_stores(self, address: int) -> "StoreWatch":
+    def watch_stores(self, address: int) -> StoreWatch:
         """From now on keep, per lane, the LReg value the last SFPSTORE to the cells of
         ``address`` stored (issued or scheduled by SFPLOADMACRO)."""
         self.store_watch = StoreWatch(address, self.lanes)

@@ -55,8 +55,17 @@ import numpy as np
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa import loadstore
 from sfpu_sim.isa.loadmacro import INSTRUCTIONS, MACRO_LREG
-from sfpu_sim.isa.spec import (DEST_RD_COL_EXCHANGE, DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX,
-                               MAD, ROUND, SIMPLE, Instruction, UndefinedBehaviour, Unsupported)
+from sfpu_sim.isa.spec import (
+    DEST_RD_COL_EXCHANGE,
+    DEST_WR_COL_EXCHANGE,
+    ENABLE_DEST_INDEX,
+    MAD,
+    ROUND,
+    SIMPLE,
+    Instruction,
+    UndefinedBehaviour,
+    Unsupported,
+)
 
 WRITABLE = frozenset({*range(8), MACRO_LREG})
 CC_WRITERS = frozenset({"SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPSETCC"})

@@ -30,7 +30,7 @@ def cmd_kernel_show(args, console: Console) -> int:
     spec = kernel_spec(args.kernel)
     program = spec.program(args.arch)
     groups = program.row_groups
-    body = (f"per iteration of 32 datums" if groups == 1 else
+    body = ("per iteration of 32 datums" if groups == 1 else
             f"per call of {groups} iterations, {32 * groups} datums")
     listing = Table(title=f"{spec.name} on {CHIPS[args.arch]}: {len(program)} instructions "
                           f"({program.init_length} init, {len(program) - program.init_length} "

@@ -46,9 +46,9 @@ from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.spec import (
     ENABLE_DEST_INDEX,
     LOAD,
-    MAD,
     MACRO_VB,
     MACRO_VC,
+    MAD,
     ROUND,
     SIMPLE,
     STORE,
