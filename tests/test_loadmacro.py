@@ -359,3 +359,24 @@ def test_a_template_its_unit_cannot_run_becomes_sfpnop(arch):
                                                         1: sequence(mad=byte(6))})
     run(m, loadmacro(0, 0), loadmacro(1, 1), "SFPNOP", "SFPNOP")
     assert np.array_equal(m.lreg[0], bits(X)) and np.array_equal(m.lreg[1], bits(X))
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_a_backdoor_capture_reads_and_writes_nothing_so_no_hazard(arch):
+    """SFPMAD with VD 13 is captured as template 1 in every lane (DISABLE_BACKDOOR_LOAD
+    clear): it writes no register, so reading L13 next is no MAD hazard (tt-llk's inits put
+    captures back to back)."""
+    m = Machine(arch, strict=True)
+    run(m, "SFPMAD L12, L0, L13, L13, 0", "SFPMOV 0, L13, L1, 0")
+    assert np.all(m.lreg[1] == m.lreg[13])
+
+
+def test_cost_counts_an_sfploadmacro_call_per_row_group():
+    """exp_approx_loadmacro's call: 16 SFPLOADMACROs and 8 SFPNOPs for 8 row groups, so 3
+    issue slots per 32 datums (the scheduled instructions take no issue slot)."""
+    from sfpu_sim import cost, registry
+
+    estimate = cost.estimate(registry.get("exp_approx_loadmacro").program("blackhole"))
+    assert estimate.body_instructions == 24
+    assert estimate.as_dict()["issue_slots_per_iteration"] == 3.0
+    assert estimate.as_dict()["issue_slots_per_datum"] == 3.0 / 32
