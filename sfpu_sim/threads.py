@@ -1,0 +1,136 @@
+"""How many threads sfpu-sim's compiled loops use, and when a call uses more than one.
+
+Owns: the thread count (:func:`threads`, :func:`set_threads`, which the CLI's ``--threads``
+calls) and :func:`parallel_for`, the one way the package spreads a compiled loop over threads.
+Knows nothing of what the loops compute.
+
+The count defaults to ``NUMBA_NUM_THREADS`` (numba's setting: the environment variable, else
+the CPU count), capped by the CPUs this process may run on. A loop runs serially, in the
+calling thread, when it is small (:data:`SERIAL_WORK`, and never more than one thread for
+<= :data:`SERIAL_LANES` lanes): handing work to another thread costs tens of microseconds.
+
+Why not numba's ``parallel=True``: its default threading layer here (OpenMP) waits for every
+thread at the end of a parallel region, and a thread that the OS has not scheduled (another
+process loading the cores) holds the call for a whole time slice: measured 8-16 ms for work of
+0.25 ms serially. Here the work is cut into chunks that the calling thread and the helpers
+claim one at a time; the caller waits only for chunks a helper has actually started, so a helper
+that never gets a core costs nothing and a loaded machine degrades to the serial time.
+Measurements: ``python -m sfpu_sim.bench fma`` / ``kernel``.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+from sfpu_sim.errors import SfpuSimError
+
+__all__ = ["threads", "set_threads", "max_threads", "parallel_for", "SERIAL_LANES",
+           "SERIAL_WORK", "ThreadCountError"]
+
+SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
+SERIAL_WORK = 1 << 17         # below this much work (lanes x cost) a helper thread does not pay
+CHUNKS_PER_THREAD = 4         # finer chunks even out threads that start late
+
+
+class ThreadCountError(SfpuSimError):
+    pass
+
+
+def max_threads() -> int:
+    """The most threads a call may use: ``NUMBA_NUM_THREADS``, capped by the usable CPUs."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    return max(1, min(numba.config.NUMBA_NUM_THREADS, cpus))
+
+
+_count: int | None = None
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def threads() -> int:
+    """The thread count large calls use (default :func:`max_threads`)."""
+    return _count if _count is not None else max_threads()
+
+
+def set_threads(n: int | None) -> None:
+    """Use ``n`` threads from now on (1 .. :func:`max_threads`); None restores the default."""
+    global _count
+    if n is None:
+        _count = None
+        return
+    limit = max_threads()
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+        raise ThreadCountError(f"threads: {n!r} is not allowed (choose 1 to {limit}; the "
+                               f"limit is NUMBA_NUM_THREADS or the CPUs this process may use)")
+    _count = n
+
+
+def parallel_for(kernel, count: int, *args, cost: float = 1.0) -> None:
+    """``kernel(start, stop, *args)`` over ``range(count)`` cut into chunks, in the calling
+    thread and up to ``threads() - 1`` helpers. ``kernel`` must release the GIL (numba
+    ``nogil=True``) and treat its chunks independently. ``cost`` is the work per item relative
+    to one multiply-add lane (e.g. a program's instruction count)."""
+    n = threads()
+    if n == 1 or count <= SERIAL_LANES or count * cost < SERIAL_WORK:
+        kernel(0, count, *args)
+        return
+    pieces = min(count, n * CHUNKS_PER_THREAD)
+    bounds = [count * k // pieces for k in range(pieces + 1)]
+    job = _Job(kernel, bounds, args)
+    pool = _helpers(n - 1)
+    for _ in range(n - 1):
+        pool.submit(job.work)
+    job.work()
+    job.wait()
+
+
+def _helpers(n: int) -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool._max_workers < n:
+            _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="sfpu-sim")
+        return _pool
+
+
+class _Job:
+    """Chunks of one call, claimed one at a time by whichever thread is running."""
+
+    def __init__(self, kernel, bounds, args):
+        self.kernel, self.bounds, self.args = kernel, bounds, args
+        self.next = 0
+        self.running = 0
+        self.error: BaseException | None = None
+        self.lock = threading.Lock()
+        self.idle = threading.Condition(self.lock)
+
+    def work(self) -> None:
+        while True:
+            with self.lock:
+                if self.next >= len(self.bounds) - 1 or self.error is not None:
+                    return
+                k = self.next
+                self.next += 1
+                self.running += 1
+            try:
+                self.kernel(self.bounds[k], self.bounds[k + 1], *self.args)
+            except BaseException as error:      # re-raised in the calling thread
+                with self.lock:
+                    self.error = self.error or error
+            finally:
+                with self.lock:
+                    self.running -= 1
+                    if self.running == 0:
+                        self.idle.notify_all()
+
+    def wait(self) -> None:
+        with self.lock:
+            while self.running:
+                self.idle.wait()
+            if self.error is not None:
+                raise self.error
