@@ -71,13 +71,13 @@ def set_threads(n: int | None) -> None:
     _count = n
 
 
-def parallel_for(kernel, count: int, *args, cost: float = 1.0) -> None:
+def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: int = 1) -> None:
     """``kernel(start, stop, *args)`` over ``range(count)`` cut into chunks, in the calling
     thread and up to ``threads() - 1`` helpers. ``kernel`` must release the GIL (numba
     ``nogil=True``) and treat its chunks independently. ``cost`` is the work per item relative
-    to one multiply-add lane (e.g. a program's instruction count)."""
+    to one multiply-add lane; ``lanes_per_item`` the lanes an item holds (a 32-lane SFPU)."""
     n = threads()
-    if n == 1 or count <= SERIAL_LANES or count * cost < SERIAL_WORK:
+    if n == 1 or count * lanes_per_item <= SERIAL_LANES or count * cost < SERIAL_WORK:
         kernel(0, count, *args)
         return
     pieces = min(count, n * CHUNKS_PER_THREAD)
