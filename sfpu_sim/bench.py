@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m sfpu_sim.bench fma`` (and further targets as the emulator grows).
+"""Benchmarks: ``python -m sfpu_sim.bench fma|machine|reference|kernel``.
 
 Throughput is measured, never asserted: this machine is shared and noisy, so each figure is the
 best of several repetitions after a warm-up call (which also triggers compilation), and ratios
@@ -135,7 +135,57 @@ def bench_reference(args, console: Console) -> None:
     console.print(table)
 
 
-TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference}
+KERNEL_BENCH = ("exp", "tanh", "log", "gelu")
+TTSIM_FIGURE = "ttsim v1.10.0, end to end, all 65,536 BF16 inputs, exp and tanh: 260-400 M/s"
+
+
+def bench_kernel(args, console: Console) -> None:
+    """Whole kernels over all 65,536 BF16 inputs (``sweep.run_device``, end to end: Dst
+    placement, the program, reading the results): lane-instructions/s, compiled and Machine,
+    one thread and all threads; ratios are of figures measured in this run."""
+    import kernels
+    from sfpu_sim import threads
+    from sfpu_sim.sweep import DevicePath, run_device
+
+    inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    most = threads.max_threads()
+    table = Table(title=f"Whole kernels, all 65,536 BF16 inputs: M lane-instructions/s (best "
+                        f"of {args.repeat}; 1 thread and {most} threads)",
+                  caption=f"For comparison (measured elsewhere, not in this run): "
+                          f"{TTSIM_FIGURE}. 'first call' includes compiling the program, or "
+                          f"loading it from the on-disk cache.")
+    for column in ("kernel", "chip", "instr", "first call s", "compiled 1", f"compiled {most}",
+                   "Machine 1", f"Machine {most}", "compiled/Machine (1 thread)"):
+        table.add_column(column, justify="left" if column in ("kernel", "chip") else "right")
+    try:
+        for name in args.kernels or KERNEL_BENCH:
+            spec = kernels.get(name)
+            for arch in spec.chips:
+                program = spec.program(arch)
+                path = DevicePath(dest=spec.dest)
+                work = inputs.size * len(program) / 1e6
+                start = time.perf_counter()
+                engine = run_device(program, inputs, path).engine
+                first = time.perf_counter() - start
+                rates = {}
+                for kind in ("compiled", "machine"):
+                    for n in (1, most):
+                        threads.set_threads(n)
+                        seconds = best_seconds(
+                            lambda: run_device(program, inputs, path, engine=kind), args.repeat)
+                        rates[kind, n] = work / seconds
+                label = spec.name if engine == "compiled" else f"{spec.name} ({engine})"
+                table.add_row(label, arch, str(len(program)), f"{first:.2f}",
+                              *(f"{rates[key]:,.0f}" for key in (("compiled", 1), ("compiled", most),
+                                                                  ("machine", 1), ("machine", most))),
+                              f"{rates['compiled', 1] / rates['machine', 1]:.1f}x")
+    finally:
+        threads.set_threads(None)
+    console.print(table)
+
+
+TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
+           "kernel": bench_kernel}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 
@@ -146,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="lanes: array sizes for fma (default 1M and 16M), the machine's "
                              "lane count for machine (default 65,536)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--kernels", nargs="+", default=None,
+                        help=f"kernel: registered kernels to run (default: "
+                             f"{' '.join(KERNEL_BENCH)})")
     args = parser.parse_args(argv)
     TARGETS[args.target](args, Console())
     return 0

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import sfpu_sim
-from sfpu_sim import cost, formats, reference, ulp
+from sfpu_sim import compiled, cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
@@ -96,6 +96,7 @@ class DeviceRun:
     path: DevicePath
     program: Program
     trace: object = None
+    engine: str = "machine"       # "compiled", or "machine" (with the reason it was not compiled)
 
 
 def _last_store(program: Program) -> int:
@@ -105,10 +106,19 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
+ENGINES = ("compiled", "machine")
+
+
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None) -> DeviceRun:
+               trace_lanes=None, engine: str = "compiled") -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order)."""
+    ``trace_lanes``, record what every instruction changed in those lanes (input order).
+
+    ``engine``: "compiled" (default) runs the program as one compiled per-lane function
+    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, or when tracing), "machine" the
+    per-instruction Machine. Both give the same bits; ``DeviceRun.engine`` says which ran."""
+    if engine not in ENGINES:
+        raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     inputs = np.asarray(inputs).astype(np.uint16)
     count = inputs.size
     lanes = max(32, -(-count // 32) * 32)
@@ -127,16 +137,21 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     trace = m.record(trace_lanes) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", HazardWarning)      # kernels are checked when built
-        m.run(program.instructions[:store])
-        kernel_fp32 = m.read(program[store].vd).copy()
-        m.run(program.instructions[store:])
+        if engine == "compiled" and trace is None:
+            kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
+            engine = "compiled" if why_not is None else f"machine ({why_not})"
+        else:
+            m.run(program.instructions[:store])
+            kernel_fp32 = m.read(program[store].vd).copy()
+            m.run(program.instructions[store:])
+            engine = "machine"
     if path.dest == "fp32":
         dst = m.dst.read_lanes(0, "fp32")
         output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
     else:
         dst = m.dst.read_lanes(0, "bf16")
         output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
-    return DeviceRun(inputs, kernel_fp32[:count], output[:count], path, program, trace)
+    return DeviceRun(inputs, kernel_fp32[:count], output[:count], path, program, trace, engine)
 
 
 def program_hash(program: Program) -> str:

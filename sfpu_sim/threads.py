@@ -31,7 +31,7 @@ __all__ = ["threads", "set_threads", "max_threads", "parallel_for", "SERIAL_LANE
            "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
-SERIAL_WORK = 1 << 17         # below this much work (lanes x cost) a helper thread does not pay
+SERIAL_WORK = 1 << 14         # below this much work (multiply-add lanes) a helper does not pay
 CHUNKS_PER_THREAD = 4         # finer chunks even out threads that start late
 
 

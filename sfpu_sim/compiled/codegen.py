@@ -59,6 +59,7 @@ class Translation:
         self.configs = 0
         self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
         self.k = -1
+        self.open_guard: str | None = None
         for k, instruction in enumerate(program):
             self.k = k
             if k == capture_at:
@@ -68,6 +69,8 @@ class Translation:
 
     # ---------------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
+        if not line.startswith("#"):
+            self.open_guard = None
         self.lines.append(self.temp(line))
 
     def temp(self, text: str) -> str:
@@ -93,10 +96,15 @@ class Translation:
 
     def guarded(self, when: str, *statements: str) -> None:
         if when == "True":
-            self.lines.extend(self.temp(s) for s in statements)
-        else:
+            for statement in statements:
+                self.emit(statement)
+            return
+        if when != self.open_guard:      # consecutive statements under one guard share it
             self.emit(f"if {when}:")
-            self.lines.extend("    " + self.temp(s) for s in statements)
+        self.lines.extend("    " + self.temp(s) for s in statements)
+        changed = any(re.match(rf"{re.escape(self.temp(when))} = ", self.temp(s))
+                      for s in statements)
+        self.open_guard = None if changed else when
 
     def set_flags(self, value: str, when: str) -> None:
         self.guarded(when, f"f = {value}")
@@ -117,7 +125,7 @@ class Translation:
         emitter = getattr(self, "op_" + op.mnemonic.replace("_", ""), None)
         if emitter is None:
             raise NotCompiled(f"instruction {k} ({op.mnemonic}) is not compiled")
-        self.emit(f"# [{k}] {i!r}" + (f"  {i.source}" if i.source else ""))
+        self.emit(f"# [{k}] {i!r}")     # no source line: the same words share one cache entry
         try:
             emitter(i)
         except ExecutionError as error:       # the Machine raises it, at the right point
