@@ -127,27 +127,37 @@ def _state_problem(m: Machine, instructions) -> str | None:
 
 def _uniform_lregs(m: Machine) -> tuple:
     """Per LReg 0..16, its value when every lane holds the same one (compiled in), else None."""
-    rows = np.vstack([m.lreg, m.lreg_macro[None]])
-    same = (rows == rows[:, :1]).all(axis=1)
-    return tuple(int(rows[k, 0]) if same[k] else None for k in range(17))
+    rows = [*m.lreg, m.lreg_macro]
+    return tuple(int(row[0]) if row.min() == row.max() else None for row in rows)
 
 
 def _hazards(m: Machine, instructions, dry_run: bool) -> bool:
     """Machine.step's hazard check for each instruction (warnings as the Machine gives them);
     with ``dry_run`` only whether there is one, the Machine left untouched."""
-    previous = m.previous
-    for instruction in instructions:
-        if previous is not None and m.arch.hazard(previous, instruction) is not None:
-            if dry_run:
-                return True
-            m.previous = previous
-            m._check_hazard(instruction)
-        previous = instruction
-        if not dry_run:
-            m.executed += 1
-    if not dry_run:
-        m.previous = previous
+    inside = _hazard_positions(m.arch, tuple(ins.word for ins in instructions), instructions)
+    first = m.previous is not None and instructions and \
+        m.arch.hazard(m.previous, instructions[0]) is not None
+    if dry_run:
+        return bool(inside) or first
+    executed = m.executed
+    for k in ([0] if first else []) + list(inside):
+        m.previous, m.executed = (instructions[k - 1] if k else m.previous), executed + k
+        m._check_hazard(instructions[k])
+    m.previous = instructions[-1] if instructions else m.previous
+    m.executed = executed + len(instructions)
     return False
+
+
+_HAZARDS: dict[tuple, tuple[int, ...]] = {}
+
+
+def _hazard_positions(arch, words: tuple, instructions) -> tuple[int, ...]:
+    """Indices k >= 1 where instruction k may not follow instruction k - 1 (per program)."""
+    key = (arch.name, words)
+    if key not in _HAZARDS:
+        _HAZARDS[key] = tuple(k for k in range(1, len(instructions))
+                              if arch.hazard(instructions[k - 1], instructions[k]) is not None)
+    return _HAZARDS[key]
 
 
 def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
