@@ -7,6 +7,7 @@ are only meaningful within one run.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -16,13 +17,16 @@ from rich.table import Table
 SEED = 20261126
 
 
-def best_seconds(call, repeat: int) -> float:
+def best_seconds(call, repeat: int, clock=time.perf_counter) -> float:
+    """Best time of ``repeat`` calls after a warm-up call; ``clock`` may be
+    ``time.process_time`` (CPU seconds of the process: on a shared, loaded machine the fair
+    figure for one thread)."""
     call()                                   # warm-up: compilation, page faults
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         call()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best
 
 
@@ -140,23 +144,30 @@ TTSIM_FIGURE = "ttsim v1.10.0, end to end, all 65,536 BF16 inputs, exp and tanh:
 
 
 def bench_kernel(args, console: Console) -> None:
-    """Whole kernels over all 65,536 BF16 inputs (``sweep.run_device``, end to end: Dst
-    placement, the program, reading the results): lane-instructions/s, compiled and Machine,
-    one thread and all threads; ratios are of figures measured in this run."""
+    """Whole kernels over all 65,536 BF16 inputs (``sweep.run_device``, end to end: Machine
+    and Dst set-up, the program, reading the results): M lane-instructions/s (instructions x
+    65,536 per second), compiled and Machine, one thread (wall clock and CPU time) and all
+    threads (wall clock); ratios are of figures measured in this run."""
     import kernels
     from sfpu_sim import threads
     from sfpu_sim.sweep import DevicePath, run_device
 
     inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     most = threads.max_threads()
-    table = Table(title=f"Whole kernels, all 65,536 BF16 inputs: M lane-instructions/s (best "
-                        f"of {args.repeat}; 1 thread and {most} threads)",
-                  caption=f"For comparison (measured elsewhere, not in this run): "
-                          f"{TTSIM_FIGURE}. 'first call' includes compiling the program, or "
-                          f"loading it from the on-disk cache.")
-    for column in ("kernel", "chip", "instr", "first call s", "compiled 1", f"compiled {most}",
-                   "Machine 1", f"Machine {most}", "compiled/Machine (1 thread)"):
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    table = Table(title=f"Whole kernels, all 65,536 BF16 inputs: M lane-instructions/s "
+                        f"(best of {args.repeat}; load average {load:.1f} at the start)",
+                  caption=f"C = compiled, M = Machine; 1t / {most}t: threads, wall clock; "
+                          f"cpu: CPU time of the process (1 thread). first s: the first call, "
+                          f"compiling the program or loading it from the on-disk cache. For "
+                          f"comparison (not measured in this run): {TTSIM_FIGURE}.")
+    columns = ("kernel", "chip", "n", "first s", "C 1t", "C 1t cpu", f"C {most}t", "M 1t",
+               "M 1t cpu", f"M {most}t", "C/M 1t cpu")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("kernel", "chip") else "right")
+    runs = (("compiled", 1, time.perf_counter), ("compiled", 1, time.process_time),
+            ("compiled", most, time.perf_counter), ("machine", 1, time.perf_counter),
+            ("machine", 1, time.process_time), ("machine", most, time.perf_counter))
     try:
         for name in args.kernels or KERNEL_BENCH:
             spec = kernels.get(name)
@@ -167,18 +178,15 @@ def bench_kernel(args, console: Console) -> None:
                 start = time.perf_counter()
                 engine = run_device(program, inputs, path).engine
                 first = time.perf_counter() - start
-                rates = {}
-                for kind in ("compiled", "machine"):
-                    for n in (1, most):
-                        threads.set_threads(n)
-                        seconds = best_seconds(
-                            lambda: run_device(program, inputs, path, engine=kind), args.repeat)
-                        rates[kind, n] = work / seconds
+                rates = []
+                for kind, n, clock in runs:
+                    threads.set_threads(n)
+                    seconds = best_seconds(lambda: run_device(program, inputs, path,
+                                                              engine=kind), args.repeat, clock)
+                    rates.append(work / seconds)
                 label = spec.name if engine == "compiled" else f"{spec.name} ({engine})"
                 table.add_row(label, arch, str(len(program)), f"{first:.2f}",
-                              *(f"{rates[key]:,.0f}" for key in (("compiled", 1), ("compiled", most),
-                                                                  ("machine", 1), ("machine", most))),
-                              f"{rates['compiled', 1] / rates['machine', 1]:.1f}x")
+                              *(f"{rate:,.0f}" for rate in rates), f"{rates[1] / rates[4]:.1f}x")
     finally:
         threads.set_threads(None)
     console.print(table)
@@ -200,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"kernel: registered kernels to run (default: "
                              f"{' '.join(KERNEL_BENCH)})")
     args = parser.parse_args(argv)
-    TARGETS[args.target](args, Console())
+    TARGETS[args.target](args, Console(width=max(Console().width, 120)))
     return 0
 
 
