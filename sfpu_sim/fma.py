@@ -245,19 +245,19 @@ def _datapath(x, y, z, rules):
 # and keep small ones serial; sfpu_sim.jit decides where the compiled code is cached.
 @njit(nogil=True)
 def _lanes_ieee(start, stop, x, y, z, out):
-    for i in range(start, stop):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), IEEE)
 
 
 @njit(nogil=True)
 def _lanes_blackhole(start, stop, x, y, z, out):
-    for i in range(start, stop):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), BLACKHOLE)
 
 
 @njit(nogil=True)
 def _lanes_wormhole(start, stop, x, y, z, out):
-    for i in range(start, stop):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), WORMHOLE)
 
 

@@ -184,15 +184,19 @@ def _source(t: Translation, instructions, capture_at, uniform) -> str:
              f"# helpers {_helpers_digest()}",
              "import numpy as np",
              "from sfpu_sim.jit import njit",
+             "SEVEN = np.uint64(7)",
              f"from sfpu_sim.compiled.scalar import ({', '.join(_SCALAR_NAMES)})", ""]
     lines += t.tables
     lines += ["", "", "@njit(nogil=True, error_model='numpy')",
               "def run(start, stop, lreg, macro, flags, stack_in, stack_out, prng, dst, capture):",
               f"    cfgv = np.zeros(({max(t.configs, 1)}, 8), dtype=np.int64)",
               f"    cfgf = np.zeros(({max(t.configs, 1)}, 8), dtype=np.bool_)",
-              f"    for lane in range(start * {LANES_PER_SFPU}, stop * {LANES_PER_SFPU}):",
-              "        g = lane >> 5",
-              "        l = lane & 31"]
+              # unsigned indices: numba then skips the negative-index test on every access
+              f"    for lane in range(np.uint64(start * {LANES_PER_SFPU}), "
+              f"np.uint64(stop * {LANES_PER_SFPU})):",
+              "        g = lane >> np.uint64(5)",
+              "        lu = lane & np.uint64(31)",
+              "        l = np.int64(lu)"]
     body = []
     for k in sorted(t.used):
         source = "macro[lane]" if k == 16 else f"lreg[{k}, lane]"

@@ -207,7 +207,7 @@ class Translation:
             for lane, offset in enumerate(offsets):
                 self.cells.setdefault(offset, []).append((lane, is_write))
             name = f"CELL{len(self.tables)}"
-            self.tables.append(f"{name} = np.array({offsets}, dtype=np.int64)")
+            self.tables.append(f"{name} = np.array({offsets}, dtype=np.uint64)")
             names.append(name)
         return names
 
@@ -232,9 +232,9 @@ class Translation:
         if i.vd < 8:
             width = 32 if mode in LS.LOAD_32BIT else 16
             tables = self._cell_tables(address, width, LS.DEST_RD_COL_EXCHANGE, False)
-            cell = f"np.int64(dst[g, {tables[0]}[l]])"
+            cell = f"np.int64(dst[g, {tables[0]}[lu]])"
             if width == 32:
-                cell = f"(({cell} << 16) | np.int64(dst[g, {tables[1]}[l]]))"
+                cell = f"(({cell} << 16) | np.int64(dst[g, {tables[1]}[lu]]))"
             when = "True" if int32_all else self.en()
             self.guarded(when, f"c_ = {cell}", f"r{i.vd} = {self._load_datum(mode, i.vd)}")
             self.used.add(i.vd)
@@ -279,9 +279,9 @@ class Translation:
         when = "True" if int32_all else self.en()
         stores = [f"c_ = {self._store_datum(mode, x)}"]
         if width == 16:
-            stores.append(f"dst[g, {tables[0]}[l]] = c_ & 0xFFFF")
+            stores.append(f"dst[g, {tables[0]}[lu]] = c_ & 0xFFFF")
         else:
-            stores += [f"dst[g, {tables[0]}[l]] = c_ >> 16", f"dst[g, {tables[1]}[l]] = c_ & 0xFFFF"]
+            stores += [f"dst[g, {tables[0]}[lu]] = c_ >> 16", f"dst[g, {tables[1]}[lu]] = c_ & 0xFFFF"]
         self.guarded(when, *stores)
         if int32_all and self.arch.int32_all_uses_stack_pointer:
             rwc = self.shadow.rwc
@@ -534,11 +534,11 @@ class Translation:
         k = self.configs
         self.configs += 1
         self.read(0)
-        self.guarded("l < 8", f"cfgv[{k}, l] = r0", f"cfgf[{k}, l] = f")   # grid row 0 first
+        self.guarded("l < 8", f"cfgv[{k}, lu] = r0", f"cfgf[{k}, lu] = f")   # grid row 0 first
         conditions = [f"(({i.imm16} >> (2 * (l & 7))) & 1) != 0"] if mod1 & 8 else []
         if self.enable:
-            conditions.append(f"cfgf[{k}, l & 7]")
-        value = str(self.arch.constant_lregs[vd]) if mod1 & 1 else f"cfgv[{k}, l & 7]"
+            conditions.append(f"cfgf[{k}, lu & SEVEN]")
+        value = str(self.arch.constant_lregs[vd]) if mod1 & 1 else f"cfgv[{k}, lu & SEVEN]"
         self.used.add(vd)
         self.written.add(vd)
         self.guarded(" and ".join(conditions) or "True", f"r{vd} = {value}")
