@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.sfpi import _vec
+from sfpu_sim.sfpi import vFloat
 
 __sfpi_library__ = True        # traced instructions name the kernel line that called in here
 
@@ -14,7 +14,7 @@ def polyval(x, *coefficients):
     if not coefficients:
         raise ValueError("polyval needs at least one coefficient")
     if len(coefficients) == 1:
-        return _vec(coefficients[0])
+        return vFloat.operand(coefficients[0])
     return coefficients[0] + x * polyval(x, *coefficients[1:])
 
 

@@ -26,7 +26,7 @@ merge could be tied to one of them (PR #42540 refitted and clamped erf two days 
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from sfpu_sim.sfpi import dst_reg, v_else, v_elseif, v_endif, v_if, vFloat
 
@@ -78,12 +78,12 @@ SOURCE = ("tt-metal ckernel_sfpu_erf_erfc.h calculate_erf_body (BH @120b164d, WH
           "2024 until PR #41850, Apr 2026): piecewise POLYVAL5 on [0,1) and [1,3), 1 beyond; "
           "no rounding (SFPSTORE truncates)")
 
-register(KernelSpec(
-    name="erf", function="erf", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "erf", erf, function="erf", mode="accurate", dest="bf16",
     provenance=SOURCE + "; erf(x) = -body(-x) for x < 0",
-    build=dsl(erf), description="ttnn.erf on a BF16 tensor, Jan 2026"))
+    description="ttnn.erf on a BF16 tensor, Jan 2026")
 
-register(KernelSpec(
-    name="erfc", function="erfc", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "erfc", erfc, function="erfc", mode="accurate", dest="bf16",
     provenance=SOURCE + "; erfc(x) = 1 + body(-x) for x < 0, else 1 - body(x)",
-    build=dsl(erfc), description="ttnn.erfc on a BF16 tensor, Jan 2026"))
+    description="ttnn.erfc on a BF16 tensor, Jan 2026")

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import as_float, polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import (addexp, dst_reg, exexp, exexp_nodebias, exman8, exman9, float_to_fp16b,
@@ -324,46 +324,43 @@ _METAL = "tt-metal ckernel_sfpu_exp.h (Jan 2026, index id 6689125702, same on WH
 _LLK = "tt-llk tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_exp.h @c635ca695 " \
        "(2026-01-30)"
 
-register(KernelSpec(
-    name="exp", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "exp", exp_bf16, init=exp_init, function="exp", mode="accurate", dest="bf16",
     provenance=f"{_METAL}: calculate_exponential<false, true, false> -> _sfpu_exp_21f_<false> "
                "(PR #25946, Jul-Aug 2025; Moroz et al. 2022 exp_21f) with float_to_fp16b(y, 0); "
                "exp_init<false, true> loads the reciprocal constants",
-    build=dsl(exp_bf16, exp_init),
-    description="ttnn.exp default (accurate) on a BF16 tensor"))
+    description="ttnn.exp default (accurate) on a BF16 tensor")
 
-register(KernelSpec(
-    name="exp_fp32", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+register_kernel(
+    "exp_fp32", exp_fp32, init=exp_init, function="exp", mode="accurate", dest="fp32",
     provenance=f"{_METAL}: calculate_exponential<false, true, true> -> _sfpu_exp_f32_accurate_ "
                "(PR #33563, Dec 2025): Cody-Waite + degree-7 Taylor, no rounding",
-    build=dsl(exp_fp32, exp_init),
-    description="ttnn.exp (accurate) with an FP32 Dst"))
+    description="ttnn.exp (accurate) with an FP32 Dst")
 
-register(KernelSpec(
-    name="exp_approx", function="exp", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
+register_kernel(
+    "exp_approx", exp_approx, init=exp_fast_approx_init, function="exp", mode="approximate",
+    dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_<APPROX=true, FAST_APPROX=true> Schraudolph "
                "(1999) kernel with input clamp at -88.5 (A = 256/ln2, B-C = 32500.818359375). "
                "The device runs it with SFPLOADMACRO, which sfpu-sim does not model; this is "
                "the straight-line DISABLE_SFPLOADMACRO fallback of tt-llk #1454 (2026-03-14, "
                "stated bit-identical): SFPSWAP max, SFPMAD, SFP_STOCH_RND FP32->UINT16 nearest, "
                "SFPSHFT 15",
-    build=dsl(exp_approx, exp_fast_approx_init),
-    description="ttnn.exp fast_and_approximate_mode=True (Jan 2026)"))
+    description="ttnn.exp fast_and_approximate_mode=True (Jan 2026)")
 
-register(KernelSpec(
-    name="exp_piecewise_approx", function="exp", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
+register_kernel(
+    "exp_piecewise_approx", exp_piecewise_approx, init=exp_approx_piecewise_init, function="exp",
+    mode="approximate", dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_piecewise_<APPROX=true, SCALE_EN=false, "
                "SKIP_POSITIVE_CHECK=false> (x >= 89 -> Inf, x < -42 -> 0, else "
                "_calculate_exponential_approx_, 7.3 fixed point), init _init_exponential_<true, "
                "false>; no rounding",
-    build=dsl(exp_piecewise_approx, exp_approx_piecewise_init),
-    description="exp APPROXIMATION_MODE=true, FAST_APPROX=false"))
+    description="exp APPROXIMATION_MODE=true, FAST_APPROX=false")
 
-register(KernelSpec(
-    name="exp_legacy", function="exp", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "exp_legacy", exp_legacy_kernel, init=exp_init, function="exp", mode="accurate", dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_<false> = _sfpu_exp_(|x|) (Horner 0.8373, "
                "s2vFloat16b(0.863281) = 0.859375, repeated squaring) then _sfpu_reciprocal_<2> "
                "for x < 0 (Jan-2026 reciprocal of each chip), no rounding; ttnn.exp's accurate "
                "path before PR #25946 (Aug 2025, then with the pre-Sep-2025 reciprocal)",
-    build=dsl(exp_legacy_kernel, exp_init),
-    description="older accurate exp (tt-llk _sfpu_exp_ + reciprocal for x < 0)"))
+    description="older accurate exp (tt-llk _sfpu_exp_ + reciprocal for x < 0)")

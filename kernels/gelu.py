@@ -40,7 +40,7 @@ result is negative. APPROX=false: ``exp(-x*x/2)`` by the legacy ``_sfpu_exp_`` (
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.exp import exp_legacy
 from kernels.reciprocal import reciprocal_init
@@ -257,52 +257,49 @@ def gelu_derivative():
 # --- registration ---------------------------------------------------------------------------
 
 
-register(KernelSpec(
-    name="gelu", function="gelu", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "gelu", gelu, function="gelu", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_gelu.h calculate_gelu<false> + calculate_gelu_chebyshev "
                "(POLYVAL15), PR #27283 (Sep 2025), live in Jan 2026 (issue #35290); x==0 -> 0, "
                "x>=3 -> x, x<-5.5 -> 0, else setsgn(poly15(x), x); no rounding (SFPSTORE "
                "truncates)",
-    build=dsl(gelu), description="ttnn.gelu default (accurate) on a BF16 tensor, Jan 2026"))
+    description="ttnn.gelu default (accurate) on a BF16 tensor, Jan 2026")
 
-register(KernelSpec(
-    name="gelu_taylor_tiny", function="gelu", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "gelu_taylor_tiny", gelu_taylor_tiny, function="gelu", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_gelu.h, undated revision (index id 30231426931, after "
                "Sep 2025): the Jan-2026 Chebyshev kernel plus |x| <= 1e-6 -> 0.5*x",
-    build=dsl(gelu_taylor_tiny),
-    description="GELU Chebyshev variant with a tiny-input 0.5*x branch (undated)"))
+    description="GELU Chebyshev variant with a tiny-input 0.5*x branch (undated)")
 
-register(KernelSpec(
-    name="gelu_approx", function="gelu", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
+register_kernel(
+    "gelu_approx", gelu_approx, init=gelu_approx_init, function="gelu", mode="approximate",
+    dest="bf16",
     provenance="tt-llk ckernel_sfpu_gelu.h _calculate_gelu_appx_/_init_gelu_ (c635ca695, "
                "2026-01-30; = tt-metal calculate_gelu_appx, Sep 2026): x*0.5 + SFPLUTFP32 "
                "6-entry TABLE1 (no sign retain); no rounding",
-    build=dsl(gelu_approx, gelu_approx_init),
-    description="ttnn.gelu(fast_and_approximate_mode=True) on a BF16 tensor"))
+    description="ttnn.gelu(fast_and_approximate_mode=True) on a BF16 tensor")
 
-register(KernelSpec(
-    name="gelu_cdf", function="gelu", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "gelu_cdf", gelu_cdf, function="gelu", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_gelu.h _calculate_gelu_accurate_ -> ckernel_sfpu_cdf.h "
                "_calculate_cdf_appx_(x, scaled=true) (c635ca695, 2026-01-30); overridden in "
                "ttnn, measured by the tt-llk harness; no rounding",
-    build=dsl(gelu_cdf), description="tt-llk accurate GELU (CDF polynomial times x)"))
+    description="tt-llk accurate GELU (CDF polynomial times x)")
 
-register(KernelSpec(
-    name="gelu_derivative", function="gelu_derivative", chips=BOTH_CHIPS, mode="accurate",
-    dest="bf16",
+register_kernel(
+    "gelu_derivative", gelu_derivative, init=gelu_derivative_init, function="gelu_derivative",
+    mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_gelu.h _calculate_gelu_derivative_<false> / "
                "_init_gelu_derivative_<false> (c635ca695, 2026-01-30; tt-metal "
                "calculate_gelu_derivative calls it): legacy exp(-x*x/2) (reciprocal<2> of "
                "_sfpu_exp_), times x * s2vFloat16b(0.3989423), plus SFPLUT 0x28FF/0x3020/0xFF10 "
                "(sign retained), plus 0.5; no rounding",
-    build=dsl(gelu_derivative, gelu_derivative_init),
-    description="GELU derivative, accurate (tt-llk, Jan 2026)"))
+    description="GELU derivative, accurate (tt-llk, Jan 2026)")
 
-register(KernelSpec(
-    name="gelu_derivative_approx", function="gelu_derivative", chips=BOTH_CHIPS, mode="approximate",
-    dest="bf16",
+register_kernel(
+    "gelu_derivative_approx", gelu_derivative_approx, init=gelu_derivative_approx_init,
+    function="gelu_derivative", mode="approximate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_gelu.h _calculate_gelu_derivative_<true> / "
                "_init_gelu_derivative_<true> (c635ca695, 2026-01-30): SFPLUTFP32 6-entry "
                "TABLE1 with sign retain, +1 where negative; no rounding",
-    build=dsl(gelu_derivative_approx, gelu_derivative_approx_init),
-    description="GELU derivative, approximate (6-entry LUT)"))
+    description="GELU derivative, approximate (6-entry LUT)")

@@ -38,9 +38,10 @@ through the polynomial as 2**-127 * 1.m (about -88). ``log_fp32`` gives NaN for 
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
-from sfpu_sim.sfpi import (current_arch, dst_reg, exexp, float_to_fp16b, int32_to_float,
+from kernels.reciprocal import reciprocal, reciprocal_init
+from sfpu_sim.sfpi import (dst_reg, exexp, float_to_fp16b, int32_to_float,
                            reinterpret, setexp, setman, setsgn, v_else, v_elseif, v_endif, v_if,
                            vConst1, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2,
                            vConstNeg1, vFloat, vInt, vUInt)
@@ -106,23 +107,19 @@ def log():
 # Jan 2026 (PR #33391), FP32 Dst
 # --------------------------------------------------------------------------------------------
 
-def _reciprocal_module():
-    """kernels/reciprocal.py (another family module): ``reciprocal(x, iterations)`` is
-    tt-llk ``_sfpu_reciprocal_<iterations>``, ``reciprocal_init()`` ``_init_reciprocal_<false,
-    false>``."""
-    from kernels import reciprocal as module
-    return module
+def log_fp32_init_wormhole():
+    """``log_init<false, false, is_fp32_dest_acc_en=true>`` on Wormhole:
+    ``_init_reciprocal_<false, false>`` (the three quadratic-seed constants fill Prgm0..2)."""
+    reciprocal_init()
 
 
-def log_fp32_init():
-    """``log_init<false, false, is_fp32_dest_acc_en=true>``. Wormhole: ``_init_reciprocal_<false,
-    false>`` (the three quadratic-seed constants fill Prgm0..2). Blackhole, after tt-metal PR
-    #33803 (2025-12-04, "ttnn.log calls wrong recip init on Blackhole for float32"):
-    ``_init_sfpu_reciprocal_<false>`` (Prgm0 = 2.0), Prgm1 = sqrt(2), Prgm2 = ln 2."""
-    _reciprocal_module().reciprocal_init()
-    if current_arch().name == "blackhole":
-        vConstFloatPrgm1.assign(SQRT2)
-        vConstFloatPrgm2.assign(LN2)
+def log_fp32_init_blackhole():
+    """The same on Blackhole, after tt-metal PR #33803 (2025-12-04, "ttnn.log calls wrong recip
+    init on Blackhole for float32"): ``_init_sfpu_reciprocal_<false>`` (Prgm0 = 2.0), Prgm1 =
+    sqrt(2), Prgm2 = ln 2."""
+    reciprocal_init()
+    vConstFloatPrgm1.assign(SQRT2)
+    vConstFloatPrgm2.assign(LN2)
 
 
 def reciprocal_2_wormhole_in_place(in_):
@@ -148,21 +145,11 @@ def reciprocal_2_wormhole_in_place(in_):
     return setsgn(y, in_)
 
 
-def _log_reciprocal(x):
-    """``_sfpu_reciprocal_<2>`` of the chip being traced (see reciprocal_2_wormhole_in_place)."""
-    if current_arch().name == "wormhole":
-        return reciprocal_2_wormhole_in_place(x)
-    return _reciprocal_module().reciprocal(x, 2)
-
-
-def log_body_fp32(val):
-    """``calculate_log_f32_body<HAS_BASE_SCALING=false>``. Wormhole writes sqrt(2) and ln 2 as
-    literals; the Blackhole file (PR #33803) reads them from Prgm1 / Prgm2: the same FP32
-    values, so the same bits, in fewer instructions and registers."""
-    if current_arch().name == "blackhole":
-        sqrt2, ln2 = vConstFloatPrgm1, vConstFloatPrgm2
-    else:
-        sqrt2, ln2 = SQRT2, LN2
+def log_body_fp32(val, sqrt2, ln2, reciprocal_2):
+    """``calculate_log_f32_body<HAS_BASE_SCALING=false>``, with what differs per chip passed
+    in: Wormhole writes sqrt(2) and ln 2 as literals, the Blackhole file (PR #33803) reads them
+    from Prgm1 / Prgm2 (the same FP32 values, so the same bits, in fewer instructions and
+    registers); ``reciprocal_2`` is that chip's ``_sfpu_reciprocal_<2>``."""
     result = vFloat()
     exp = exexp(val)                              # debiased exponent
 
@@ -181,7 +168,7 @@ def log_body_fp32(val):
 
         m_minus_1 = m - vConst1
         m_plus_1 = m + vConst1
-        m_plus_1_recip = _log_reciprocal(m_plus_1)
+        m_plus_1_recip = reciprocal_2(m_plus_1)
         z = m_minus_1 * m_plus_1_recip
         z2 = z * z
         # ln m = 2 z (1 + z^2/3 + z^4/5 + z^6/7 + z^8/9 + z^10/11)
@@ -200,10 +187,18 @@ def log_body_fp32(val):
     return result
 
 
-def log_fp32():
-    """One iteration of ``calculate_log<false, false, false, is_fp32_dest_acc_en=true>``."""
+def log_fp32_wormhole():
+    """One iteration of ``calculate_log<false, false, false, is_fp32_dest_acc_en=true>`` on
+    Wormhole: literal constants, the in-place reciprocal that fits beside four live values."""
     x = dst_reg[0]
-    dst_reg[0] = log_body_fp32(x)
+    dst_reg[0] = log_body_fp32(x, SQRT2, LN2, reciprocal_2_wormhole_in_place)
+
+
+def log_fp32_blackhole():
+    """The same on Blackhole: sqrt(2) and ln 2 from Prgm1 / Prgm2, the shared reciprocal."""
+    x = dst_reg[0]
+    dst_reg[0] = log_body_fp32(x, vConstFloatPrgm1, vConstFloatPrgm2,
+                               lambda v: reciprocal(v, 2))
 
 
 # --------------------------------------------------------------------------------------------
@@ -241,39 +236,30 @@ def log_legacy():
 # --------------------------------------------------------------------------------------------
 
 
-register(KernelSpec(
-    name="log", function="log", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "log", log, init=log_init, function="log", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_log.h calculate_log_body<FAST_APPROX=false, "
                "HAS_BASE_SCALING=false, false>, PR #33391 (Dec 2025; index revision "
                "10165047131), live through Jan 2026: degree-5 Sollya minimax of log on [1, 2] "
                "in m = setexp(x, 127), + SFPCAST(exponent)*ln2, specials, float_to_fp16b(r, 0)",
-    build=dsl(log, log_init),
-    description="ttnn.log default (accurate) on a BF16 tensor"))
+    description="ttnn.log default (accurate) on a BF16 tensor")
 
-register(KernelSpec(
-    name="log_legacy", function="log", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "log_legacy", log_legacy, init=log_legacy_init, function="log", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_log.h _calculate_log_body_<false> / _init_log_ (2024 "
                "to Jan 2026, c635ca695), what ttnn.log ran before PR #33391 (Dec 2025): cubic "
                "0.1058/-0.7166/2.0871/-1.4753 on [1, 2), + exponent*0.692871, 0 -> -Inf, no "
                "rounding (SFPSTORE truncates)",
-    build=dsl(log_legacy, log_legacy_init),
-    description="ttnn.log before Dec 2025 (tt-llk cubic, truncated)"))
+    description="ttnn.log before Dec 2025 (tt-llk cubic, truncated)")
 
 
-def _register_fp32() -> None:
-    try:
-        _reciprocal_module()
-    except ImportError:               # kernels/reciprocal.py not written yet
-        return
-    register(KernelSpec(
-        name="log_fp32", function="log", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
-        provenance="tt-metal ckernel_sfpu_log.h calculate_log_f32_body<false>, PR #33391 "
-                   "(Dec 2025; index revision 10165047131), live through Jan 2026: m in "
-                   "[sqrt2/2, sqrt2), z = (m-1)*_sfpu_reciprocal_<2>(m+1), 2z(1 + z^2/3 + ... "
-                   "+ z^10/11) + e*ln2; init: WH _init_reciprocal_<false, false>, BH (PR "
-                   "#33803, Dec 2025) _init_sfpu_reciprocal_<false> + Prgm1 = sqrt2, Prgm2 = ln2",
-        build=dsl(log_fp32, log_fp32_init),
-        description="ttnn.log on an FP32 tensor (fp32_dest_acc_en)"))
-
-
-_register_fp32()
+register_kernel(
+    "log_fp32", {"wormhole": log_fp32_wormhole, "blackhole": log_fp32_blackhole},
+    init={"wormhole": log_fp32_init_wormhole, "blackhole": log_fp32_init_blackhole},
+    function="log", mode="accurate", dest="fp32",
+    provenance="tt-metal ckernel_sfpu_log.h calculate_log_f32_body<false>, PR #33391 "
+               "(Dec 2025; index revision 10165047131), live through Jan 2026: m in "
+               "[sqrt2/2, sqrt2), z = (m-1)*_sfpu_reciprocal_<2>(m+1), 2z(1 + z^2/3 + ... "
+               "+ z^10/11) + e*ln2; init: WH _init_reciprocal_<false, false>, BH (PR "
+               "#33803, Dec 2025) _init_sfpu_reciprocal_<false> + Prgm1 = sqrt2, Prgm2 = ln2",
+    description="ttnn.log on an FP32 tensor (fp32_dest_acc_en)")

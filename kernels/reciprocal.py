@@ -37,8 +37,8 @@ API matches tt-llk c635ca695; kernels.md §6.2 tags it [likely].
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
-from sfpu_sim.sfpi import (approx_recip, current_arch, dst_reg, float_to_fp16b, reinterpret,
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (approx_recip, dst_reg, float_to_fp16b, per_chip, reinterpret,
                            setman, setsgn, shft, v_endif, v_if, vConst0, vConst1, vConstNeg1,
                            vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vec_min_max,
                            vFloat, vInt, vUInt)
@@ -58,31 +58,34 @@ BLACKHOLE_RECIP_TWO = 2.0
 # Building blocks
 # --------------------------------------------------------------------------------------------
 
-def reciprocal_init(approximation_mode: bool = False):
-    """``_init_sfpu_reciprocal_<APPROXIMATION_MODE>`` of the chip being traced: Wormhole loads
-    the three quadratic-seed constants into Prgm0..2 (whatever the mode); Blackhole sets
-    Prgm0 = 2.0 unless approximate (then it loads nothing)."""
-    if current_arch().name == "wormhole":
-        k0, k1, k2 = WORMHOLE_RECIP_PRGM
-        vConstFloatPrgm0.assign(k0)
-        vConstFloatPrgm1.assign(k1)
-        vConstFloatPrgm2.assign(k2)
-    elif not approximation_mode:
+def _reciprocal_init_wormhole(approximation_mode: bool = False):
+    """Wormhole loads the three quadratic-seed constants into Prgm0..2 (whatever the mode)."""
+    k0, k1, k2 = WORMHOLE_RECIP_PRGM
+    vConstFloatPrgm0.assign(k0)
+    vConstFloatPrgm1.assign(k1)
+    vConstFloatPrgm2.assign(k2)
+
+
+def _reciprocal_init_blackhole(approximation_mode: bool = False):
+    """Blackhole sets Prgm0 = 2.0 unless approximate (then it loads nothing)."""
+    if not approximation_mode:
         vConstFloatPrgm0.assign(BLACKHOLE_RECIP_TWO)
 
 
-def reciprocal(x, iterations: int = 2):
-    """``_sfpu_reciprocal_<iterations>(x)`` (tt-llk c635ca695) for the chip being traced;
-    needs :func:`reciprocal_init` (the programmable constants) in the kernel's init."""
+# ``_init_sfpu_reciprocal_<APPROXIMATION_MODE>`` of the chip being traced.
+reciprocal_init = per_chip(wormhole=_reciprocal_init_wormhole,
+                           blackhole=_reciprocal_init_blackhole)
+
+
+def _checked(iterations: int) -> int:
     if iterations not in (0, 1, 2):
         raise ValueError(f"_sfpu_reciprocal_ has max_iter 0, 1 or 2, not {iterations}")
-    if current_arch().name == "wormhole":
-        return _reciprocal_wormhole(x, iterations)
-    return _reciprocal_blackhole(x, iterations)
+    return iterations
 
 
-def _reciprocal_wormhole(x, iterations: int):
+def _reciprocal_wormhole(x, iterations: int = 2):
     """tt_llk_wormhole_b0 ``_sfpu_reciprocal_<max_iter>``: quadratic seed + Newton + rescale."""
+    _checked(iterations)
     # -1.0 with x's mantissa: -m in (-2, -1]; +-0 and +-Inf give -1.
     negative_x = setman(vConstNeg1, reinterpret(vInt, x))
     # Quadratic estimate y = k2 - k1*m + k0*m**2, in two Horner steps.
@@ -103,8 +106,9 @@ def _reciprocal_wormhole(x, iterations: int):
     return setsgn(y, x)
 
 
-def _reciprocal_blackhole(x, iterations: int):
+def _reciprocal_blackhole(x, iterations: int = 2):
     """tt_llk_blackhole ``_sfpu_reciprocal_<max_iter>``: SFPARECIP + guarded Newton steps."""
+    _checked(iterations)
     # +-0 for |x| = Inf or |x| >= 2**126, +-Inf for x = +-0.
     y = approx_recip(x)
     if iterations > 0:
@@ -121,6 +125,11 @@ def _reciprocal_blackhole(x, iterations: int):
                 y.assign(y * -t - vConst0)
             v_endif()
     return y
+
+
+# ``_sfpu_reciprocal_<iterations>(x)`` (tt-llk c635ca695) for the chip being traced; needs
+# :func:`reciprocal_init` (the programmable constants) in the kernel's init.
+reciprocal = per_chip(wormhole=_reciprocal_wormhole, blackhole=_reciprocal_blackhole)
 
 
 def reciprocal_fast_7b(x):
@@ -160,52 +169,55 @@ def reciprocal_fast_24b_5c(x):
 # Kernels (one iteration of each calculate loop)
 # --------------------------------------------------------------------------------------------
 
-def reciprocal_bf16_init():
-    """``recip_init<false, false>``: Wormhole's seed constants; Blackhole's macro setup of
-    fast_8b_3c has no counterpart in the straight-line form (it loads no constant)."""
-    if current_arch().name == "wormhole":
-        reciprocal_init(False)
+# ttnn.reciprocal runs different code per chip: Wormhole the sfpi building block with
+# ``recip_init`` loading its seed constants; Blackhole the fast kernels of tt-llk #834, whose
+# macro setup has no counterpart in the straight-line form (their inits load no constant).
+
+def reciprocal_init_wormhole():
+    """``recip_init<false, ...>`` on Wormhole: the seed constants."""
+    _reciprocal_init_wormhole(False)
 
 
-def reciprocal_bf16():
-    """ttnn.reciprocal on a BF16 tensor (BF16 Dst, not approximate)."""
+def reciprocal_approx_init_wormhole():
+    """``recip_init<true, ...>`` on Wormhole: the seed constants all the same."""
+    _reciprocal_init_wormhole(True)
+
+
+def reciprocal_bf16_wormhole():
+    """ttnn.reciprocal on a BF16 tensor, Wormhole: ``_sfpu_reciprocal_<1>``, rounded."""
     x = dst_reg[0]
-    if current_arch().name == "wormhole":
-        out = reciprocal(x, 1)
-        dst_reg[0] = reinterpret(vFloat, float_to_fp16b(out, 0))
-    else:
-        dst_reg[0] = reciprocal_fast_8b_3c(x)
+    out = _reciprocal_wormhole(x, 1)
+    dst_reg[0] = reinterpret(vFloat, float_to_fp16b(out, 0))
 
 
-def reciprocal_fp32_init():
-    """``recip_init<false, true>``: as the BF16 init (fast_24b_5c loads no constant either)."""
-    if current_arch().name == "wormhole":
-        reciprocal_init(False)
-
-
-def reciprocal_fp32():
-    """ttnn.reciprocal with an FP32 Dst (not approximate)."""
+def reciprocal_bf16_blackhole():
+    """ttnn.reciprocal on a BF16 tensor, Blackhole: fast_8b_3c."""
     x = dst_reg[0]
-    if current_arch().name == "wormhole":
-        dst_reg[0] = reciprocal(x, 2)
-    else:
-        dst_reg[0] = reciprocal_fast_24b_5c(x)
+    dst_reg[0] = reciprocal_fast_8b_3c(x)
 
 
-def reciprocal_approx_init():
-    """``recip_init<true, ...>``: Wormhole still loads the seed constants."""
-    if current_arch().name == "wormhole":
-        reciprocal_init(True)
-
-
-def reciprocal_approx():
-    """ttnn.reciprocal in approximate mode: Wormhole ``_sfpu_reciprocal_<0>`` (no rounding),
-    Blackhole fast_7b (the SFPARECIP seed)."""
+def reciprocal_fp32_wormhole():
+    """ttnn.reciprocal with an FP32 Dst, Wormhole: ``_sfpu_reciprocal_<2>``."""
     x = dst_reg[0]
-    if current_arch().name == "wormhole":
-        dst_reg[0] = reciprocal(x, 0)
-    else:
-        dst_reg[0] = reciprocal_fast_7b(x)
+    dst_reg[0] = _reciprocal_wormhole(x, 2)
+
+
+def reciprocal_fp32_blackhole():
+    """ttnn.reciprocal with an FP32 Dst, Blackhole: fast_24b_5c."""
+    x = dst_reg[0]
+    dst_reg[0] = reciprocal_fast_24b_5c(x)
+
+
+def reciprocal_approx_wormhole():
+    """ttnn.reciprocal in approximate mode, Wormhole: ``_sfpu_reciprocal_<0>`` (no rounding)."""
+    x = dst_reg[0]
+    dst_reg[0] = _reciprocal_wormhole(x, 0)
+
+
+def reciprocal_approx_blackhole():
+    """ttnn.reciprocal in approximate mode, Blackhole: fast_7b (the SFPARECIP seed)."""
+    x = dst_reg[0]
+    dst_reg[0] = reciprocal_fast_7b(x)
 
 
 def reciprocal_sfpi_bf16():
@@ -240,53 +252,56 @@ def _sfpi_approx_init():
 _LLK = "tt-llk tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_recip.h @c635ca695 " \
        "(2026-01-30)"
 
-register(KernelSpec(
-    name="reciprocal", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "reciprocal",
+    {"wormhole": reciprocal_bf16_wormhole, "blackhole": reciprocal_bf16_blackhole},
+    init={"wormhole": reciprocal_init_wormhole, "blackhole": None}, function="reciprocal",
+    mode="accurate", dest="bf16",
     provenance=f"{_LLK}, via tt-metal calculate_reciprocal<false, false, 8, legacy_compat="
                "false>. Wormhole: _sfpu_reciprocal_<1> (quadratic seed #230/#648, Sep 2025) + "
                "float_to_fp16b(out, 0). Blackhole: _calculate_reciprocal_fast_8b_3c_ (tt-llk "
                "#834, 2025-11-26; SFPLOADMACRO on the device, here its straight-line form from "
                "tt-llk #1473, 2026-03-14, stated bit-identical): SFPARECIP + BF16 LSB fix-up",
-    build=dsl(reciprocal_bf16, reciprocal_bf16_init),
-    description="ttnn.reciprocal default on a BF16 tensor (Jan 2026)"))
+    description="ttnn.reciprocal default on a BF16 tensor (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_fp32", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+register_kernel(
+    "reciprocal_fp32",
+    {"wormhole": reciprocal_fp32_wormhole, "blackhole": reciprocal_fp32_blackhole},
+    init={"wormhole": reciprocal_init_wormhole, "blackhole": None}, function="reciprocal",
+    mode="accurate", dest="fp32",
     provenance=f"{_LLK}. Wormhole: _sfpu_reciprocal_<2>. Blackhole: "
                "_calculate_reciprocal_fast_24b_5c_ (tt-llk #834, 2025-11-26; SFPLOADMACRO on the "
                "device, here the straight-line form of tt-llk #1473, 2026-03-14): SFPARECIP + "
                "y += y*min(e + e^2 + e^3, 1)",
-    build=dsl(reciprocal_fp32, reciprocal_fp32_init),
-    description="ttnn.reciprocal with an FP32 Dst (Jan 2026)"))
+    description="ttnn.reciprocal with an FP32 Dst (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_approx", function="reciprocal", chips=BOTH_CHIPS, mode="approximate",
-    dest="bf16",
+register_kernel(
+    "reciprocal_approx",
+    {"wormhole": reciprocal_approx_wormhole, "blackhole": reciprocal_approx_blackhole},
+    init={"wormhole": reciprocal_approx_init_wormhole, "blackhole": None},
+    function="reciprocal", mode="approximate", dest="bf16",
     provenance=f"{_LLK}. Wormhole: _sfpu_reciprocal_<0> (same as one Newton step), no "
                "rounding. Blackhole: _calculate_reciprocal_fast_7b_ (tt-llk #834; SFPLOADMACRO "
                "on the device, straight-line form of #1473): the SFPARECIP seed alone",
-    build=dsl(reciprocal_approx, reciprocal_approx_init),
-    description="ttnn.reciprocal in approximate mode (Jan 2026)"))
+    description="ttnn.reciprocal in approximate mode (Jan 2026)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi", function="reciprocal", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "reciprocal_sfpi", reciprocal_sfpi_bf16, init=_sfpi_init, function="reciprocal",
+    mode="accurate", dest="bf16",
     provenance=f"{_LLK}: _sfpu_reciprocal_<1> + float_to_fp16b(out, 0) (the sfpi building "
                "block; on Blackhole what _calculate_reciprocal_internal_ ran from tt-llk #230, "
                "2025-09-05, until the macro kernels of #834, 2025-11-26)",
-    build=dsl(reciprocal_sfpi_bf16, _sfpi_init),
-    description="_sfpu_reciprocal_<1> + RN to BF16 (building block as a kernel)"))
+    description="_sfpu_reciprocal_<1> + RN to BF16 (building block as a kernel)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi_fp32", function="reciprocal", chips=BOTH_CHIPS, mode="accurate",
-    dest="fp32",
+register_kernel(
+    "reciprocal_sfpi_fp32", reciprocal_sfpi_fp32, init=_sfpi_init, function="reciprocal",
+    mode="accurate", dest="fp32",
     provenance=f"{_LLK}: _sfpu_reciprocal_<2> (what sigmoid/tanh/log fp32 paths call)",
-    build=dsl(reciprocal_sfpi_fp32, _sfpi_init),
-    description="_sfpu_reciprocal_<2> (building block as a kernel)"))
+    description="_sfpu_reciprocal_<2> (building block as a kernel)")
 
-register(KernelSpec(
-    name="reciprocal_sfpi_approx", function="reciprocal", chips=BOTH_CHIPS, mode="approximate",
-    dest="bf16",
+register_kernel(
+    "reciprocal_sfpi_approx", reciprocal_sfpi_approx, init=_sfpi_approx_init,
+    function="reciprocal", mode="approximate", dest="bf16",
     provenance=f"{_LLK}: _sfpu_reciprocal_<0>, no rounding",
-    build=dsl(reciprocal_sfpi_approx, _sfpi_approx_init),
-    description="_sfpu_reciprocal_<0> (building block as a kernel)"))
+    description="_sfpu_reciprocal_<0> (building block as a kernel)")
 

@@ -35,7 +35,7 @@ Variants:
 """
 from __future__ import annotations
 
-from kernels import KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.exp import exp_21f, exp_f32_accurate
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import (LRegs, dst_reg, float_to_fp16b, l_reg, lut, lut2, reinterpret, vConst1,
@@ -132,37 +132,32 @@ def sigmoid_llk_lut():
     dst_reg[0] = lut2(val, l0, l1, l2, l4, l5, l6, mode=0) + 0.5
 
 
-register(KernelSpec(
-    name="sigmoid", function="sigmoid", chips=("wormhole", "blackhole"), mode="accurate",
-    dest="bf16",
+register_kernel(
+    "sigmoid", sigmoid, init=sigmoid_init, function="sigmoid", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_sigmoid.h _sfpu_sigmoid_<false> (PR #31266 Nov 2025 + "
                "#33563 Dec 2025; live at 2026-01-30 after the #36308/#36687 revert): "
                "exp_21f(-x) unrounded, 1 + e, _sfpu_reciprocal_<1>, float_to_fp16b(, 0)",
-    build=dsl(sigmoid, sigmoid_init),
-    description="ttnn.sigmoid default (accurate) on a BF16 tensor"))
+    description="ttnn.sigmoid default (accurate) on a BF16 tensor")
 
-register(KernelSpec(
-    name="sigmoid_fp32", function="sigmoid", chips=("wormhole", "blackhole"), mode="accurate",
+register_kernel(
+    "sigmoid_fp32", sigmoid_fp32, init=sigmoid_init, function="sigmoid", mode="accurate",
     dest="fp32",
     provenance="tt-metal ckernel_sfpu_sigmoid.h _sfpu_sigmoid_<true> (Dec 2025 - Jan 2026): "
                "_sfpu_exp_f32_accurate_(-x), 1 + e, _sfpu_reciprocal_<2>, no rounding",
-    build=dsl(sigmoid_fp32, sigmoid_init),
-    description="ttnn.sigmoid (accurate) with an FP32 Dst"))
+    description="ttnn.sigmoid (accurate) with an FP32 Dst")
 
-register(KernelSpec(
-    name="sigmoid_approx", function="sigmoid", chips=("wormhole", "blackhole"),
+register_kernel(
+    "sigmoid_approx", sigmoid_approx, init=sigmoid_approx_init, function="sigmoid",
     mode="approximate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_sigmoid_appx.h calculate_sigmoid_appx/sigmoid_appx_init "
                "(unchanged 2024 - Sep 2026; BH @050f24fa): SFPLUT 0x3DFF/0x21D8/0xFF10, sign "
                "retained, + 0.5, no rounding",
-    build=dsl(sigmoid_approx, sigmoid_approx_init),
-    description="ttnn.sigmoid(fast_and_approximate_mode=True): 3-segment SFPLUT + 0.5"))
+    description="ttnn.sigmoid(fast_and_approximate_mode=True): 3-segment SFPLUT + 0.5")
 
-register(KernelSpec(
-    name="sigmoid_llk_lut", function="sigmoid", chips=("wormhole", "blackhole"),
+register_kernel(
+    "sigmoid_llk_lut", sigmoid_llk_lut, init=sigmoid_llk_lut_init, function="sigmoid",
     mode="approximate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_sigmoid.h _calculate_sigmoid_/_init_sigmoid_ (c635ca695, "
                "2026-01-30; unchanged since 2024): SFPLUTFP32 FP16 6-entry TABLE2, sign "
                "retained, + 0.5, no rounding (LLK test-harness kernel)",
-    build=dsl(sigmoid_llk_lut, sigmoid_llk_lut_init),
-    description="tt-llk's 6-segment LUT sigmoid (test harness, not ttnn)"))
+    description="tt-llk's 6-segment LUT sigmoid (test harness, not ttnn)")

@@ -24,7 +24,7 @@ for ``x < 0``; output ``x * s``, no rounding (truncating SFPSTORE).
 """
 from __future__ import annotations
 
-from kernels import KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.sigmoid import sfpu_sigmoid, sigmoid_init
 from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, reinterpret, v_elseif, v_endif, v_if,
@@ -78,29 +78,23 @@ def silu_llk_legacy():
     dst_reg[0] = val * result
 
 
-register(KernelSpec(
-    name="silu", function="silu", chips=("wormhole", "blackhole"), mode="accurate",
-    dest="bf16",
+register_kernel(
+    "silu", silu, init=silu_init, function="silu", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_silu.h calculate_silu<false> (Jan 2026): x * "
                "_sfpu_sigmoid_<false>(x) with the sigmoid already rounded inside (Nov 2025 - Jan "
                "2026 form), then float_to_fp16b(, 0): two roundings",
-    build=dsl(silu, silu_init),
-    description="ttnn.silu default on a BF16 tensor (Jan 2026)"))
+    description="ttnn.silu default on a BF16 tensor (Jan 2026)")
 
-register(KernelSpec(
-    name="silu_2026_02", function="silu", chips=("wormhole", "blackhole"), mode="accurate",
-    dest="bf16",
+register_kernel(
+    "silu_2026_02", silu_2026_02, init=silu_init, function="silu", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_silu.h calculate_silu<false> after PR #37186 (Feb 2026; "
                "briefly #36308 in late Jan 2026) moved the rounding out of _sfpu_sigmoid_: x * "
                "sigmoid(x) unrounded, float_to_fp16b(, 0) once",
-    build=dsl(silu_2026_02, silu_init),
-    description="ttnn.silu on a BF16 tensor, Feb - Aug 2026 (single rounding)"))
+    description="ttnn.silu on a BF16 tensor, Feb - Aug 2026 (single rounding)")
 
-register(KernelSpec(
-    name="silu_llk_legacy", function="silu", chips=("wormhole", "blackhole"),
-    mode="accurate", dest="bf16",
+register_kernel(
+    "silu_llk_legacy", silu_llk_legacy, function="silu", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_silu.h _calculate_silu_ (#489, 2025-07-11; unchanged at "
                "c635ca695 2026-01-30): piecewise linear/POLYVAL5 sigmoid of |x|, mirrored, times "
                "x, no rounding (LLK test-harness kernel)",
-    build=dsl(silu_llk_legacy),
-    description="tt-llk's polynomial silu (test harness; ttnn used tt-metal's)"))
+    description="tt-llk's polynomial silu (test harness; ttnn used tt-metal's)")

@@ -28,7 +28,7 @@ to 0 -- for ``t < -5`` that makes softplus exactly 0 (issue #51866, the document
 """
 from __future__ import annotations
 
-from kernels import KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.exp import exp_21f
 from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, reinterpret, setsgn, v_elseif, v_endif, v_if,
@@ -112,29 +112,23 @@ def softplus_2026_09():
     v_endif()
 
 
-register(KernelSpec(
-    name="softplus", function="softplus", chips=("wormhole", "blackhole"), mode="accurate",
-    dest="bf16",
+register_kernel(
+    "softplus", softplus, function="softplus", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_softplus.h, PR #33766 (issue #32879, merged ~Jan 2026): "
                "beta 1, threshold 20; t < -5: exp_21f<false> (rounded), [-5, 4): degree-8 fit, "
                "t >= 4: t; no final rounding",
-    build=dsl(softplus),
-    description="ttnn.softplus default on a BF16 tensor (Jan 2026)"))
+    description="ttnn.softplus default on a BF16 tensor (Jan 2026)")
 
-register(KernelSpec(
-    name="softplus_2026_04", function="softplus", chips=("wormhole", "blackhole"),
-    mode="accurate", dest="bf16",
+register_kernel(
+    "softplus_2026_04", softplus_2026_04, function="softplus", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_softplus.h, PR #42115 (merged Apr 2026), BF16 arm: "
                "degree-8 residual ln(1+e^-|t|) on [0, 5], exp_21f<false>(-|t|) beyond, "
                "max(t, 0) + residual, float_to_fp16b(, 0); beta 1, threshold 20",
-    build=dsl(softplus_2026_04),
-    description="ttnn.softplus (BF16) Apr - ~Jul 2026: symmetric residual form"))
+    description="ttnn.softplus (BF16) Apr - ~Jul 2026: symmetric residual form")
 
-register(KernelSpec(
-    name="softplus_2026_09", function="softplus", chips=("wormhole", "blackhole"),
-    mode="accurate", dest="bf16",
+register_kernel(
+    "softplus_2026_09", softplus_2026_09, function="softplus", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_softplus.h calculate_softplus_body, Sep 2026 BF16 arm "
                "(degree-6 residual fit, residual 0 for |beta x| > 5: issue #51866), beta 1, "
                "threshold 20, float_to_fp16b(, 0)",
-    build=dsl(softplus_2026_09),
-    description="ttnn.softplus (BF16) in Sep 2026, with its t < -5 -> 0 defect"))
+    description="ttnn.softplus (BF16) in Sep 2026, with its t < -5 -> 0 defect")

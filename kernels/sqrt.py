@@ -46,7 +46,7 @@ NaN inputs give NaN (+Inf after float_to_fp16b).
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (addexp, dst_reg, exexp, float_to_fp16b, reinterpret, s2vFloat16b,
                            setexp, setsgn, v_else, v_endif, v_if, vConst1, vConstFloatPrgm1,
                            vConstFloatPrgm2, vConstIntPrgm0, vFloat, vInt, vUInt)
@@ -238,60 +238,54 @@ def rsqrt_legacy():
 _LLK = "tt-llk ckernel_sfpu_sqrt.h _calculate_sqrt_body_ (rewrite #230 2025-09-05 + fix #737 " \
        "2025-11-03; c635ca695 Jan 2026)"
 
-register(KernelSpec(
-    name="sqrt", function="sqrt", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "sqrt", sqrt, init=sqrt_init, function="sqrt", mode="accurate", dest="bf16",
     provenance=f"{_LLK}: SQRT_23-bits, x<0 -> NaN, float_to_fp16b(y, 0); ttnn.sqrt -> "
                f"sqrt_tile<FAST_APPROX=false>, legacy_compat=false, APPROX=false (flags read "
                f"from unary_op_utils/compute-API revisions, see module docstring)",
-    build=dsl(sqrt, sqrt_init),
-    description="ttnn.sqrt default on a BF16 tensor"))
+    description="ttnn.sqrt default on a BF16 tensor")
 
-register(KernelSpec(
-    name="rsqrt", function="rsqrt", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "rsqrt", rsqrt, init=sqrt_init, function="rsqrt", mode="accurate", dest="bf16",
     provenance=f"{_LLK} RECIPROCAL=true via ckernel_sfpu_rsqrt.h _calculate_rsqrt_: "
                f"SQRT_23-bits rsqrt, 0 -> Inf, Inf -> 0, x<0 -> NaN, float_to_fp16b(y, 0); "
                f"ttnn.rsqrt -> rsqrt_tile<legacy_compat=false, FAST_APPROX=false>",
-    build=dsl(rsqrt, sqrt_init),
-    description="ttnn.rsqrt default on a BF16 tensor"))
+    description="ttnn.rsqrt default on a BF16 tensor")
 
-register(KernelSpec(
-    name="sqrt_fp32", function="sqrt", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+register_kernel(
+    "sqrt_fp32", sqrt_fp32, init=sqrt_init, function="sqrt", mode="accurate", dest="fp32",
     provenance=f"{_LLK}: SQRT_23-bits, fp32_dest_acc_en=true (no rounding)",
-    build=dsl(sqrt_fp32, sqrt_init),
-    description="ttnn.sqrt on an FP32 tensor (fp32_dest_acc_en)"))
+    description="ttnn.sqrt on an FP32 tensor (fp32_dest_acc_en)")
 
-register(KernelSpec(
-    name="rsqrt_fp32", function="rsqrt", chips=BOTH_CHIPS, mode="accurate", dest="fp32",
+register_kernel(
+    "rsqrt_fp32", rsqrt_fp32, init=sqrt_init, function="rsqrt", mode="accurate", dest="fp32",
     provenance=f"{_LLK} RECIPROCAL=true: SQRT_23-bits rsqrt, fp32_dest_acc_en=true",
-    build=dsl(rsqrt_fp32, sqrt_init),
-    description="ttnn.rsqrt on an FP32 tensor (fp32_dest_acc_en)"))
+    description="ttnn.rsqrt on an FP32 tensor (fp32_dest_acc_en)")
 
-register(KernelSpec(
-    name="sqrt_approx", function="sqrt", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
+register_kernel(
+    "sqrt_approx", sqrt_approx, init=sqrt_approx_init, function="sqrt", mode="approximate",
+    dest="bf16",
     provenance=f"{_LLK}: APPROXIMATION_MODE=true, SQRT_10-bits (K 0x5F0B3892, 1.89099014875), "
                f"x<0 -> NaN, float_to_fp16b(y, 0)",
-    build=dsl(sqrt_approx, sqrt_approx_init),
-    description="sqrt with APPROXIMATION_MODE=true (10-bit), BF16 Dst"))
+    description="sqrt with APPROXIMATION_MODE=true (10-bit), BF16 Dst")
 
-register(KernelSpec(
-    name="rsqrt_approx", function="rsqrt", chips=BOTH_CHIPS, mode="approximate", dest="bf16",
+register_kernel(
+    "rsqrt_approx", rsqrt_approx, init=sqrt_approx_init, function="rsqrt", mode="approximate",
+    dest="bf16",
     provenance=f"{_LLK} RECIPROCAL=true, APPROXIMATION_MODE=true: SQRT_10-bits rsqrt, "
                f"float_to_fp16b(y, 0)",
-    build=dsl(rsqrt_approx, sqrt_approx_init),
-    description="rsqrt with APPROXIMATION_MODE=true (10-bit), BF16 Dst"))
+    description="rsqrt with APPROXIMATION_MODE=true (10-bit), BF16 Dst")
 
-register(KernelSpec(
-    name="sqrt_legacy", function="sqrt", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "sqrt_legacy", sqrt_legacy, function="sqrt", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_rsqrt_compat.h _calculate_sqrt_compat_<false> "
                "(legacy_compat=true; the pre-#230 _calculate_sqrt_ algorithm, before Sep 2025): "
                "magic 0x5f37<<16 inverse sqrt, 2 Newton steps, times x, no rounding",
-    build=dsl(sqrt_legacy),
-    description="sqrt legacy_compat path (pre-Sep-2025 algorithm), BF16 Dst, truncated"))
+    description="sqrt legacy_compat path (pre-Sep-2025 algorithm), BF16 Dst, truncated")
 
-register(KernelSpec(
-    name="rsqrt_legacy", function="rsqrt", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "rsqrt_legacy", rsqrt_legacy, function="rsqrt", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_rsqrt_compat.h _calculate_rsqrt_compat_<false> "
                "(legacy_compat=true): compat sqrt stored to Dst and reloaded, "
                "_reciprocal_compat_<3> (seed 1.442695), sign restored, float_to_fp16b(out, 0)",
-    build=dsl(rsqrt_legacy),
-    description="rsqrt legacy_compat path, BF16 Dst"))
+    description="rsqrt legacy_compat path, BF16 Dst")

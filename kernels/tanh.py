@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, reinterpret, setsgn, vConst0, vConst1,
@@ -56,13 +56,12 @@ def tanh():
     dst_reg[0] = reinterpret(vFloat, float_to_fp16b(result, 0))
 
 
-register(KernelSpec(
-    name="tanh", function="tanh", chips=("wormhole", "blackhole"), mode="accurate", dest="bf16",
+register_kernel(
+    "tanh", tanh, init=tanh_init, function="tanh", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_tanh.h, PR #31685 (Nov 2025), math unchanged through "
                "Aug 2026 (PR #52732 restructured it): degree-6 minimax on |x|, min(p, 1), sign "
                "restored, float_to_fp16b(p, 0)",
-    build=dsl(tanh, tanh_init),
-    description="ttnn.tanh default (accurate) on a BF16 tensor"))
+    description="ttnn.tanh default (accurate) on a BF16 tensor")
 
 
 # ============================================================================================
@@ -160,32 +159,28 @@ def tanh_approx_lut6():
     dst_reg[0] = val
 
 
-register(KernelSpec(
-    name="tanh_approx", function="tanh", chips=("wormhole", "blackhole"), mode="approximate",
+register_kernel(
+    "tanh_approx", tanh_approx, init=tanh_approx_init, function="tanh", mode="approximate",
     dest="bf16",
     provenance="tt-metal ckernel_sfpu_tanh.h tanh_init<true>/calculate_tanh<true> (= tt-llk "
                "_init_tanh_/_calculate_tanh_, c635ca695 2026-01-30), unchanged 2024 - Sep 2026: "
                "SFPLUT 0x1DFF/0x481A/0xFF00, sign retained, no rounding",
-    build=dsl(tanh_approx, tanh_approx_init),
-    description="ttnn.tanh(fast_and_approximate_mode=True): 3-segment SFPLUT"))
+    description="ttnn.tanh(fast_and_approximate_mode=True): 3-segment SFPLUT")
 
-register(KernelSpec(
-    name="tanh_approx_2026_09", function="tanh", chips=("wormhole", "blackhole"),
+register_kernel(
+    "tanh_approx_2026_09", tanh_approx_lut6, init=tanh_approx_2026_09_init, function="tanh",
     mode="approximate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_tanh.h tanh_init_constants<true>, PR #56076 (merged "
                "2026-09-10), shipped 'tied' table: SFPLUTFP32 FP16 6-entry TABLE1, sign "
                "retained, no rounding",
-    build=dsl(tanh_approx_lut6, tanh_approx_2026_09_init, name="tanh_approx_2026_09"),
-    description="approximate tanh after PR #56076: 6-segment FP16 SFPLUTFP32 table"))
+    description="approximate tanh after PR #56076: 6-segment FP16 SFPLUTFP32 table")
 
-register(KernelSpec(
-    name="tanh_approx_2026_09_minimax", function="tanh", chips=("wormhole", "blackhole"),
-    mode="approximate", dest="bf16",
+register_kernel(
+    "tanh_approx_2026_09_minimax", tanh_approx_lut6, init=tanh_approx_2026_09_minimax_init,
+    function="tanh", mode="approximate", dest="bf16",
     provenance="PR #56076 (Sep 2026) 'minimax' table, not shipped: the tied table with the "
                "segment-1 intercept 0x322D and segment-3 slope 0x2E2D (one FP16 ulp higher)",
-    build=dsl(tanh_approx_lut6, tanh_approx_2026_09_minimax_init,
-              name="tanh_approx_2026_09_minimax"),
-    description="PR #56076's unconstrained minimax 6-segment table (for comparison)"))
+    description="PR #56076's unconstrained minimax 6-segment table (for comparison)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -259,20 +254,17 @@ def tanh_fp32_2025_11():
     dst_reg[0] = result
 
 
-register(KernelSpec(
-    name="tanh_fp32", function="tanh", chips=("wormhole", "blackhole"), mode="accurate",
-    dest="fp32",
+register_kernel(
+    "tanh_fp32", tanh_fp32, init=tanh_fp32_init, function="tanh", mode="accurate", dest="fp32",
     provenance="tt-metal ckernel_sfpu_tanh.h _sfpu_tanh_fp32_accurate_, PR #34927 (Dec 2025 - "
                "Jan 2026): |x| < 0.6 x*P(x^2), else 2*sigmoid<true>(2x) - 1 (exp f32-accurate, "
                "reciprocal<2>); no rounding; init = reciprocal constants",
-    build=dsl(tanh_fp32, tanh_fp32_init),
-    description="ttnn.tanh (accurate) with an FP32 Dst, Jan 2026"))
+    description="ttnn.tanh (accurate) with an FP32 Dst, Jan 2026")
 
-register(KernelSpec(
-    name="tanh_fp32_2025_11", function="tanh", chips=("wormhole", "blackhole"),
-    mode="accurate", dest="fp32",
+register_kernel(
+    "tanh_fp32_2025_11", tanh_fp32_2025_11, init=tanh_fp32_init, function="tanh", mode="accurate",
+    dest="fp32",
     provenance="tt-metal ckernel_sfpu_tanh.h _sfpu_tanh_continued_fraction_, PR #31685 (Nov "
                "2025) until PR #34927 (Jan 2026): Lambert continued fraction, "
                "num * reciprocal<2>(den), min(., 1), sign restored; no rounding",
-    build=dsl(tanh_fp32_2025_11, tanh_fp32_init),
-    description="ttnn.tanh (accurate) with an FP32 Dst, Nov - Dec 2025"))
+    description="ttnn.tanh (accurate) with an FP32 Dst, Nov - Dec 2025")

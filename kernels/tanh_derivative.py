@@ -34,7 +34,7 @@ through Aug 2026); the Sep-2026 tree loads a 6-entry table fitted for sech^2 the
 """
 from __future__ import annotations
 
-from kernels import KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import as_float, polyval
 from sfpu_sim.sfpi import (LRegs, abs, dst_reg, exexp_nodebias, float_to_fp16b, l_reg, lut,
                            reinterpret, setexp, v_elseif, v_endif, v_if, vConst0, vConst1,
@@ -128,22 +128,19 @@ def tanh_derivative():
     dst_reg[0] = result
 
 
-register(KernelSpec(
-    name="tanh_derivative", function="tanh_derivative", chips=("wormhole", "blackhole"),
-    mode="accurate", dest="bf16",
+register_kernel(
+    "tanh_derivative", tanh_derivative, function="tanh_derivative", mode="accurate", dest="bf16",
     provenance="tt-metal ckernel_sfpu_tanh_derivative.h calculate_tanh_derivative_sech2, PR "
                "#39378 (Mar 2026; read in BH @00dab09c and Sep-2026 revisions, same BF16 math): "
                "degree-10 poly in (2/9)x^2 - 1 for |x| < 3, Cody-Waite 4 exp(-2|x|) for |x| < "
                "45, else 0; float_to_fp16b(, 0)",
-    build=dsl(tanh_derivative),
-    description="tanh_derivative_tile / fused ttnn.tanh_bw from Mar 2026: sech^2 form"))
+    description="tanh_derivative_tile / fused ttnn.tanh_bw from Mar 2026: sech^2 form")
 
-register(KernelSpec(
-    name="tanh_derivative_lut", function="tanh_derivative", chips=("wormhole", "blackhole"),
-    mode="approximate", dest="bf16",
+register_kernel(
+    "tanh_derivative_lut", tanh_derivative_lut, init=tanh_derivative_lut_init,
+    function="tanh_derivative", mode="approximate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_tanh_derivative.h _calculate_tanh_derivative_ (c635ca695, "
                "2026-01-30; = tt-metal calculate_tanh_derivative, unchanged since 2024) with "
                "tanh_derivative_init's SFPLUT 0x1DFF/0x481A/0xFF00: lut(x)*(-lut(x)) + 1, no "
                "rounding",
-    build=dsl(tanh_derivative_lut, tanh_derivative_lut_init),
-    description="1 - tanh_lut(x)^2 (the legacy tanh-derivative kernel)"))
+    description="1 - tanh_lut(x)^2 (the legacy tanh-derivative kernel)")

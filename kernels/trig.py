@@ -20,7 +20,7 @@ ties away). WH and BH use the same source for sin/cos.
 """
 from __future__ import annotations
 
-from kernels import BOTH_CHIPS, KernelSpec, dsl, register
+from sfpu_sim import register_kernel
 from kernels.common import polyval
 from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, float_to_int16, int32_to_float,
                            reinterpret, v_endif, v_if, vConstFloatPrgm0, vConstFloatPrgm1,
@@ -141,22 +141,22 @@ FEB = ("tt-metal ckernel_sfpu_trigonometry.h {fn}<false, false> + {init} (PR #37
        "index id 10509664981): four-stage Cody-Waite reduction by {period}, odd degree-7 "
        "polynomial, float_to_fp16b(r, 0)")
 
-register(KernelSpec(
-    name="sin", function="sin", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "sin", sin, function="sin", mode="accurate", dest="bf16",
     provenance=JAN.format(fn="calculate_sine", shift=""),
-    build=dsl(sin), description="ttnn.sin on a BF16 tensor, Jan 2026"))
+    description="ttnn.sin on a BF16 tensor, Jan 2026")
 
-register(KernelSpec(
-    name="cos", function="cos", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "cos", cos, function="cos", mode="accurate", dest="bf16",
     provenance=JAN.format(fn="calculate_cosine", shift=" + 0.5"),
-    build=dsl(cos), description="ttnn.cos on a BF16 tensor, Jan 2026"))
+    description="ttnn.cos on a BF16 tensor, Jan 2026")
 
-register(KernelSpec(
-    name="sin_2026_02", function="sin", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "sin_2026_02", sin_2026_02, init=sine_init, function="sin", mode="accurate", dest="bf16",
     provenance=FEB.format(fn="calculate_sine", init="sine_init", period="pi"),
-    build=dsl(sin_2026_02, sine_init), description="ttnn.sin on a BF16 tensor, Feb 2026 on"))
+    description="ttnn.sin on a BF16 tensor, Feb 2026 on")
 
-register(KernelSpec(
-    name="cos_2026_02", function="cos", chips=BOTH_CHIPS, mode="accurate", dest="bf16",
+register_kernel(
+    "cos_2026_02", cos_2026_02, init=cosine_init, function="cos", mode="accurate", dest="bf16",
     provenance=FEB.format(fn="calculate_cosine", init="cosine_init", period="pi/2"),
-    build=dsl(cos_2026_02, cosine_init), description="ttnn.cos on a BF16 tensor, Feb 2026 on"))
+    description="ttnn.cos on a BF16 tensor, Feb 2026 on")

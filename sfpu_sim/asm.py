@@ -4,12 +4,17 @@ Owns: the text syntax and the word <-> instruction mapping. Knows nothing of wha
 compute.
 
 Syntax: one instruction per line, the mnemonic then its operands in the argument order of
-Tenstorrent's ``TT_SFP*`` macros, separated by commas; ``#`` starts a comment. Register
-operands accept ``L0``..``L15`` or plain numbers; modifier operands accept numbers or the ISA
+Tenstorrent's ``TT_SFP*`` macros, separated by commas (spaces or tabs after the mnemonic);
+``#`` or ``//`` starts a comment. tt-llk's own spelling is accepted too: the call form
+``TTI_SFPMAD(p_sfpu::LREG0, p_sfpu::LCONST_1, p_sfpu::LREG1, p_sfpu::LREG2, 0);``. Register
+operands accept ``L0``..``L15``, ``LREG0``..``LREG14``, tt-llk's ``LCONST_0_8373``,
+``LCONST_0``, ``LCONST_1``, ``LCONST_neg1``, ``LTILEID`` (each optionally ``p_sfpu::``) or plain
+numbers; an AddrMod operand accepts ``ADDR_MOD_n``; modifier operands accept numbers or the ISA
 pages' symbolic names (with or without their prefix, e.g. ``SGN_RETAIN`` or
 ``SFPLUT_MOD0_SGN_RETAIN``), joined with ``|``; numbers may be decimal, ``0x`` hex or ``0b``
-binary, signed fields take a minus sign. Trailing operands with a documented default may be
-left out. Canonical text (what :func:`disassemble` prints) round-trips exactly through
+binary, signed fields take a minus sign. SFPLOADI takes a float immediate (``1.5``) in the
+FLOATB and FLOATA modes where that mode holds it exactly. Trailing operands with a documented
+default may be left out. A byte-order mark at the start of a file is ignored. Canonical text (what :func:`disassemble` prints) round-trips exactly through
 :func:`assemble`, and words round-trip through :func:`decode` and :func:`encode`.
 
 Example::
@@ -24,6 +29,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+
+from sfpu_sim import formats
 from sfpu_sim.arch import ARCHES, Arch, get_arch
 from sfpu_sim.isa.spec import (IMM, LREG, MOD, FieldOutOfRange, Instruction, IsaError, NotOnChip,
                                Opcode, Operand, Program, ReadOnlyRegister, UnknownInstruction)
@@ -91,24 +99,70 @@ def _check_value(op: Opcode, operand: Operand, value: int, arch: Arch, where: st
 # --------------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)$")
-_LREG_NAME = re.compile(r"[lL]([0-9]+)$")
+_LREG_NAME = re.compile(r"(?:p_sfpu::)?(?:L|LREG)([0-9]+)$", re.IGNORECASE)
+# tt-llk p_sfpu names of the constant registers (ckernel_instr_params.h).
+_LREG_CONSTANTS = {"LCONST_0_8373": 8, "LCONST_0": 9, "LCONST_1": 10, "LCONST_NEG1": 11,
+                   "LTILEID": 15}
+_ADDR_MOD_NAME = re.compile(r"ADDR_MOD_([0-7])$", re.IGNORECASE)
+_CALL_FORM = re.compile(r"(?:TTI_|TT_)?(SFP\w+)\s*\((.*)\)\s*;?\s*$", re.IGNORECASE)
+_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
 
 
 def _parse_number(text: str) -> int | None:
     return int(text, 0) if _NUMBER.match(text) else None
 
 
-def _parse_operand(op: Opcode, operand: Operand, text: str, where: str) -> int:
+def _register(text: str) -> int | None:
+    match = _LREG_NAME.match(text)
+    if match:
+        return int(match.group(1))
+    name = text.removeprefix("p_sfpu::").upper()
+    return _LREG_CONSTANTS.get(name, _parse_number(text))
+
+
+def _loadi_float(op: Opcode, mode: int, text: str, where: str) -> int | None:
+    """SFPLOADI's immediate written as a float: its FLOATB (BF16) or FLOATA (FP16 fields
+    rebiased by 112) pattern, when that mode holds the value exactly."""
+    if op.mnemonic != "SFPLOADI" or not _FLOAT.match(text) or _NUMBER.match(text):
+        return None
+    value = float(text)
+    bits = int(formats.fp32_to_bits(np.float32(value)))
+    if float(np.float32(value)) != value:
+        raise FieldOutOfRange(f"{where}: {text} is not exact in FP32, so not in a 16-bit "
+                              f"immediate either")
+    if mode == op.mod_names["FLOATB"]:
+        if bits & 0xFFFF:
+            raise FieldOutOfRange(f"{where}: {text} is not exact as FLOATB (BF16); write its "
+                                  f"bits, or load it with FLOATB then LOWER")
+        return bits >> 16
+    if mode == op.mod_names["FLOATA"]:
+        e = (bits >> 23) & 0xFF
+        if value != 0 and not (112 <= e <= 143 and bits & 0x1FFF == 0):
+            raise FieldOutOfRange(f"{where}: {text} is not exact as FLOATA (FP16 fields, "
+                                  f"exponent rebiased by 112)")
+        return ((bits >> 16) & 0x8000) | ((e - 112) << 10 if value else 0) | \
+            ((bits >> 13) & 0x3FF)
+    raise FieldOutOfRange(f"{where}: SFPLOADI takes a float immediate only in the FLOATB and "
+                          f"FLOATA modes")
+
+
+def _parse_operand(op: Opcode, operand: Operand, text: str, where: str,
+                   values: dict) -> int:
     if operand.kind == LREG:
-        match = _LREG_NAME.match(text)
-        value = int(match.group(1)) if match else _parse_number(text)
+        value = _register(text)
         if value is None:
             raise FieldOutOfRange(f"{where}: {op.mnemonic} operand {operand.name} must be a "
-                                  f"register L0..L15, got {text!r}")
+                                  f"register L0..L15 (or LREGn, LCONST_*), got {text!r}")
         return value
     value = _parse_number(text)
     if value is not None:
         return value
+    if operand.name == "addr_mod" and _ADDR_MOD_NAME.match(text):
+        return int(_ADDR_MOD_NAME.match(text).group(1))
+    if operand.name == "imm16" and "mod0" in values:
+        value = _loadi_float(op, values["mod0"], text, where)
+        if value is not None:
+            return value
     if operand.kind == MOD:
         total = 0
         for name in (part.strip() for part in text.split("|")):
@@ -123,15 +177,27 @@ def _parse_operand(op: Opcode, operand: Operand, text: str, where: str) -> int:
                           f"got {text!r}")
 
 
+def _split(code: str) -> tuple[str, str]:
+    """(mnemonic, operand text) of a line in either form: ``SFPMAD a, b, ...`` or tt-llk's
+    ``TTI_SFPMAD(a, b, ...);``."""
+    call = _CALL_FORM.match(code.strip())
+    if call:
+        return call.group(1), call.group(2)
+    parts = code.strip().split(None, 1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
 def assemble_line(line: str, arch, where: str = "<text>:1") -> Instruction | None:
     """One line of assembly to an :class:`Instruction` (None for blank or comment lines)."""
     arch = _arch(arch)
-    code = line.split("#", 1)[0]
+    code = line.split("#", 1)[0].split("//", 1)[0]
     if not code.strip():
         return None
     indent = len(code) - len(code.lstrip())
-    head, _, rest = code.strip().partition(" ")
+    head, rest = _split(code)
     mnemonic = head.upper()
+    if mnemonic.startswith(("TTI_", "TT_")):
+        mnemonic = mnemonic.split("_", 1)[1]
     column = indent + 1
     op = arch.opcodes.get(mnemonic)
     if op is None:
@@ -151,7 +217,7 @@ def assemble_line(line: str, arch, where: str = "<text>:1") -> Instruction | Non
     for operand, text in zip(op.operands, texts):
         col = code.index(text, offset) + 1 if text else offset + 1
         offset = col - 1 + len(text)
-        value = _parse_operand(op, operand, text, f"{where}:{col}")
+        value = _parse_operand(op, operand, text, f"{where}:{col}", values)
         _check_value(op, operand, value, arch, f"{where}:{col}")
         if operand.name == "vd" and op.writes_vd and value in READ_ONLY_LREGS:
             raise ReadOnlyRegister(f"{where}:{col}: {mnemonic} writes L{value}, a read-only "
@@ -167,7 +233,7 @@ def assemble(text: str, arch, filename: str = "<text>") -> Program:
     """Assemble a program; errors name ``filename:line:column``, the field and its range."""
     arch = _arch(arch)
     instructions = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         instruction = assemble_line(line, arch, f"{filename}:{number}")
         if instruction is not None:
             instructions.append(instruction)
@@ -177,9 +243,14 @@ def assemble(text: str, arch, filename: str = "<text>") -> Program:
 def assemble_file(path, arch) -> Program:
     path = Path(path)
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as error:
         raise IsaError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise IsaError(f"{path}: not UTF-8 text (byte {error.start}); assembly is a text "
+                       f"file") from None
     return assemble(text, arch, str(path))
 
 

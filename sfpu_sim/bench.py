@@ -129,12 +129,12 @@ def bench_machine(args, console: Console) -> None:
 
 def bench_reference(args, console: Console) -> None:
     """Cold and warm reference computation for all 65,536 BF16 inputs, per backend."""
-    from sfpu_sim import reference
+    from sfpu_sim.reference.bench import measure
 
     table = Table(title="References: all 65,536 BF16 inputs of one function")
     for column in ("option", "function", "seconds", "note"):
         table.add_column(column, justify="right" if column == "seconds" else "left")
-    for option, name, seconds, note in reference._bench():
+    for option, name, seconds, note in measure():
         table.add_row(option, name, f"{seconds:.3f}", note)
     console.print(table)
 
@@ -144,13 +144,12 @@ TTSIM_FIGURE = "ttsim v1.10.0, end to end, all 65,536 BF16 inputs, exp and tanh:
 
 
 def bench_kernel(args, console: Console) -> None:
-    """Whole kernels over all 65,536 BF16 inputs (``sweep.run_device``, end to end: Machine
+    """Whole kernels over all 65,536 BF16 inputs (``sweeps.run_device``, end to end: Machine
     and Dst set-up, the program, reading the results): M lane-instructions/s (instructions x
     65,536 per second), compiled and Machine, one thread (wall clock and CPU time) and all
     threads (wall clock); ratios are of figures measured in this run."""
-    import kernels
-    from sfpu_sim import threads
-    from sfpu_sim.sweep import DevicePath, run_device
+    from sfpu_sim import registry, threads
+    from sfpu_sim.sweeps import DevicePath, run_device
 
     inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     most = threads.max_threads()
@@ -170,7 +169,7 @@ def bench_kernel(args, console: Console) -> None:
             ("machine", 1, time.process_time), ("machine", most, time.perf_counter))
     try:
         for name in args.kernels or KERNEL_BENCH:
-            spec = kernels.get(name)
+            spec = registry.get(name)
             for arch in spec.chips:
                 program = spec.program(arch)
                 path = DevicePath(dest=spec.dest)
@@ -192,8 +191,46 @@ def bench_kernel(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_loop(args, console: Console) -> None:
+    """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
+    inputs (warm, in process)."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from sfpu_sim import registry
+    from sfpu_sim.diff import diff
+
+    kernel = ("from sfpu_sim import register_kernel\nfrom sfpu_sim.sfpi import dst_reg\n\n"
+              "def twice():\n    x = dst_reg[0]\n    dst_reg[0] = x + x\n\n"
+              "register_kernel('bench_twice', twice, function='tanh')\n")
+    table = Table(title="Design loop (best of repeats)")
+    table.add_column("what")
+    table.add_column("seconds", justify="right")
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "k.py"
+        path.write_text(kernel)
+
+        def command(*extra):
+            subprocess.run([sys.executable, "-m", "sfpu_sim", "kernel", "show", "tanh",
+                            "--arch", "wormhole", *extra], check=True,
+                           stdout=subprocess.DEVNULL)
+        plain = best_seconds(command, args.repeat)
+        with_file = best_seconds(lambda: command("--kernels", str(path)), args.repeat)
+    table.add_row("sfpu-sim kernel show tanh (whole command)", f"{plain:.3f}")
+    table.add_row("the same with --kernels FILE.py", f"{with_file:.3f}")
+    table.add_row("what the kernel file adds", f"{with_file - plain:+.3f}")
+    inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    a = registry.get("tanh").program("wormhole")
+    b = registry.get("tanh_approx").program("wormhole")
+    table.add_row("diff tanh tanh_approx, 65,536 inputs (warm)",
+                  f"{best_seconds(lambda: diff(a, b, inputs), args.repeat):.3f}")
+    console.print(table)
+
+
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "kernel": bench_kernel}
+           "kernel": bench_kernel, "loop": bench_loop}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

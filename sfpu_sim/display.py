@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.bitfields import fields_text
+from sfpu_sim.errors import SfpuSimError
 
 
 def fp32_text(bits: int) -> str:
@@ -28,18 +30,30 @@ def describe(bits: int) -> tuple[str, str, str]:
     return f"{bits:#010x}", fp32_text(bits), f"{bits >> 16:#06x} {bf16_text(bits >> 16)}"
 
 
-def parse_value(text: str) -> int:
-    """A 32-bit pattern from text: ``0x...`` bits, an integer, or a float literal (-> FP32,
-    round to nearest), ``inf``/``-inf``/``nan`` included."""
+def parse_value(text: str, integers: bool = True) -> int:
+    """A 32-bit pattern from text: ``0x...``/``0b...`` bits, an integer (negative: two's
+    complement), or a float literal (-> FP32, round to nearest), ``inf``/``-inf``/``nan``/
+    ``-nan`` included. A number that does not fit 32 bits is refused, never wrapped. With
+    ``integers=False`` a decimal literal is a float (``-2`` is -2.0), for cells that hold
+    floats."""
+    from sfpu_sim.machine import lreg_bits
+
     text = text.strip()
     lowered = text.lower()
-    if lowered.startswith(("0x", "-0x", "0b")):
-        return int(text, 0) & 0xFFFFFFFF
     try:
-        return int(text) & 0xFFFFFFFF if lowered.lstrip("+-").isdigit() and \
-            "." not in text else int(formats.fp32_to_bits(float(text)))
-    except ValueError:
+        if lowered.lstrip("+-").startswith(("0x", "0b")) or \
+                (integers and lowered.lstrip("+-").isdigit()):
+            number = int(text, 0)
+            if lowered.startswith(("0x", "0b")) and number >> 32:
+                raise ValueError(f"{text!r} has more than 32 bits")
+            return int(lreg_bits(number))
+        return int(lreg_bits(float(text)))
+    except ValueError as error:
+        if "more than 32 bits" in str(error):
+            raise
         raise ValueError(f"{text!r} is neither a number nor 0x-prefixed bits") from None
+    except SfpuSimError as error:
+        raise ValueError(str(error)) from None
 
 
 def render_registers(machine, lanes):
@@ -60,18 +74,45 @@ def render_registers(machine, lanes):
     return table
 
 
-def _change_text(change) -> tuple[str, str]:
+def render_dst(machine, addresses, lanes, fmt: str):
+    """A rich table: for each Dst address, the cell each shown lane loads from there, as bits
+    and value in the Dst format."""
+    from rich.table import Table
+
+    table = Table(title=f"Dst cells (format {fmt.upper()}) of lanes "
+                        f"{', '.join(map(str, lanes))}")
+    for column in ("address", "lane", "hex", "value"):
+        table.add_column(column, no_wrap=True)
+    for address in addresses:
+        cells = machine.dst.read_lanes(address, fmt)
+        for n, lane in enumerate(lanes):
+            bits = int(cells[lane])
+            text = bf16_text(bits) if fmt == "bf16" else fp32_text(bits)
+            table.add_row(str(address) if n == 0 else "", str(lane),
+                          f"{bits:#0{6 if fmt == 'bf16' else 10}x}", text)
+    return table
+
+
+def _change_text(change, bits: bool = False) -> tuple[str, str]:
+    if change.fmt:                           # a Dst cell of one lane, in the Dst format
+        show = bf16_text if change.fmt == "bf16" else fp32_text
+        width = 6 if change.fmt == "bf16" else 10
+        return (f"{change.before:#0{width}x} {show(change.before)}",
+                f"{change.after:#0{width}x} {show(change.after)}" +
+                (f"  [{fields_text(change.after, change.fmt)}]" if bits else ""))
     if change.width == 32:
         hex_before, value_before, _ = describe(change.before)
         hex_after, value_after, bf16_after = describe(change.after)
-        return f"{hex_before} {value_before}", f"{hex_after} {value_after}  [bf16 {bf16_after}]"
+        view = f"  [{fields_text(change.after, 'fp32')}]" if bits else f"  [bf16 {bf16_after}]"
+        return f"{hex_before} {value_before}", f"{hex_after} {value_after}{view}"
     if change.width == 16:
         return f"{change.before:#06x}", f"{change.after:#06x}"
     return str(change.before), str(change.after)
 
 
-def render_trace(trace):
-    """A rich table: every instruction with what it changed in the traced lanes."""
+def render_trace(trace, bits: bool = False):
+    """A rich table: every instruction with what it changed in the traced lanes; ``bits``
+    adds the sign|exponent|mantissa bits of every new value."""
     from rich.table import Table
 
     from sfpu_sim.asm import format_instruction
@@ -86,7 +127,7 @@ def render_trace(trace):
         if not step.changes:
             table.add_row(str(step.index), text, "", "(no change)", "", "")
         for n, change in enumerate(step.changes):
-            before, after = _change_text(change)
+            before, after = _change_text(change, bits)
             table.add_row(str(step.index) if n == 0 else "", text if n == 0 else "",
                           "" if change.lane is None else str(change.lane), change.where,
                           before, after)

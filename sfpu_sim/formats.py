@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
+from sfpu_sim.errors import SfpuSimError
+
 SIGN32 = np.uint32(0x80000000)
 EXP32 = np.uint32(0x7F800000)
 MAN32 = np.uint32(0x007FFFFF)
@@ -86,6 +88,33 @@ def _u16(values) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Bits <-> values
 # --------------------------------------------------------------------------------------------
+
+class BadBits(SfpuSimError):
+    """Values handed in where bit patterns of a format are expected, that are not."""
+
+
+NATIVE_DTYPES = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16, "fp32": np.float32}
+
+
+def as_bits(values, fmt: str | FloatFormat) -> np.ndarray:
+    """The bit patterns of ``fmt`` that ``values`` stand for, the one way every layer reads
+    inputs: an array of the format's own dtype (``ml_dtypes.bfloat16``, ``float16``,
+    ``float32``) is taken bit for bit, never converted; integers are patterns (checked to fit
+    the format's width). Anything else (Python floats, float64) is refused: a value is not a
+    pattern, and rounding it silently would hide a wrong input."""
+    fmt = FORMATS[fmt] if isinstance(fmt, str) else fmt
+    array = np.asarray(values)
+    native = NATIVE_DTYPES[fmt.name]
+    if array.dtype == native:
+        return array.view(fmt.dtype)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise BadBits(f"inputs: expected {fmt.name} bit patterns (integers) or a "
+                      f"{np.dtype(native).name} array, got {array.dtype}")
+    if array.size and (int(array.min()) < 0 or int(array.max()) >> fmt.width):
+        raise BadBits(f"inputs: values outside 0..0x{(1 << fmt.width) - 1:X} are not "
+                      f"{fmt.name} patterns")
+    return array.astype(fmt.dtype)
+
 
 def fp32_to_bits(values) -> np.ndarray:
     """IEEE FP32 values (floats, float32 arrays) -> uint32 patterns. Doubles round to nearest."""

@@ -12,6 +12,7 @@ instructions act within each 32-lane group. State layout follows ../shared/spec/
 """
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 
@@ -19,12 +20,17 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
+from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa.spec import (DISABLE_BACKDOOR_LOAD, ROW_MASK_SHIFT, Instruction, IsaError,
                                NotOnChip, Program, UndefinedBehaviour, Unsupported)
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32
 CC_STACK_DEPTH = 8
+# A Machine's state is ~113 bytes per lane plus Dst (2 bytes x 16 columns x rows per 32 lanes);
+# past this budget it is refused up front rather than failing inside numpy.
+MAX_STATE_BYTES = 4 << 30
+STATE_BYTES_PER_LANE = 113
 
 
 
@@ -32,8 +38,55 @@ class HazardError(IsaError):
     """A program breaks a documented scheduling rule (strict mode)."""
 
 
-class HazardWarning(UserWarning):
+class ProgramWarning(UserWarning):
+    """Something in a program that is legal but probably not meant. ``kind`` says what, the
+    same text for every occurrence (commands count occurrences per kind); ``index`` and
+    ``source`` say where this one is."""
+
+    def __init__(self, message: str, kind: str = "", index: int = -1, source: str = ""):
+        super().__init__(message)
+        self.kind, self.index, self.source = kind or message, index, source
+
+
+class HazardWarning(ProgramWarning):
     """A program breaks a documented scheduling rule; the emulator executes it as written."""
+
+
+class CCDisabledWarning(ProgramWarning):
+    """An instruction writes lane flags while CC is disabled (SFPENCC has not enabled it)."""
+
+
+LREG_INT_RANGE = (-(1 << 31), (1 << 32) - 1)
+
+
+def lreg_bits(value) -> np.ndarray:
+    """What assigning ``value`` to LRegs stores, as ``--lreg`` reads it: floats their FP32 bits
+    (rounded to nearest); integers as 32-bit patterns (negative ones two's complement); anything
+    that does not fit is refused, never wrapped."""
+    array = np.asarray(value)
+    if array.dtype == np.uint32:
+        return array
+    if array.dtype.kind == "f":
+        with np.errstate(over="ignore"):                  # beyond FP32: +-Inf, as rounding does
+            return formats.fp32_to_bits(array.astype(np.float32))
+    if array.dtype.kind in "iub":
+        wide = array.astype(np.int64) if array.dtype != np.uint64 else array
+        low, high = LREG_INT_RANGE
+        if wide.size and (int(wide.min()) < low or int(wide.max()) > high):
+            bad = wide[(wide < low) | (wide > high)].flat[0]
+            raise IsaError(f"LReg value {int(bad)} does not fit 32 bits (integers "
+                           f"{low}..{high}, or a float for its FP32 bits)")
+        return (wide & 0xFFFFFFFF).astype(np.uint32)
+    raise IsaError(f"LReg values are 32-bit patterns, integers or floats; got "
+                   f"{array.dtype} ({value!r:.40})")
+
+
+class LRegFile(np.ndarray):
+    """LReg 0-15 x lanes (uint32). Assignments go through :func:`lreg_bits`: ``m.lreg[0] =
+    1.5`` stores 0x3fc00000, ``m.lreg[0] = 2**40`` is an error."""
+
+    def __setitem__(self, index, value) -> None:
+        super().__setitem__(index, lreg_bits(value))
 
 
 @dataclass
@@ -240,10 +293,16 @@ class Machine:
 
     def __init__(self, arch: str | Arch, lanes: int = LANES_PER_SFPU, dst_rows: int = 1024,
                  strict: bool = False):
-        if lanes <= 0 or lanes % LANES_PER_SFPU:
+        if not isinstance(lanes, (int, np.integer)) or lanes <= 0 or lanes % LANES_PER_SFPU:
             raise IsaError(f"lanes must be a positive multiple of 32, got {lanes}")
         if not 16 <= dst_rows <= 1024:
             raise IsaError(f"dst_rows must lie in 16..1024, got {dst_rows}")
+        needed = int(lanes) * (STATE_BYTES_PER_LANE + dst_rows)
+        if needed > MAX_STATE_BYTES:
+            most = MAX_STATE_BYTES // (STATE_BYTES_PER_LANE + dst_rows) // 32 * 32
+            raise IsaError(f"{lanes:,} lanes with {dst_rows} Dst rows need "
+                           f"{needed / (1 << 30):,.1f} GiB of state; the limit is "
+                           f"{MAX_STATE_BYTES >> 30} GiB ({most:,} lanes at {dst_rows} rows)")
         self.arch = get_arch(arch) if isinstance(arch, str) else arch
         self.lanes = lanes
         self.groups = lanes // LANES_PER_SFPU
@@ -256,7 +315,7 @@ class Machine:
         """Power-on-like state: general LRegs, flags, Dst and counters zero; constants at the
         chip's reset values; PRNG state zero (ttsim's reset value; hardware seeds it)."""
         lanes = self.lanes
-        self.lreg = np.zeros((16, lanes), dtype=np.uint32)
+        self.lreg = np.zeros((16, lanes), dtype=np.uint32).view(LRegFile)
         for index, value in self.arch.constant_lregs.items():
             self.lreg[index] = value
         self.lreg[15] = self.lane_id * 2
@@ -388,6 +447,13 @@ class Machine:
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
         self._check_hazard(instruction)
+        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
+            where = f" at {instruction.source}" if instruction.source else ""
+            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
+                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
+            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
+                                            f"{where}): {kind}", kind, self.executed,
+                                            instruction.source or ""), stacklevel=2)
         before = self.trace.snapshot(self) if self.trace is not None else None
         self.active = self._backdoor(instruction)
         try:
@@ -399,10 +465,11 @@ class Machine:
         self.previous = instruction
         self.executed += 1
 
-    def record(self, lanes) -> Trace:
+    def record(self, lanes, dst_addresses=None) -> Trace:
         """Start recording, for the given lanes, every instruction executed from now on and
-        what it changed (registers, flags, CC state, Dst cells of those lanes' SFPUs)."""
-        self.trace = Trace(self, lanes)
+        what it changed (registers, flags, CC state; Dst as those lanes' values at
+        ``dst_addresses``, or as raw cells of their SFPUs)."""
+        self.trace = Trace(self, lanes, dst_addresses)
         return self.trace
 
     def run(self, program: Program | list) -> "Machine":
@@ -434,4 +501,6 @@ class Machine:
                    f"{' at ' + instruction.source if instruction.source else ''}): {problem}")
         if self.strict:
             raise HazardError(message)
-        warnings.warn(message, HazardWarning, stacklevel=3)
+        kind = "hazard: " + re.sub(r"\bL\d+\b(, L\d+\b)*", "a register", problem)
+        warnings.warn(HazardWarning(message, kind, self.executed,
+                                    instruction.source or ""), stacklevel=3)

@@ -16,13 +16,16 @@ from sfpu_sim.isa.spec import Instruction
 @dataclass(frozen=True)
 class Change:
     """One watched value an instruction changed. ``where`` is ``"L3"``, ``"L16"``, ``"flag"``,
-    ``"cc.enable"``, ``"cc.depth"`` or ``"dst[row][col]"``; ``lane`` is None for values shared
-    by all lanes; ``width`` is 32 for register values, 16 for Dst cells, 1 for flags."""
+    ``"cc.enable"``, ``"cc.depth"``, ``"dst@A"`` (the Dst cell a lane loads at address A, in
+    the Dst format ``fmt``) or ``"dst[row][col]"`` (raw storage, when no addresses are
+    watched); ``lane`` is None for values shared by all lanes; ``width`` is 32 for register
+    values and FP32 cells, 16 for BF16 and raw cells, 1 for flags."""
     where: str
     lane: int | None
     before: int
     after: int
     width: int = 32
+    fmt: str = ""
 
 
 @dataclass
@@ -33,10 +36,14 @@ class Step:
 
 
 class Trace:
-    """Records every instruction a machine executes and what it changed in ``lanes``."""
+    """Records every instruction a machine executes and what it changed in ``lanes``. With
+    ``dst_addresses`` (the SFPLOAD/SFPSTORE addresses of a program) Dst is watched as the
+    value each traced lane loads from each address, in the Dst format the configuration
+    selects; without, as raw storage cells of the traced lanes' SFPUs."""
 
-    def __init__(self, machine, lanes):
+    def __init__(self, machine, lanes, dst_addresses=None):
         self.lanes = [int(lane) for lane in lanes]
+        self.dst_addresses = None if dst_addresses is None else sorted(set(dst_addresses))
         for lane in self.lanes:
             if not 0 <= lane < machine.lanes:
                 from sfpu_sim.isa.spec import IsaError
@@ -46,9 +53,16 @@ class Trace:
 
     def snapshot(self, m) -> dict:
         lanes = self.lanes
-        return {"lreg": m.lreg[:, lanes].copy(), "macro": m.lreg_macro[lanes].copy(),
-                "flags": m.cc.flags[lanes].copy(), "enable": bool(m.cc.enable),
-                "depth": m.cc.depth, "dst": m.dst.bits[self.groups].copy()}
+        state = {"lreg": np.asarray(m.lreg)[:, lanes].copy(),
+                 "macro": m.lreg_macro[lanes].copy(), "flags": m.cc.flags[lanes].copy(),
+                 "enable": bool(m.cc.enable), "depth": m.cc.depth}
+        if self.dst_addresses is None:
+            state["dst"] = m.dst.bits[self.groups].copy()
+        else:
+            fmt = "fp32" if m.config.sfpu_fp32 else "bf16"
+            state["dst_fmt"] = fmt
+            state["cells"] = {a: m.dst.read_lanes(a, fmt)[lanes] for a in self.dst_addresses}
+        return state
 
     def record(self, index: int, instruction: Instruction, before: dict, after: dict) -> Step:
         step = Step(index, instruction)
@@ -66,6 +80,16 @@ class Trace:
             if before[key] != after[key]:
                 step.changes.append(Change(f"cc.{key}", None, int(before[key]), int(after[key]),
                                            1 if key == "enable" else 8))
+        if "cells" in after:
+            fmt = after["dst_fmt"]
+            for address, cells in after["cells"].items():
+                for position in np.flatnonzero(before["cells"][address] != cells):
+                    step.changes.append(Change(
+                        f"dst@{address}", self.lanes[position],
+                        int(before["cells"][address][position]), int(cells[position]),
+                        32 if fmt == "fp32" else 16, fmt))
+            self.steps.append(step)
+            return step
         changed = np.argwhere(before["dst"] != after["dst"])
         for group_pos, row, col in changed:
             step.changes.append(Change(f"dst[{row}][{col}]", None,

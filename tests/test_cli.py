@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-import kernels
-import sfpu_sim.sweep as sweep_module
+from sfpu_sim import registry
+import sfpu_sim.sweeps as sweep_module
 from sfpu_sim.cli import main
 from sfpu_sim.errors import SfpuSimError
 
@@ -82,7 +82,7 @@ def test_report_csv_writes_harness_rows(capsys, tmp_path):
 
 
 def test_report_all_writes_every_report_and_an_index(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(kernels, "specs", lambda: [kernels.get("tanh")])
+    monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh")])
     code, out, _ = run(capsys, "report", "--all", "--arch", "blackhole", "--out",
                        str(tmp_path), "--format", "md,json")
     assert code == 0
@@ -100,10 +100,10 @@ def test_report_all_reports_a_broken_kernel_and_writes_the_others(capsys, tmp_pa
     def broken(arch):
         raise SfpuSimError("kernels/broken.py:3: too many live registers")
 
-    spec = kernels.KernelSpec(name="broken", function="tanh", chips=("blackhole",),
+    spec = registry.KernelSpec(name="broken", function="tanh", chips=("blackhole",),
                               mode="accurate", dest="bf16", provenance="test", build=broken)
-    monkeypatch.setitem(kernels._REGISTRY, "broken", spec)
-    monkeypatch.setattr(kernels, "specs", lambda: [spec, kernels.get("tanh")])
+    monkeypatch.setitem(registry._REGISTRY, "broken", spec)
+    monkeypatch.setattr(registry, "specs", lambda: [spec, registry.get("tanh")])
     code, _, err = run(capsys, "report", "--all", "--arch", "blackhole", "--out",
                        str(tmp_path), "--format", "json")
     assert code == 1
@@ -114,11 +114,11 @@ def test_report_all_reports_a_broken_kernel_and_writes_the_others(capsys, tmp_pa
 
 
 def test_report_of_a_kernel_missing_on_the_chip_is_one_line(capsys, tmp_path, monkeypatch):
-    tanh = kernels.get("tanh")
-    only_wormhole = kernels.KernelSpec(name="wh_only", function="tanh", chips=("wormhole",),
+    tanh = registry.get("tanh")
+    only_wormhole = registry.KernelSpec(name="wh_only", function="tanh", chips=("wormhole",),
                                        mode="accurate", dest="bf16", provenance="test",
                                        build=tanh.build)
-    monkeypatch.setitem(kernels._REGISTRY, "wh_only", only_wormhole)
+    monkeypatch.setitem(registry._REGISTRY, "wh_only", only_wormhole)
     code, _, err = run(capsys, "report", "wh_only", "--arch", "blackhole", "--out",
                        str(tmp_path))
     assert code == 2
@@ -150,7 +150,7 @@ def test_eval_agrees_with_the_sweep_bit_for_bit(capsys, cached_sweeps):
                        "0x3f80", "-2", "0x0080", "0.09033203125", "inf", "nan")
     assert code == 0
     data = json.loads(out)
-    result = sweep_module.sweep("tanh", "blackhole", dest="bf16", input_format="bf16",
+    result = sweep_module.sweep(registry.get("tanh"), "blackhole", dest="bf16", input_format="bf16",
                                 output_format="bf16", reference_rounding="rne",
                                 ulp_convention="daz-index")
     arrays = result.arrays
@@ -241,6 +241,30 @@ def test_compare_a_saved_report_json_with_a_fresh_sweep(capsys, tmp_path):
     assert code == 0
     assert "`tanh@wormhole` vs `tanh@blackhole`" in out
     assert "from tanh_wormhole_bf16_rne, `tanh@blackhole` from sweep" in out
+
+
+def test_compare_of_saved_sweep_summaries_is_lane_by_lane(capsys, tmp_path):
+    """Before/after from `sweep --json`: the per-lane record travels in the summary."""
+    for kernel, name in (("tanh", "before.json"), ("tanh_approx", "after.json")):
+        code, out, _ = run(capsys, "sweep", kernel, "--arch", "blackhole", "--json")
+        assert code == 0
+        (tmp_path / name).write_text(out)
+    code, out, _ = run(capsys, "compare", str(tmp_path / "before.json"),
+                       str(tmp_path / "after.json"), "--out", str(tmp_path / "cmp"),
+                       "--format", "json")
+    assert code == 0
+    assert ("| `tanh_approx@blackhole vs tanh@blackhole` | 65,025 | 32,352 | 2 | 32,654 | 17 |"
+            in out)
+
+
+def test_compare_refuses_an_output_that_is_one_of_its_inputs(capsys, tmp_path):
+    code, out, _ = run(capsys, "sweep", "tanh", "--arch", "blackhole", "--json")
+    saved = tmp_path / "compare_tanh-blackhole_vs_tanh-wormhole.json"
+    saved.write_text(out)
+    code, _, err = run(capsys, "compare", str(saved), "tanh@wormhole", "--out", str(tmp_path),
+                       "--format", "json")
+    assert code == 2 and "is an input of this run" in err
+    assert json.loads(saved.read_text())["kernel"] == "tanh"
 
 
 @pytest.mark.parametrize("content, message", [

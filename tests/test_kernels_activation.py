@@ -15,10 +15,10 @@ import functools
 import numpy as np
 import pytest
 
-import kernels
+from sfpu_sim import registry
 from sfpu_sim import formats, reference, ulp
 from sfpu_sim.arch import ARCHES
-from sfpu_sim.sweep import DevicePath, run_device, sweep
+from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 CHIPS = sorted(ARCHES)
 
@@ -63,7 +63,7 @@ def device_outputs(kernel: str, arch: str, output: str = "bf16") -> np.ndarray:
     """Output bits for every BF16 input pattern (index = input bits), through the kernel's
     registered Dst format. One run per kernel, chip and output format: a run costs about the
     same for 32 lanes as for 65,536."""
-    spec = kernels.get(kernel)
+    spec = registry.get(kernel)
     path = DevicePath(dest=spec.dest, output_format=output)
     return run_device(spec.program(arch), ALL_BF16, path).output
 
@@ -98,7 +98,7 @@ def measured():
     def get(kernel, arch, output_format="bf16"):
         key = (kernel, arch, output_format)
         if key not in cache:
-            cache[key] = sweep(kernel, arch, dest=kernels.get(kernel).dest,
+            cache[key] = sweep(registry.get(kernel), arch, dest=registry.get(kernel).dest,
                                output_format=output_format)
         return cache[key]
     return get
@@ -119,7 +119,7 @@ def fractional(result) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @pytest.mark.parametrize("arch", CHIPS)
 @pytest.mark.parametrize("name", MY_KERNELS)
 def test_builds(name, arch):
-    spec = kernels.get(name)
+    spec = registry.get(name)
     assert arch in spec.chips
     program = spec.program(arch)
     assert any(ins.mnemonic == "SFPSTORE" for ins in program)

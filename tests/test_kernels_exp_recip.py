@@ -8,11 +8,11 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-import kernels
+from sfpu_sim import registry
 from kernels.exp import exp_21f, exp_f32_accurate, exp_init, exp_legacy, round_nearest_int32
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import dst_reg, reinterpret, trace, vFloat
-from sfpu_sim.sweep import DevicePath, run_device, sweep
+from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 CHIPS = ("wormhole", "blackhole")
 EXP_KERNELS = ("exp", "exp_fp32", "exp_approx", "exp_piecewise_approx", "exp_legacy")
@@ -33,7 +33,7 @@ def bf16(value: float) -> int:
 def run(kernel: str, chip: str, inputs, dest: str = "bf16", output_format: str = "bf16"):
     """Output bit patterns of a registered kernel for BF16 inputs (patterns or values)."""
     bits = [x if isinstance(x, int) else bf16(x) for x in inputs]
-    program = kernels.get(kernel).program(chip)
+    program = registry.get(kernel).program(chip)
     out = run_device(program, np.array(bits, dtype=np.uint16),
                      DevicePath(dest=dest, output_format=output_format)).output
     return [int(v) for v in out]
@@ -43,7 +43,7 @@ def run(kernel: str, chip: str, inputs, dest: str = "bf16", output_format: str =
 def measured(kernel: str, chip: str, dest: str = "bf16", output_format: str = "bf16",
              convention: str = "daz-index"):
     """One shared sweep per cell (all 65,536 BF16 inputs, RNE reference)."""
-    return sweep(kernel, chip, dest=dest, output_format=output_format,
+    return sweep(registry.get(kernel), chip, dest=dest, output_format=output_format,
                  ulp_convention=convention)
 
 
@@ -66,7 +66,7 @@ def max_on(result, low=None, high=None, *, magnitude=False):
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", EXP_KERNELS + RECIP_KERNELS)
 def test_program_builds_and_stores(name, chip):
-    program = kernels.get(name).program(chip)
+    program = registry.get(name).program(chip)
     assert any(ins.mnemonic == "SFPSTORE" for ins in program)
 
 

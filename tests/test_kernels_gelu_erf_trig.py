@@ -8,12 +8,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-import kernels
+from sfpu_sim import registry
 from kernels import erf as erf_kernels
 from kernels import gelu as gelu_kernels
 from sfpu_sim import fma, formats, reference, ulp
 from sfpu_sim.sfpi import trace
-from sfpu_sim.sweep import run_device, sweep
+from sfpu_sim.sweeps import run_device, sweep
 
 CHIPS = ("wormhole", "blackhole")
 KERNELS = ("gelu", "gelu_taylor_tiny", "gelu_approx", "gelu_cdf", "gelu_derivative",
@@ -33,7 +33,7 @@ def swept():
 
     def get(name, arch):
         if (name, arch) not in cache:
-            cache[name, arch] = sweep(name, arch, dest=kernels.get(name).dest)
+            cache[name, arch] = sweep(registry.get(name), arch, dest=registry.get(name).dest)
         return cache[name, arch]
     return get
 
@@ -46,7 +46,7 @@ def outputs():
 
     def get(name, arch):
         if (name, arch) not in cache:
-            cache[name, arch] = run_device(kernels.get(name).program(arch), ALL_BF16).output
+            cache[name, arch] = run_device(registry.get(name).program(arch), ALL_BF16).output
         return cache[name, arch]
     return get
 
@@ -81,7 +81,7 @@ def fractional(result):
 @pytest.mark.parametrize("arch", CHIPS)
 @pytest.mark.parametrize("name", KERNELS)
 def test_kernel_builds_within_eight_registers_and_ends_in_a_store(name, arch):
-    spec = kernels.get(name)
+    spec = registry.get(name)
     assert spec.chips == CHIPS and spec.dest == "bf16"
     program = spec.program(arch)
     assert [i.mnemonic for i in program][-1] == "SFPSTORE"
@@ -93,7 +93,7 @@ def test_kernel_builds_within_eight_registers_and_ends_in_a_store(name, arch):
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_gelu_special_values(arch):
-    out = run_device(kernels.get("gelu").program(arch),
+    out = run_device(registry.get("gelu").program(arch),
                      np.array([0x0000, 0x8000, 0x7F80, 0xFF80, 0x0001, 0x8001], np.uint16)
                      ).output
     # +0 -> 0. -0 and denormals are not zero to the raw-bits x == 0 test (SFPSETCC), so they
@@ -135,7 +135,7 @@ def test_gelu_returns_zero_below_minus_5_5_where_gelu_is_representable(arch, out
 def test_gelu_at_minus_5_5_is_minus_3_11e_4_and_1475_ulp(arch):
     """Issue #35290: -5.5 -> -3.11e-4 (true -1.04e-7), 1,475 ULP."""
     x = bits(-5.5)
-    out = run_device(kernels.get("gelu").program(arch), x).output
+    out = run_device(registry.get("gelu").program(arch), x).output
     assert f"{formats.bits_to_bf16(out)[0]:.3g}" == "-0.000311"
     ref = reference.reference("gelu", x, "rne")
     assert f"{ref.value[0]:.3g}" == "-1.04e-07"
@@ -148,7 +148,7 @@ def test_gelu_reproduces_issue_35290_figures(arch):
     -> FP32 -> BF16 by truncation, no DAZ/FTZ, raw int16 difference: max 32,767, mean 3,266,
     52.5% within 1. Its corrected DAZ model: ULP 0 for x < -13.2."""
     inputs = ulp.population("finite-nonzero")
-    out = run_device(kernels.get("gelu").program(arch), inputs).output
+    out = run_device(registry.get("gelu").program(arch), inputs).output
     ref = reference.reference("gelu", inputs, "truncate", daz=False, ftz=False)
     raw = ulp.distance(ref, out, "raw-int16")
     d = raw.distance[raw.counted]
@@ -247,7 +247,7 @@ def test_gelu_cdf_core_is_the_fused_polyval5_clamped_and_scaled(arch, outputs):
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_gelu_derivative_special_values(arch):
-    out = run_device(kernels.get("gelu_derivative").program(arch), bits(0.0, -0.0, 10, -10)
+    out = run_device(registry.get("gelu_derivative").program(arch), bits(0.0, -0.0, 10, -10)
                      ).output
     # 0: exp(0) = 1, partial = 0, lut(0) = 0: 0.5. |x| = 10: exp(-50) * 10 * 0.398 ~ 8e-22 is
     # lost next to the LUT's +-0.5, so 0.5 + 0.5 = 1 and -0.5 + 0.5 = 0.
@@ -359,7 +359,7 @@ def test_jan_2026_trig_is_faithful_below_1e3(name, arch, swept):
     assert fractional(result).distance[inside].max() < 1.5
     if name == "sin":
         flushed = NORMAL & (np.abs(X) < 2.0 ** -125)
-        assert np.all(run_device(kernels.get(name).program(arch), ALL_BF16[flushed]
+        assert np.all(run_device(registry.get(name).program(arch), ALL_BF16[flushed]
                                  ).output & 0x7FFF == 0)
 
 

@@ -14,12 +14,12 @@ import math
 import numpy as np
 import pytest
 
-import kernels
+from sfpu_sim import registry
 from sfpu_sim import formats, ulp
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.machine import Machine
 from sfpu_sim.sfpi import dst_reg, trace
-from sfpu_sim.sweep import DevicePath, run_device, sweep
+from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 CHIPS = sorted(ARCHES)
 LOG_KERNELS = ["log", "log_legacy", "log_fp32"]
@@ -44,7 +44,7 @@ def _run_fp32(program, values: np.ndarray) -> np.ndarray:
 
 
 def _registered(name: str) -> bool:
-    return name in kernels.names()
+    return name in registry.names()
 
 
 def bf16(value: float) -> int:
@@ -62,12 +62,12 @@ def bf16_rne(value: float) -> int:
 
 @functools.lru_cache(maxsize=None)
 def program(kernel: str, arch: str):
-    return kernels.get(kernel).program(arch)
+    return registry.get(kernel).program(arch)
 
 
 def run(kernel: str, arch: str, inputs):
     """Device output bits per BF16 input: BF16 for a BF16-Dst kernel, FP32 for an FP32-Dst one."""
-    dest = kernels.get(kernel).dest
+    dest = registry.get(kernel).dest
     path = DevicePath(dest=dest, output_format="fp32" if dest == "fp32" else "bf16")
     return run_device(program(kernel, arch), np.asarray(inputs, dtype=np.uint16), path).output
 
@@ -81,8 +81,8 @@ def measured():
     def get(kernel, arch, output_format="bf16"):
         key = (kernel, arch, output_format)
         if key not in cache:
-            spec = kernels.get(kernel)
-            cache[key] = sweep(kernel, arch, dest=spec.dest, output_format=output_format)
+            spec = registry.get(kernel)
+            cache[key] = sweep(registry.get(kernel), arch, dest=spec.dest, output_format=output_format)
         return cache[key]
     return get
 

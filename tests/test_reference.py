@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import warnings
+import stat
+import signal
+import os
 import math
 import zlib
 
@@ -15,12 +19,16 @@ import pytest
 
 import sfpu_sim
 from sfpu_sim import reference as R
+from sfpu_sim.reference import backends as ref_backends
+from sfpu_sim.reference import cache as ref_cache
+from sfpu_sim.reference import certify as ref_certify
+from sfpu_sim.reference import definitions as ref_definitions
 from sfpu_sim.errors import SfpuSimError
 
 POLICIES = ("rne", "rne_fp32", "truncate", "ties_away")
-BACKEND = R._backend(None).name                 # flint when python-flint is installed
+BACKEND = ref_backends.backend(None).name                 # flint when python-flint is installed
 ENTRY = f"sqrt.bf16.{BACKEND}.sfpuref"
-needs_flint = pytest.mark.skipif(R.flint is None, reason="python-flint is not installed")
+needs_flint = pytest.mark.skipif(ref_backends.flint is None, reason="python-flint is not installed")
 
 
 @pytest.fixture(autouse=True)
@@ -229,7 +237,7 @@ def test_registry_lists_every_requested_function_with_a_description():
 
 
 def test_registering_a_function_takes_one_call(monkeypatch):
-    monkeypatch.setattr(R, "FUNCTIONS", dict(R.FUNCTIONS))
+    monkeypatch.setattr(ref_definitions, "FUNCTIONS", dict(ref_definitions.FUNCTIONS))
     R.register("cube", "x^3", lambda x, m: x * x * x, zero="odd", inf=(math.inf, -math.inf),
                is_exact=lambda x, y: y == x**3)        # exact results: mpmath needs the proof
     got = R.reference("cube", np.array([0x4000, 0xC040], dtype=np.uint16), cache=False)
@@ -500,13 +508,14 @@ def test_ftz_flushes_denormal_results_to_signed_zero():
 
 def _count_evaluations(monkeypatch):
     calls = []
-    original = R._evaluate
+    original = ref_certify.evaluate
 
     def counting(*args, **kwargs):
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(R, "_evaluate", counting)
+    monkeypatch.setattr(ref_cache, "evaluate", counting)
+    monkeypatch.setattr(R, "evaluate", counting)
     return calls
 
 
@@ -543,6 +552,12 @@ def good_entry(tmp_path_factory):
     return (directory / ENTRY).read_bytes()
 
 
+DAMAGE_TEXT = {"flip a payload byte": "checksum mismatch",
+               "bad header": "bad header",
+               "bad magic": "not a reference table", "header sha256": "checksum mismatch",
+               "wrong shape": "columns of the wrong shape or values"}
+
+
 @pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "bad header",
                                     "bad magic", "header sha256", "wrong shape"])
 def test_a_damaged_cache_entry_is_rebuilt_never_used(private_cache, monkeypatch, good_entry,
@@ -555,18 +570,25 @@ def test_a_damaged_cache_entry_is_rebuilt_never_used(private_cache, monkeypatch,
     elif damage == "truncate":
         data = data[: len(data) // 2]
     elif damage == "bad header":
-        data[len(R._MAGIC) + 2] = ord("#")
+        data[len(ref_cache._MAGIC) + 2] = ord("#")
     elif damage == "bad magic":
         data[0] ^= 0xFF
     elif damage == "header sha256":
         data = data.replace(b'"sha256": "', b'"sha256": "0', 1)
     if damage == "wrong shape":                 # intact file, checksum right, table too short
-        key = R._cache_key(R.FUNCTIONS["sqrt"], "bf16", R._backend(None))
-        R._write_table(path, key, R._evaluate(R.FUNCTIONS["sqrt"], np.ones(10), R._backend(None)))
+        key = ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
+        ref_cache._write_table(path, key, ref_certify.evaluate(R.FUNCTIONS["sqrt"], np.ones(10), ref_backends.backend(None)))
     else:
         path.write_bytes(bytes(data))
     calls = _count_evaluations(monkeypatch)
-    again = R.reference("sqrt", BITS)
+    with pytest.warns(ref_cache.CacheWarning) as said:
+        again = R.reference("sqrt", BITS)
+    header_end = good_entry.index(b"\n", len(ref_cache._MAGIC))
+    payload = len(good_entry) - header_end - 1
+    text = (f"truncated ({len(data) - header_end - 1} of {payload} bytes)"
+            if damage == "truncate" else DAMAGE_TEXT[damage])
+    assert [str(w.message) for w in said] == [
+        f"reference cache {path} was damaged ({text}); recomputed and rewritten"]
     assert calls == [1]
     assert _entry(private_cache).read_bytes() == good_entry      # rewritten intact
     np.testing.assert_array_equal(again.bits, R.reference("sqrt", BITS, cache=False).bits)
@@ -582,10 +604,28 @@ def test_a_stale_cache_entry_is_rebuilt(private_cache, monkeypatch, good_entry, 
         monkeypatch.setitem(R.FUNCTIONS, "sqrt",
                             dataclasses.replace(R.FUNCTIONS["sqrt"], revision=99))
     calls = _count_evaluations(monkeypatch)
-    R.reference("sqrt", BITS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # an outdated entry is replaced quietly
+        R.reference("sqrt", BITS)
     assert calls == [1]
     header = json.loads(_entry(private_cache).read_bytes().split(b"\n")[1])
-    assert header["key"] == R._cache_key(R.FUNCTIONS["sqrt"], "bf16", R._backend(None))
+    assert header["key"] == ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
+
+
+def test_a_fifo_in_place_of_a_cache_file_is_never_read(private_cache, monkeypatch):
+    private_cache.mkdir(parents=True)
+    os.mkfifo(private_cache / ENTRY)
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("read the FIFO: hung"))
+    signal.alarm(20)
+    try:
+        with pytest.warns(ref_cache.CacheWarning, match="is not a regular file: not read, not "
+                                                        "replaced"):
+            got = R.reference("sqrt", BITS)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert stat.S_ISFIFO((private_cache / ENTRY).stat().st_mode)      # left in place
+    np.testing.assert_array_equal(got.bits, R.reference("sqrt", BITS, cache=False).bits)
 
 
 def test_cache_directory_comes_from_parameter_then_environment_then_home(tmp_path, monkeypatch):
@@ -621,8 +661,8 @@ def test_every_bf16_input_matches_the_oracle(name):
 @needs_flint
 @pytest.mark.parametrize("name", REQUESTED)
 def test_every_bf16_table_entry_agrees_between_backends(name):
-    a = R._table(R.FUNCTIONS[name], "bf16", R._backend("flint"), False, None)
-    b = R._table(R.FUNCTIONS[name], "bf16", R._backend("mpmath"), False, None)
+    a = ref_cache.table(R.FUNCTIONS[name], "bf16", ref_backends.backend("flint"), False, None)
+    b = ref_cache.table(R.FUNCTIONS[name], "bf16", ref_backends.backend("mpmath"), False, None)
     for column in ("cls", "negative", "m", "e"):
         np.testing.assert_array_equal(getattr(a, column), getattr(b, column))
 

@@ -14,6 +14,8 @@ import os
 import re
 
 import numpy as np
+
+from sfpu_sim import registry
 import pytest
 from rich.console import Console
 
@@ -22,7 +24,7 @@ from sfpu_sim.report import budget, compare, harness, markdown, model
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report import terminal
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, read_json
-from sfpu_sim.sweep import sweep
+from sfpu_sim.sweeps import sweep
 
 # --------------------------------------------------------------------------------------------
 # Every number in a Markdown report is in its JSON: the definition
@@ -78,7 +80,7 @@ def numbers_missing_from_json(text: str, data: dict) -> tuple[list[str], list[st
 @pytest.fixture(scope="module")
 def truncated():
     """tanh on Blackhole against the tanh report's reference (truncated to BF16)."""
-    return sweep("tanh", "blackhole", reference_rounding="truncate")
+    return sweep(registry.get("tanh"), "blackhole", reference_rounding="truncate")
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +100,7 @@ def written(truncated, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def fractional():
-    return sweep("tanh", "wormhole", ulp_convention="fractional")
+    return sweep(registry.get("tanh"), "wormhole", ulp_convention="fractional")
 
 
 # --------------------------------------------------------------------------------------------
@@ -309,7 +311,7 @@ def test_terminal_view_shows_headline_buckets_worst_and_specials(truncated_model
 def test_comparison_of_a_sweep_with_itself_has_zero_deltas(truncated_model):
     c = compare.build([("a", truncated_model, "sweep"), ("b", truncated_model, "sweep")])
     for row in c["headline"]:
-        assert row["deltas"][1] in (0, 0.0, None), row
+        assert row["deltas"][0] in (0, 0.0, None), row
     assert c["notes"] == [] and c["specials_differing"] == []
     text = compare.render(c)
     assert numbers_missing_from_json(text, c) == ([], [])
@@ -327,7 +329,40 @@ def test_comparison_flags_settings_that_make_numbers_incomparable(truncated_mode
 def test_comparison_accepts_a_saved_summary(truncated, truncated_model):
     saved = json.loads(json_text(model.jsonable(truncated.summary)))
     c = compare.build([("saved", saved, "a.json"), ("sweep", truncated_model, "sweep")])
-    assert [row["deltas"][1] for row in c["headline"] if row["metric"] == "max_ulp"] == [0]
+    assert [row["deltas"][0] for row in c["headline"] if row["metric"] == "max_ulp"] == [0]
+
+
+def test_comparison_pairs_never_mix_a_chip_change_with_a_kernel_change():
+    wh, bh = "wormhole", "blackhole"
+    assert compare.pairs([("A", wh), ("A", bh), ("B", wh), ("B", bh)]) == [
+        (0, 1, "chip"), (0, 2, "kernel"), (1, 3, "kernel")]
+    assert compare.pairs([("A", bh), ("A", bh)]) == [(0, 1, "version")]      # before/after
+    assert compare.pairs([("A", wh), ("B", bh)]) == [(0, 1, "chip and kernel")]
+
+
+def test_comparison_counts_lanes_identical_better_worse_and_the_largest_regressions():
+    from sfpu_sim.lanes import Lanes
+
+    before = sweep(registry.get("tanh"), "blackhole")
+    after = sweep(registry.get("tanh_approx"), "blackhole")
+    c = compare.build([("before", model.build(before), "sweep",
+                        Lanes.from_arrays(before.arrays)),
+                       ("after", model.build(after), "sweep", Lanes.from_arrays(after.arrays))])
+    lanes = c["pairs"][0]["lanes"]
+    # The same counts straight from the two sweeps' arrays (both list the same 65,025 inputs).
+    a, b = before.arrays, after.arrays
+    assert np.array_equal(a["x_bits"], b["x_bits"])
+    d0, d1 = a["distance"], b["distance"]
+    same_bits = a["actual"] == b["actual"]
+    assert lanes["compared"] == 65025
+    assert lanes["identical"] == int(same_bits.sum())
+    assert (lanes["better"], lanes["worse"]) == (int((d1 < d0).sum()), int((d1 > d0).sum()))
+    assert lanes["equal"] == int(((d1 == d0) & ~same_bits).sum())
+    worst = lanes["largest_regressions"][0]
+    k = int(np.argmax(d1 - d0))
+    assert worst["input_bits"] == f"{int(a['x_bits'][k]):#06x}"
+    assert worst["after_ulp"] - worst["before_ulp"] == int((d1 - d0).max())
+    assert "| `before` vs" not in compare.render(c) and "Bit-identical" in compare.render(c)
 
 
 def test_comparison_refuses_a_json_that_is_not_a_summary():
@@ -343,7 +378,8 @@ def test_harness_csv_has_the_llk_columns_and_one_sorted_row_per_input(truncated_
         "op", "input_format", "output_format", "chip_arch", "distribution", "intervals",
         "seed", "sample_index", "test_value", "golden_result", "hardware_result",
         "approx_mode", "fast_mode", "dest_acc", "signed_error", "rel_error",
-        "signed_ulp_error", "is_finite_hw", "is_finite_golden", "source"]
+        "signed_ulp_error_daz_index", "signed_ulp_error_fractional", "is_finite_hw",
+        "is_finite_golden", "source"]
     assert len(lines) == 1 + 65025
     columns = harness.columns(truncated_model, truncated.arrays)
     assert np.all(np.diff(columns["test_value"]) > 0)
@@ -354,16 +390,32 @@ def test_harness_csv_has_the_llk_columns_and_one_sorted_row_per_input(truncated_
                           f"{truncated_model['kernel_hash']}, reference truncate)\"")
 
 
-def test_harness_signed_ulp_is_the_local_step_of_the_golden(truncated_model, truncated):
+def test_harness_ulp_columns_are_the_runs_convention_and_a_named_fractional_one(
+        truncated_model, truncated):
     columns = harness.columns(truncated_model, truncated.arrays)
-    # x = smallest normal: output flushed to 0, golden 2**-126, whose spacing is 2**-133.
+    # x = smallest normal: output flushed to 0, golden 2**-126, whose spacing is 2**-133:
+    # 128 fractional steps, but 0 and 2**-126 are neighbours in the daz-index order.
     at = np.flatnonzero(columns["test_value"] == 2.0 ** -126)[0]
     assert columns["signed_error"][at] == -(2.0 ** -126)
-    assert columns["signed_ulp_error"][at] == -128.0
+    assert columns["signed_ulp_error_fractional"][at] == -128.0
+    assert columns["signed_ulp_error_daz_index"][at] == -1.0
     # x = 1.0 under truncation: 0x3f43 against 0x3f42, one step of 2**-8 above.
     at = np.flatnonzero(columns["test_value"] == 1.0)[0]
-    assert columns["signed_ulp_error"][at] == 1.0
+    assert columns["signed_ulp_error_fractional"][at] == 1.0
+    assert columns["signed_ulp_error_daz_index"][at] == 1.0
     assert np.isnan(columns["rel_error"][columns["golden_result"] == 0]).all()
+
+
+def test_harness_csv_counts_the_same_lanes_at_the_maximum_as_the_report():
+    """Issue: exp on Wormhole over [-10, 10] showed 664 inputs at the max in the CSV, 1,061 in
+    the report."""
+    from sfpu_sim.selection import Selection
+
+    result = sweep(registry.get("exp"), "wormhole", selection=Selection((-10.0, 10.0)))
+    m = model.build(result)
+    column = harness.columns(m, result.arrays)["signed_ulp_error_daz_index"]
+    at_max = int(np.count_nonzero(np.abs(column) == m["max_ulp"]))
+    assert at_max == m["histogram"][str(m["max_ulp"])] == 1061
 
 
 def test_budget_rows_follow_the_llk_yaml():

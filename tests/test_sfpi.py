@@ -16,7 +16,7 @@ from sfpu_sim.sfpi import (DslError, RegisterPressure, abs, addexp, dst_reg, exe
                            reinterpret, s2vFloat16a, s2vFloat16b, setexp, setman, setsgn, trace,
                            v_else, v_elseif, v_endif, v_if, vConst1, vec_min_max, vFloat, vInt,
                            vUInt)
-from sfpu_sim.sweep import DevicePath, run_device
+from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = sorted(ARCHES)
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -102,7 +102,7 @@ def test_s2vfloat16b_truncates_and_s2vfloat16a_rounds():
     # kernels.md §1.1: s2vFloat16b(0.044715f) = 0x3D37, s2vFloat16b(0.863281f) = 0.859375
     assert s2vFloat16b(0.044715).imm16 == 0x3D37
     assert s2vFloat16b(0.863281).fp32_bits == formats.fp32_to_bits(np.float32(0.859375))
-    assert s2vFloat16a(1.0).imm16 == 0x3C00 and s2vFloat16a(1.0).mod0 == 1
+    assert s2vFloat16a(1.0).imm16 == 0x3C00 and s2vFloat16a(1.0).mod0 == "FLOATA"
 
 
 @pytest.mark.parametrize("arch", CHIPS)

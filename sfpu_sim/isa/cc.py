@@ -60,6 +60,23 @@ def _acts_on_enable(m, mnemonic: str) -> bool:
 # SFPSETCC, SFPENCC
 # --------------------------------------------------------------------------------------------
 
+def sets_lane_flags(i) -> bool:
+    """Whether an instruction writes LaneFlags as a result (not just pushes, pops or enables):
+    SFPSETCC, SFPCOMPC, SFPIADD unless CC_NONE, SFPEXEXP / SFPLZ with a SET_CC mode, SFPGT /
+    SFPLE with SET_CC. With CC disabled such an instruction predicates nothing (SFPSETCC even
+    clears every flag), which is rarely what a kernel meant."""
+    mnemonic, mod1 = i.mnemonic, i.get("mod1")
+    if mnemonic in ("SFPSETCC", "SFPCOMPC"):
+        return True
+    if mnemonic == "SFPIADD":
+        return not mod1 & 4
+    if mnemonic in ("SFPEXEXP", "SFPLZ"):
+        return bool(mod1 & 0xA)
+    if mnemonic in ("SFPGT", "SFPLE"):
+        return bool(mod1 & 1)
+    return False
+
+
 IMM_BIT0, CLEAR = 1, 8
 LREG_TESTS = {0: lambda c: c < 0, 2: lambda c: c != 0, 4: lambda c: c >= 0, 6: lambda c: c == 0}
 

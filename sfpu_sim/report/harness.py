@@ -5,12 +5,18 @@ Schema: tenstorrent/tt-metal ``tt_metal/tt-llk/tests/python_tests/accuracy/accur
 ``OUTPUT_COLUMNS`` and ``rows_dataframe`` (2026-09): rows sorted by input, ``sample_index``
 counting them, arch ``wh``/``bh``, formats ``bf16``/``fp16``/``fp32``, ``approx_mode``,
 ``fast_mode``, ``dest_acc`` as ``"0"``/``"1"``, CSV floats ``%.9g``, a missing float (NaN) as
-an empty field (pandas' default), booleans ``T``/``F``. The error columns follow
-``helpers/accuracy_metrics.compute_pointwise_metrics``: ``signed_error = hw - golden``,
-``rel_error = |signed_error| / |golden|`` (NaN where golden is 0), ``signed_ulp_error`` its
-signed error over the spacing above ``|golden|`` in the output format (NaN unless both are
-finite). Here ``hardware_result`` is the emulated device output, ``golden_result`` the
-sweep's correctly rounded reference, and an extra ``source`` column says so.
+an empty field (pandas' default), booleans ``T``/``F``. ``signed_error = hw - golden`` and
+``rel_error = |signed_error| / |golden|`` (NaN where golden is 0) follow
+``helpers/accuracy_metrics.compute_pointwise_metrics``. Here ``hardware_result`` is the
+emulated device output, ``golden_result`` the sweep's correctly rounded reference, and an
+extra ``source`` column says so.
+
+One ULP convention per run: the harness's single ``signed_ulp_error`` column becomes
+``signed_ulp_error_<convention>``, the run's ``--ulp`` convention (the report's distances,
+lane for lane, signed by ``hw - golden``; empty where unmeasurable), so the CSV and the report
+count the same lanes at the maximum. Under another convention the harness's own definition
+(signed error over the spacing above ``|golden|``) is kept beside it, named
+``signed_ulp_error_fractional``.
 """
 from __future__ import annotations
 
@@ -19,12 +25,21 @@ import itertools
 import numpy as np
 
 from sfpu_sim import ulp
-from sfpu_sim.sweep import pattern_values
+from sfpu_sim.sweeps import pattern_values
 
-COLUMNS = ("op", "input_format", "output_format", "chip_arch", "distribution", "intervals",
-           "seed", "sample_index", "test_value", "golden_result", "hardware_result",
-           "approx_mode", "fast_mode", "dest_acc", "signed_error", "rel_error",
-           "signed_ulp_error", "is_finite_hw", "is_finite_golden", "source")
+def column_names(convention: str) -> tuple[str, ...]:
+    """The header for a run under ULP ``convention``."""
+    ulp_columns = [ulp_column(convention)]
+    if convention != "fractional":
+        ulp_columns.append(ulp_column("fractional"))
+    return ("op", "input_format", "output_format", "chip_arch", "distribution", "intervals",
+            "seed", "sample_index", "test_value", "golden_result", "hardware_result",
+            "approx_mode", "fast_mode", "dest_acc", "signed_error", "rel_error", *ulp_columns,
+            "is_finite_hw", "is_finite_golden", "source")
+
+
+def ulp_column(convention: str) -> str:
+    return "signed_ulp_error_" + convention.replace("-", "_")
 ARCH = {"wormhole": "wh", "blackhole": "bh"}
 FLOAT_FORMAT = "%.9g"
 
@@ -59,11 +74,17 @@ def columns(m: dict, arrays: dict) -> dict[str, np.ndarray]:
     steps = ulp.distance(np.where(finite_golden, golden, 0.0), arrays["actual"][order],
                          "fractional", out_fmt).distance
     both = finite_golden & finite_hw
-    signed_ulp = np.where(both, np.sign(signed_error) * np.where(both, steps, 0.0), np.nan)
-    return {"test_value": x, "golden_result": golden, "hardware_result": hw,
-            "signed_error": signed_error, "rel_error": rel_error,
-            "signed_ulp_error": signed_ulp, "is_finite_hw": finite_hw,
-            "is_finite_golden": finite_golden}
+    sign = np.sign(np.where(both, signed_error, 0.0))
+    fractional = np.where(both, sign * np.where(both, steps, 0.0), np.nan)
+    counted = arrays["counted"][order]
+    chosen = np.where(counted, sign * arrays["distance"][order].astype(np.float64), np.nan)
+    out = {"test_value": x, "golden_result": golden, "hardware_result": hw,
+           "signed_error": signed_error, "rel_error": rel_error,
+           ulp_column(m["ulp_convention"]): chosen, "is_finite_hw": finite_hw,
+           "is_finite_golden": finite_golden}
+    if m["ulp_convention"] != "fractional":
+        out[ulp_column("fractional")] = fractional
+    return out
 
 
 def csv_text(m: dict, arrays: dict) -> str:
@@ -80,8 +101,9 @@ def csv_text(m: dict, arrays: dict) -> str:
         "dest_acc": "1" if m["dest"] == "fp32" else "0",
         "source": f"predicted by {m['tool']} (emulated {m['kernel']} {m['kernel_hash']}, "
                   f"reference {m['reference_rounding']})"}
+    names = column_names(m["ulp_convention"])
     fields = []
-    for name in COLUMNS:                                   # columns, not lanes
+    for name in names:                                     # columns, not lanes
         if name in constant:
             fields.append(itertools.repeat(_quote(constant[name]), n))
         elif name == "sample_index":
@@ -91,4 +113,4 @@ def csv_text(m: dict, arrays: dict) -> str:
         else:
             fields.append(_floats(data[name]).tolist())
     rows = map(",".join, zip(*fields))                     # joined in C: map/zip of builtins
-    return ",".join(COLUMNS) + "\n" + "\n".join(rows) + "\n"
+    return ",".join(names) + "\n" + "\n".join(rows) + "\n"

@@ -41,6 +41,8 @@ def count_share(count, fraction) -> str:
 
 
 def region_range(region: dict) -> str:
+    if "text" in region:
+        return region["text"]
     low, high = region["low"], region["high"]
     if region["region"] == "near_zero":
         return f"|x| < {N.bound(high)}" if low is None else \
@@ -95,6 +97,9 @@ def _executive(m: dict) -> list[str]:
                       f"{m['reference_backend']} ({N.count(m['reference_precision_bits'])} "
                       f"bits)"],
         ["ULP convention", code(m["ulp_convention"])],
+        *([["Inputs selected", f"{m['selection']['text']}: {N.count(m['count'])} inputs of "
+                               f"population {code(m['population'])}"]]
+           if m.get("selection") and m["selection"]["text"] != "every input" else []),
         ["Inputs measured", f"{N.count(m['measured'])} of {N.count(m['count'])} "
                             f"(population {code(m['population'])}: {m['population_text']})"],
         ["Denormal inputs checked", N.count(m["denormals"]["inputs"])],
@@ -457,8 +462,11 @@ def conclusions(m: dict) -> list[str]:
     items.append("**Verification:** both ULP methods agree on every pair." if
                  v["cross_verification_agrees"] else
                  "**Verification:** the two ULP methods DISAGREE; the distances are suspect.")
+    selected = m.get("selection") and m["selection"]["text"] != "every input"
     coverage = (f"**Coverage:** all {N.count(m['count'])} inputs of population "
-                f"{code(m['population'])} measured, no sampling")
+                f"{code(m['population'])}"
+                + (f" with {m['selection']['text']}" if selected else "")
+                + " measured, no sampling")
     if m["unmeasurable"]:
         coverage += f"; {N.count(m['unmeasurable'])} lanes unmeasurable"
     if v["hard_mismatches"]:

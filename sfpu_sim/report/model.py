@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.selection import Selection
 from sfpu_sim import formats, reference, ulp
-from sfpu_sim.sweep import hex_bits, json_number, jsonable, pattern_values
+from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
 from sfpu_sim.formats import BF16, FloatClass
 
 HISTOGRAM_ROWS = 16      # distinct ULP values listed before the rest is summed in one row
@@ -249,7 +250,7 @@ def file_stem(summary: dict) -> str:
         parts.append(f"in-{summary['input_format']}")
     if summary["output_format"] != "bf16":
         parts.append(f"out-{summary['output_format']}")
-    return "_".join(parts)
+    return "_".join(parts) + Selection.from_dict(summary.get("selection")).stem_suffix
 
 
 def command_line(summary: dict, kernel_dest: str | None = None) -> str:
@@ -265,11 +266,12 @@ def command_line(summary: dict, kernel_dest: str | None = None) -> str:
         words += ["--reference-rounding", summary["reference_rounding"]]
     if summary["ulp_convention"] != "daz-index":
         words += ["--ulp", summary["ulp_convention"]]
+    words += Selection.from_dict(summary.get("selection")).options
     return " ".join(words)
 
 
 def build(result) -> dict:
-    """The model of one sweep (a :class:`~sfpu_sim.sweep.SweepResult`)."""
+    """The model of one sweep (a :class:`~sfpu_sim.sweeps.SweepResult`)."""
     summary, arrays = result.summary, result.arrays
     shares = _shares(summary)
     extras = {

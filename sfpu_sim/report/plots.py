@@ -22,7 +22,7 @@ import numpy as np
 
 from sfpu_sim import formats, ulp
 from sfpu_sim.report import numbers as N
-from sfpu_sim.sweep import pattern_values
+from sfpu_sim.sweeps import pattern_values
 
 DPI = 80
 SIZE = (18, 20)                  # inches: 1,440 x 1,600 pixels

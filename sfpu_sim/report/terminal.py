@@ -22,7 +22,10 @@ def render(m: dict):
     head.add_column("metric", style="bold")
     head.add_column("value")
     for label, value in (
-            ("inputs measured", f"{N.count(m['measured'])} (population {m['population']})"),
+            ("inputs measured", f"{N.count(m['measured'])} (population {m['population']}"
+                                + (f", {m['selection']['text']})"
+                                   if m.get("selection", {}).get("text", "every input")
+                                   != "every input" else ")")),
             ("max ULP", N.ulp(m["max_ulp"])),
             ("mean ULP", mean_over(m["mean_ulp"], m["measured"])),
             ("p95 / p99", f"{N.ulp(m['p95'])} / {N.ulp(m['p99'])}"),

@@ -34,16 +34,14 @@ from sfpu_sim import compiled, cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
-from sfpu_sim.machine import HazardWarning, Machine
+from sfpu_sim.machine import Machine, ProgramWarning
+from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
 
 FORMATS = ("bf16", "fp32")
 LANES = 1 << 16
 BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-10", 3, 10), ("11-100", 11, 100),
            (">100", 101, None))
-# Regions of the input axis kernel teams tabulate (bounds configurable): name, low, high
-# (half-open [low, high) on x, or on |x| for "near_zero").
-DEFAULT_REGIONS = (("near_zero", None, 0.5), ("core_pos", 0.5, 3.0), ("core_neg", -3.0, -0.5),
-                   ("tail_pos", 3.0, None), ("tail_neg", None, -3.0))
+DEFAULT_REGIONS = REGIONS          # the regions kernel teams tabulate (sfpu_sim.selection)
 SPECIAL_INPUTS = {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80,
                   "nan": 0x7FC0, "-nan": 0xFFC0, "snan": 0x7F81}
 
@@ -106,6 +104,37 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
+def device_machine(program: Program, inputs, path: DevicePath = DevicePath()):
+    """A Machine set up as the device path leaves it before the kernel runs (module
+    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs)."""
+    inputs = formats.as_bits(inputs, "bf16")
+    lanes = max(32, -(-inputs.size // 32) * 32)
+    padded = np.zeros(lanes, dtype=np.uint16)
+    padded[:inputs.size] = inputs.reshape(-1)
+    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m.config.sfpu_fp32 = path.dest == "fp32"
+    m.config.srcb_format = path.input_format
+    m.cc.enable = True
+    m.cc.flags[:] = True
+    if path.dest == "fp32":
+        m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
+    else:
+        m.dst.write_lanes(0, padded, "bf16")
+    return m, inputs
+
+
+def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
+    """What leaves Dst through the packer (module docstring, step 4), for the first ``count``
+    lanes."""
+    if path.dest == "fp32":
+        dst = m.dst.read_lanes(0, "fp32")
+        output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
+    else:
+        dst = m.dst.read_lanes(0, "bf16")
+        output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
+    return output[:count]
+
+
 ENGINES = ("compiled", "machine")
 
 
@@ -119,24 +148,13 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     per-instruction Machine. Both give the same bits; ``DeviceRun.engine`` says which ran."""
     if engine not in ENGINES:
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
-    inputs = np.asarray(inputs).astype(np.uint16)
+    m, inputs = device_machine(program, inputs, path)
     count = inputs.size
-    lanes = max(32, -(-count // 32) * 32)
-    padded = np.zeros(lanes, dtype=np.uint16)
-    padded[:count] = inputs.reshape(-1)
-    m = Machine(program.arch, lanes=lanes, dst_rows=16)
-    m.config.sfpu_fp32 = path.dest == "fp32"
-    m.config.srcb_format = path.input_format
-    m.cc.enable = True
-    m.cc.flags[:] = True
-    if path.dest == "fp32":
-        m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
-    else:
-        m.dst.write_lanes(0, padded, "bf16")
     store = _last_store(program)
-    trace = m.record(trace_lanes) if trace_lanes is not None else None
+    addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
+    trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HazardWarning)      # kernels are checked when built
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
         if engine == "compiled" and trace is None:
             kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
             engine = "compiled" if why_not is None else f"machine ({why_not})"
@@ -145,13 +163,8 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
             kernel_fp32 = m.read(program[store].vd).copy()
             m.run(program.instructions[store:])
             engine = "machine"
-    if path.dest == "fp32":
-        dst = m.dst.read_lanes(0, "fp32")
-        output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
-    else:
-        dst = m.dst.read_lanes(0, "bf16")
-        output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
-    return DeviceRun(inputs, kernel_fp32[:count], output[:count], path, program, trace, engine)
+    return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
+                     program, trace, engine)
 
 
 def program_hash(program: Program) -> str:
@@ -264,16 +277,11 @@ class SweepResult:
 
 def _regions(x: np.ndarray, distance: np.ndarray, counted: np.ndarray, regions) -> list[dict]:
     out = []
-    for name, low, high in regions:
-        axis = np.abs(x) if name == "near_zero" else x
-        inside = np.ones(x.shape, dtype=bool)
-        if low is not None:
-            inside &= axis >= low
-        if high is not None:
-            inside &= axis < high
+    for region in regions:
+        inside = region.mask(x)
         stats = _describe_stats(distance[inside & counted])
-        out.append({"region": name, "low": low, "high": high,
-                    "inputs": int(inside.sum()), **stats})
+        out.append({"region": region.name, "low": region.low, "high": region.high,
+                    "text": region.text, "inputs": int(inside.sum()), **stats})
     return out
 
 
@@ -291,14 +299,21 @@ def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> l
     return out
 
 
-def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf16",
+def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf16",
           output_format: str = "bf16", reference_rounding: str = "rne",
           ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
-          progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring)."""
-    import kernels
+          selection: Selection = EVERYTHING, progress=None) -> SweepResult:
+    """Every BF16 input through ``kernel`` (a :class:`~sfpu_sim.registry.KernelSpec`) on
+    ``arch`` (see the module docstring). ``dest``: the Dst format (default: the kernel's).
+    ``selection``: the inputs counted (a range of values, a region); statistics, worst lists
+    and arrays then cover only those, and the summary says which."""
+    from sfpu_sim.registry import KernelSpec
 
-    spec = kernels.get(kernel)
+    if not isinstance(kernel, KernelSpec):
+        raise SweepError(f"sweep() takes a registered kernel (sfpu_sim.registry.get(name)), "
+                         f"not {type(kernel).__name__}")
+    spec = kernel
+    dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
     if reference_rounding not in reference.policies():
@@ -327,6 +342,10 @@ def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf
     kernel_only = ulp.distance(ref, ideal, ulp_convention)
 
     population = ulp.population("daz")
+    chosen = selection.mask(formats.bits_to_bf16(population).astype(np.float64))
+    if not chosen.any():
+        raise SweepError(f"no input of population daz lies in {selection.text}")
+    population = population[chosen]
     x_bits = inputs[population]
     x = formats.bits_to_bf16(x_bits).astype(np.float64)
     classes = result.lane_class[population]
@@ -349,6 +368,7 @@ def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf
         "ulp_convention": ulp_convention,
         "ulp_convention_text": ulp.CONVENTIONS[ulp_convention],
         "population": "daz", "population_text": ulp.POPULATIONS["daz"],
+        "selection": selection.as_dict(),
         "count": int(population.size),
         **{k: (v) for k, v in _describe_stats(measured).items()
            if k not in ("max", "mean")},
@@ -402,7 +422,9 @@ def sweep(kernel: str, arch: str, *, dest: str = "bf16", input_format: str = "bf
     summary["seconds"] = None      # filled by the caller if wanted; not part of determinism
     arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
               "reference_value": ref.value[population], "distance": distance,
-              "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance}
+              "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance,
+              # every one of the 65,536 inputs (specials included), outside the population
+              "all_output": run.output, "all_expected": ref.bits}
     result_obj = SweepResult(jsonable(summary), arrays)
     result_obj.elapsed = time.perf_counter() - started
     return result_obj

@@ -1,0 +1,92 @@
+"""expm1 kernels as of 2026-09-30 (BF16 Dst).
+
+``expm1_2026_09``: tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/
+llk_api/llk_sfpu/ckernel_sfpu_expm1.h``, ``calculate_expm1<false, false, 8>`` ->
+``_sfpu_expm1_<false>`` then ``convert<vFloat16b>(y, Nearest)``, with ``expm1_init<false,
+false>``: PR #45338 (Jason Davies, "Performance/accuracy: expm1", reviewed 2026-05-28, merged
+Jun 2026), derived from Norbert Juffa's expm1. Read in the stored BH revision
+@046d56035fb0850f6985125f7e4ef0435a6fb06b (the same file serves both chips: no
+chip-specific instruction is used).
+
+That revision also routes ``ITERATIONS == 32`` BF16 calls to a generated whole-tile kernel
+(``calculate_expm1_bf16``, ``ckernel_sfpu_expm1_bf16.h``) when Dst is BF16. That generator
+output belongs to the issue-#49435 series (PRs #55283, #56946, #57030, #57076), which were
+open, unreviewed drafts on 2026-09-18; it is not modelled, and ``expm1_tile`` calls with the
+default 8 iterations take ``_sfpu_expm1_`` in any case.
+
+Algorithm (BF16 arm): ``j = a*log2(e) + 1.5*2**23`` (round to an integer in the mantissa),
+``i = bits(j)``, ``j -= 1.5*2**23``; ``f = j*(-ln 2) + a``; ``r = expm1(f)`` as
+``f + f*f*(0.5 + f*(c1 + f*(c2 + f*c3)))``; where ``j != 0``: ``scale = 0.5 * 2**j`` built in
+the exponent field, ``r = scale*r + (scale - 0.5)``, overflow / underflow (``|j - 2| >= 127`` as
+an INT8 conversion) gives ``(j - 2) * Inf`` or ``-0.5``, and ``r *= 2``.
+
+PR #45338 publishes bf16 max ULP 1.212 -> 0.4997 (fractional ULP against an unrounded golden).
+"""
+from __future__ import annotations
+
+import math
+
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, float_to_int8, reinterpret, v_endif,
+                           v_if, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vFloat,
+                           vInt)
+
+LOG2E = 1.442695                    # log2(e), rounded to float
+NEG_LN2 = -0.6931471805599453       # -ln(2), rounded to float
+EXPM1_C1 = 1.666259766e-01          # expm1_init, BF16 Dst: Prgm2
+ROUNDING_BIAS = 12582912.0          # 1.5 * 2**23
+
+
+def expm1_init():
+    """``expm1_init<false, false>``."""
+    vConstFloatPrgm0.assign(LOG2E)
+    vConstFloatPrgm1.assign(NEG_LN2)
+    vConstFloatPrgm2.assign(EXPM1_C1)
+
+
+def expm1_bf16(a):
+    """``_sfpu_expm1_<false>(a)``."""
+    rounding_bias = vFloat(ROUNDING_BIAS)
+    j = a * vConstFloatPrgm0 + rounding_bias
+    r = vFloat(8.361816406e-03)
+    i = reinterpret(vInt, j)
+    j = j - rounding_bias
+    f = j * vConstFloatPrgm1 + a                 # f = a - j*ln(2)
+    r = r * f + 4.177856445e-02
+    s = f * f
+    r = r * f + vConstFloatPrgm2
+    w = vFloat(0.5)
+    r = r * f + w
+    r = r * s + f                                # r = expm1(f)
+    with v_if(j != 0.0):                         # j == 0: r is already expm1(a)
+        jm2 = j + -2.0
+        scale = reinterpret(vFloat, (i << 23) + reinterpret(vInt, w))    # 0.5 * 2**j
+        abs_jm2 = abs(jm2)
+        bias = scale - w
+        tail = reinterpret(vInt, float_to_int8(abs_jm2, 0))            # |j - 2|, clamped 127
+        r.assign(scale * r + bias)
+        with v_if(tail >= 127):
+            r.assign(jm2 * math.inf)             # overflow, and NaN propagation
+            with v_if(jm2 < 0.0):
+                r.assign(-0.5)                   # underflow: expm1 = -1
+            v_endif()
+        v_endif()
+        r.assign(r * 2.0)
+    v_endif()
+    return r
+
+
+def expm1_2026_09():
+    """One iteration of ``calculate_expm1<false, false>``."""
+    y = expm1_bf16(dst_reg[0])
+    dst_reg[0] = reinterpret(vFloat, float_to_fp16b(y, 0))
+
+
+register_kernel(
+    "expm1_2026_09", expm1_2026_09, init=expm1_init, function="expm1", mode="accurate",
+    dest="bf16",
+    provenance="tt-metal ckernel_sfpu_expm1.h _sfpu_expm1_<false> + expm1_init<false, false>, "
+               "PR #45338 (Juffa-derived, merged Jun 2026; read at BH @046d5603, both chips): "
+               "Cody-Waite by ln 2, degree-4 expm1(f), half-scaled reconstruction, "
+               "convert<vFloat16b>(y, Nearest)",
+    description="ttnn.expm1 on a BF16 tensor, Jun - Sep 2026")

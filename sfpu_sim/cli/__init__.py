@@ -1,0 +1,75 @@
+"""The ``sfpu-sim`` command. Knows the public API of the package, nothing deeper.
+
+Each command group is a module here with ``add_parser(sub, parents)``; ``COMMAND_MODULES``
+lists them in the order ``--help`` shows them. Every subcommand takes ``--kernels PATH``
+(repeatable): kernel files loaded before it runs, as ``$SFPU_SIM_KERNELS`` is.
+
+Every error a user can cause is an :class:`~sfpu_sim.errors.SfpuSimError`: it is printed as one
+line and the command exits with its ``exit_code`` (2), without a traceback; Ctrl-C exits 130.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import warnings
+
+from rich.console import Console
+
+import sfpu_sim
+from sfpu_sim.errors import SfpuSimError
+
+COMMAND_MODULES = ("machine", "sweeping", "show", "diff")
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """Options every subcommand accepts after its name."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--kernels", action="append", default=[], metavar="PATH",
+                        dest="kernel_files",
+                        help="load kernel files (a .py file or a directory of them; "
+                             "repeatable); also read from $SFPU_SIM_KERNELS")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sfpu-sim",
+                                     description=sfpu_sim.__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version",
+                        version=f"sfpu-sim {sfpu_sim.__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    parents = [_common_options()]
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}").add_parser(sub, parents)
+    return parser
+
+
+def _warn_in_one_line(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings reach the user as one line on stderr, like errors, never with source lines."""
+    Console(stderr=True).print(f"sfpu-sim: warning: {message}", markup=False, highlight=False,
+                               soft_wrap=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    warnings.showwarning = _warn_in_one_line
+    try:
+        args = build_parser().parse_args(argv)
+        if args.kernel_files:
+            from sfpu_sim import registry
+
+            registry.load_kernel_files(args.kernel_files)
+        return args.handler(args, Console())
+    except SfpuSimError as error:
+        Console(stderr=True).print(f"sfpu-sim: error: {error}", markup=False, highlight=False,
+                                   soft_wrap=True)            # one line, however long
+        return error.exit_code
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        Console(stderr=True).print("sfpu-sim: interrupted", markup=False, highlight=False)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

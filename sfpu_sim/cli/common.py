@@ -1,0 +1,140 @@
+"""What the subcommands share: the chips, kernel lookup, input parsing, the progress display,
+the sweep options and running one sweep for a command.
+
+Knows the public API of the package (registry, sweeps, reports), nothing deeper.
+"""
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from sfpu_sim.errors import SfpuSimError
+
+CHIPS = {
+    "wormhole": "Wormhole B0",
+    "blackhole": "Blackhole A0",
+}
+
+
+class Progress:
+    """A transient progress display on stderr (only on a terminal): ``step(label)`` names the
+    current step of a sweep, ``advance()`` counts finished sweeps."""
+
+    def __init__(self, total: int = 1, what: str = "sweep"):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
+                                   TextColumn, TimeElapsedColumn)
+
+        stderr = Console(stderr=True)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                                 BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 console=stderr, transient=True,
+                                 disable=not stderr.is_terminal)
+        self.task = self.progress.add_task(what, total=total)
+        self.prefix = what
+
+    def __enter__(self):
+        self.progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+    def begin(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.progress.update(self.task, description=prefix)
+
+    def step(self, label: str) -> None:
+        self.progress.update(self.task, description=f"{self.prefix}: {label}")
+
+    def advance(self) -> None:
+        self.progress.advance(self.task)
+
+
+def kernel_spec(name: str):
+    from sfpu_sim import registry
+
+    return registry.get(name)
+
+
+def selection(args):
+    """The inputs a command counts: ``--range`` and ``--region`` (both optional)."""
+    from sfpu_sim.selection import Selection
+
+    return Selection.from_options(getattr(args, "range", None), getattr(args, "region", None))
+
+
+def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
+              ulp_convention: str | None = None):
+    from sfpu_sim.sweeps import sweep
+
+    spec = kernel_spec(kernel)
+    progress.begin(f"{kernel} on {arch}")
+    result = sweep(spec, arch, dest=dest or args.dest or spec.dest,
+                   input_format=args.input_format, output_format=args.output_format,
+                   reference_rounding=args.reference_rounding,
+                   ulp_convention=ulp_convention or args.ulp, selection=selection(args),
+                   progress=progress.step)
+    progress.advance()
+    return result
+
+
+def parse_bf16(text: str) -> int:
+    """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even);
+    ``nan`` / ``-nan`` are the quiet NaNs 0x7fc0 / 0xffc0."""
+    import math
+
+    import numpy as np
+
+    from sfpu_sim.reference import round_values
+
+    lowered = text.strip().lower()
+    if lowered.startswith(("0x", "-0x")):
+        try:
+            bits = int(lowered, 16)
+        except ValueError:
+            raise SfpuSimError(f"{text!r} is not a bit pattern (write e.g. 0x3f80)") from None
+        if not 0 <= bits <= 0xFFFF:
+            raise SfpuSimError(f"{text!r} is not a BF16 bit pattern (0x0000..0xffff)")
+        return bits
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise SfpuSimError(f"{text!r} is neither a number nor a 0x BF16 bit pattern") from None
+    if math.isnan(value):                 # the quiet NaN of the sign written: -nan is 0xffc0
+        return 0xFFC0 if math.copysign(1.0, value) < 0 else 0x7FC0
+    return int(round_values(np.array([value]), "rne", "bf16")[0])
+
+
+def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
+                  select: bool = False, measure: bool = True) -> None:
+    """The options that name a sweep's cell and its measurement."""
+    from sfpu_sim import reference, ulp
+    from sfpu_sim.sweeps import FORMATS
+
+    if arch == "required":
+        parser.add_argument("--arch", choices=list(CHIPS), required=True)
+    elif arch == "optional":
+        parser.add_argument("--arch", choices=list(CHIPS))
+    if measure:
+        parser.add_argument("--reference-rounding", choices=list(reference.policies()),
+                            default="rne", help="how the reference is rounded (default: rne)")
+    if arch != "budget" and measure:
+        parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
+                            help="ULP convention (default: daz-index)")
+    parser.add_argument("--dest", choices=FORMATS,
+                        help="Dst format (default: the kernel's registered one)")
+    parser.add_argument("--in", dest="input_format", choices=FORMATS, default="bf16",
+                        help="input tensor format (default: bf16)")
+    parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
+                        help="output tensor format (default: bf16)")
+    if select:
+        from sfpu_sim.selection import REGION_NAMES
+
+        parser.add_argument("--range", metavar="LO,HI",
+                            help="count only inputs x with LO <= x <= HI (write "
+                                 "--range=-10,10 when LO is negative)")
+        parser.add_argument("--region", choices=REGION_NAMES,
+                            help="count only the inputs of one region of the report's table")
+
+

@@ -1,0 +1,285 @@
+"""Commands on the machine itself: ``info``, ``asm``, ``disasm``, ``run``."""
+from __future__ import annotations
+
+import platform
+
+from rich.console import Console
+from rich.table import Table
+
+import sfpu_sim
+from sfpu_sim.cli.common import CHIPS
+from sfpu_sim.errors import SfpuSimError
+
+
+def _versions() -> dict[str, str]:
+    from importlib.metadata import version
+
+    packages = ("numpy", "numba", "ml_dtypes", "mpmath", "bitstring", "rich")
+    return {"sfpu-sim": sfpu_sim.__version__, "python": platform.python_version(),
+            **{name: version(name) for name in packages}}
+
+
+def cmd_info(args, console: Console) -> int:
+    """Supported chips and the versions of everything that decides the bits."""
+    chips = Table(title="Supported chips")
+    chips.add_column("--arch")
+    chips.add_column("chip")
+    chips.add_column("SFPMAD model")
+    for key, name in CHIPS.items():
+        chips.add_row(key, name, f"sfpu_sim.fma.fma_{key}")
+    console.print(chips)
+    versions = Table(title="Versions")
+    versions.add_column("component")
+    versions.add_column("version")
+    for name, version in _versions().items():
+        versions.add_row(name, version)
+    console.print(versions)
+    return 0
+
+
+def cmd_asm(args, console: Console) -> int:
+    """Assemble a file: one word per line, with its canonical text as a comment."""
+    from sfpu_sim.asm import assemble_file, format_instruction
+
+    program = assemble_file(args.file, args.arch)
+    for instruction in program:
+        print(f"{instruction.word:#010x}  # {format_instruction(instruction)}")
+    return 0
+
+
+def cmd_disasm(args, console: Console) -> int:
+    from sfpu_sim.asm import decode, format_instruction
+
+    for text in args.words:
+        try:
+            word = int(text, 0)
+        except ValueError:
+            raise SfpuSimError(f"{text!r} is not an instruction word (write e.g. 0x8f000000)")
+        print(format_instruction(decode(word, args.arch, source=text)))
+    return 0
+
+
+def _explain_rows(text: str, arch: str) -> list[tuple[str, list]]:
+    """(title, fields) for one ``explain`` argument: a 16-bit pattern (BF16 and FP16 readings),
+    a 32-bit pattern (FP32, and the instruction word it is on ``arch`` if it decodes), or a
+    number (its FP32 and BF16 patterns, rounded to nearest even)."""
+    import math
+
+    import numpy as np
+
+    from sfpu_sim import formats
+    from sfpu_sim.asm import decode, format_instruction
+    from sfpu_sim.bitfields import float_fields, instruction_fields
+    from sfpu_sim.display import bf16_text, fp32_text
+    from sfpu_sim.isa.spec import IsaError
+
+    lowered = text.strip().lower()
+    if lowered.startswith("0x"):
+        try:
+            bits = int(lowered, 16)
+        except ValueError:
+            raise SfpuSimError(f"explain {text!r}: not a hex pattern") from None
+        digits = len(lowered) - 2
+        if digits <= 4:
+            fp16 = float(formats.bits_to_fp16(np.uint16(bits)))
+            return [(f"{bits:#06x} as BF16: {bf16_text(bits)}", float_fields(bits, "bf16")),
+                    (f"{bits:#06x} as FP16: {fp16!r}", float_fields(bits, "fp16"))]
+        if digits > 8:
+            raise SfpuSimError(f"explain {text!r}: more than 32 bits")
+        rows = [(f"{bits:#010x} as FP32: {fp32_text(bits)}", float_fields(bits, "fp32"))]
+        try:
+            instruction = decode(bits, arch)
+            rows.append((f"{bits:#010x} as an instruction on {CHIPS[arch]}: "
+                         f"{format_instruction(instruction)}", instruction_fields(instruction)))
+        except IsaError as error:
+            rows.append((f"{bits:#010x} is not an instruction on {CHIPS[arch]}: {error}", []))
+        return rows
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise SfpuSimError(f"explain {text!r}: give a 0x pattern (16 or 32 bits), an "
+                           f"instruction word, or a number") from None
+    if math.isnan(value):
+        fp32 = 0xFFC00000 if math.copysign(1.0, value) < 0 else 0x7FC00000
+    else:
+        with np.errstate(over="ignore"):
+            fp32 = int(formats.fp32_to_bits(np.float32(value)))
+    bf16 = int(formats.fp32_to_bf16_rne(np.uint32(fp32)))
+    return [(f"{text} as FP32 (nearest): {fp32:#010x} = {fp32_text(fp32)}",
+             float_fields(fp32, "fp32")),
+            (f"{text} as BF16 (nearest): {bf16:#06x} = {bf16_text(bf16)}",
+             float_fields(bf16, "bf16"))]
+
+
+def cmd_explain(args, console: Console) -> int:
+    """Bit fields of values and instruction words."""
+    for text in args.items:
+        for title, fields in _explain_rows(text, args.arch):
+            table = Table(title=title, title_justify="left")
+            for column in ("field", "bits", "binary", "value", "meaning"):
+                table.add_column(column, no_wrap=column != "meaning")
+            for f in fields:
+                span = f"{f.high}" if f.high == f.low else f"{f.high}..{f.low}"
+                table.add_row(f.name, span, f.bits, str(f.value), f.meaning)
+            console.print(table)
+    return 0
+
+
+def _parse_lreg_option(text: str) -> tuple[int, list[int]]:
+    from sfpu_sim.display import parse_value
+
+    register, sep, values = text.partition("=")
+    if not sep or not register.strip().lstrip("Ll").isdigit():
+        raise SfpuSimError(f"--lreg {text!r}: write REG=VALUE[,VALUE...], e.g. 0=1.5 or "
+                           f"L3=0x3f800000")
+    index = int(register.strip().lstrip("Ll"))
+    if not 0 <= index <= 15:
+        raise SfpuSimError(f"--lreg {text!r}: register {index} out of range (0..15)")
+    try:
+        return index, [parse_value(v) for v in values.split(",")]
+    except ValueError as error:
+        raise SfpuSimError(f"--lreg {text!r}: {error}") from None
+
+
+def _parse_dst_option(text: str, fmt: str) -> tuple[int, list[int]]:
+    """``--dst ROW=VALUES``: the Dst address an SFPLOAD names (0..1023) and one value per lane
+    (or one for all lanes), as standard patterns of the Dst format."""
+    import numpy as np
+
+    from sfpu_sim.display import parse_value
+
+    row, sep, values = text.partition("=")
+    if not sep or not row.strip().isdigit() or not 0 <= int(row) <= 1023:
+        raise SfpuSimError(f"--dst {text!r}: write ADDRESS=VALUE[,VALUE...] with the address "
+                           f"an SFPLOAD names (0..1023), e.g. 0=1.5,-2")
+    try:
+        bits = [parse_value(v, integers=False) for v in values.split(",")]
+    except ValueError as error:
+        raise SfpuSimError(f"--dst {text!r}: {error}") from None
+    if fmt == "bf16":
+        inexact = [v for v in bits if v & 0xFFFF]
+        if inexact:
+            raise SfpuSimError(f"--dst {text!r}: {inexact[0]:#010x} is not a BF16 value (a "
+                               f"BF16 Dst holds the top 16 bits of an FP32 pattern)")
+        bits = [v >> 16 for v in bits]
+    return int(row), list(np.asarray(bits, dtype=np.uint32))
+
+
+def _report_warnings(caught, verbose: bool) -> None:
+    """Program warnings as one line per kind with a count (every one with --verbose)."""
+    from sfpu_sim.machine import ProgramWarning
+
+    stderr = Console(stderr=True)
+
+    def say(text):
+        stderr.print(f"sfpu-sim: warning: {text}", markup=False, highlight=False,
+                     soft_wrap=True)
+    kinds: dict[str, list] = {}
+    for warning in caught:
+        message = warning.message
+        if verbose or not isinstance(message, ProgramWarning):
+            say(message)
+        else:
+            kinds.setdefault(message.kind, []).append(message)
+    for kind, items in kinds.items():
+        first = items[0]
+        place = f"instruction {first.index}" + (f", {first.source}" if first.source else "")
+        say(f"{kind} ({len(items):,} times; first: {place}; --verbose lists every one)"
+            if len(items) > 1 else f"{kind} ({place})")
+
+
+def cmd_run(args, console: Console) -> int:
+    """Run an assembly file on a fresh machine and show registers, the Dst cells it used for
+    the lanes shown (and, with --trace, what every instruction changed)."""
+    import warnings
+
+
+    from sfpu_sim.asm import assemble_file
+    from sfpu_sim.display import render_dst, render_registers, render_trace
+    from sfpu_sim.machine import Machine, ProgramWarning
+
+    program = assemble_file(args.file, args.arch)
+    machine = Machine(args.arch, lanes=args.lanes, strict=args.strict)
+    machine.config.sfpu_fp32 = args.dst_format == "fp32"
+    machine.config.srcb_format = args.dst_format
+    for option in args.lreg or []:
+        index, values = _parse_lreg_option(option)
+        if len(values) > machine.lanes:
+            raise SfpuSimError(f"--lreg {option!r}: {len(values)} values for "
+                               f"{machine.lanes} lanes")
+        machine.lreg[index, :len(values) if len(values) > 1 else machine.lanes] = values
+    dst_rows = []
+    for option in args.dst or []:
+        row, values = _parse_dst_option(option, args.dst_format)
+        if len(values) > machine.lanes:
+            raise SfpuSimError(f"--dst {option!r}: {len(values)} values for "
+                               f"{machine.lanes} lanes")
+        current = machine.dst.read_lanes(row, args.dst_format)
+        current[:len(values) if len(values) > 1 else machine.lanes] = values
+        machine.dst.write_lanes(row, current, args.dst_format)
+        dst_rows.append(row)
+    lanes = args.lane or [0]
+    for lane in lanes:
+        if not 0 <= lane < machine.lanes:
+            raise SfpuSimError(f"--lane {lane} out of range (0..{machine.lanes - 1})")
+    addresses = sorted(set(dst_rows) | {ins.imm10 for ins in program
+                                        if ins.mnemonic in ("SFPLOAD", "SFPSTORE")})
+    trace = machine.record(lanes, addresses) if args.trace else None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ProgramWarning)
+        machine.run(program)
+    _report_warnings(caught, args.verbose)
+    if trace is not None:
+        console.print(render_trace(trace, args.bits))
+    console.print(render_registers(machine, lanes))
+    if addresses:
+        console.print(render_dst(machine, addresses, lanes, args.dst_format))
+    return 0
+
+
+def add_parser(sub, parents) -> None:
+    """Register this module's subcommands (``parents``: the options every command takes)."""
+    info = sub.add_parser("info", parents=parents, help="supported chips and component versions")
+    info.set_defaults(handler=cmd_info)
+
+    asm = sub.add_parser("asm", parents=parents, help="assemble a file to 32-bit instruction words")
+    asm.add_argument("file")
+    asm.add_argument("--arch", choices=sorted(CHIPS), default="blackhole")
+    asm.set_defaults(handler=cmd_asm)
+
+    disasm = sub.add_parser("disasm", parents=parents, help="disassemble 32-bit instruction words")
+    disasm.add_argument("words", nargs="+", metavar="WORD")
+    disasm.add_argument("--arch", choices=sorted(CHIPS), default="blackhole")
+    disasm.set_defaults(handler=cmd_disasm)
+
+    explain = sub.add_parser("explain", parents=parents,
+                             help="bit fields of values (sign|exponent|mantissa) and of "
+                                  "instruction words")
+    explain.add_argument("items", nargs="+", metavar="ITEM",
+                         help="0x1234 (BF16/FP16), 0x3f800000 (FP32 and instruction word), or "
+                              "a number such as 1.5 (put -- before negative ones)")
+    explain.add_argument("--arch", choices=sorted(CHIPS), default="blackhole",
+                         help="chip whose encodings decode instruction words")
+    explain.set_defaults(handler=cmd_explain)
+
+    run = sub.add_parser("run", parents=parents, help="run an assembly file and show registers lane by lane")
+    run.add_argument("file")
+    run.add_argument("--arch", choices=sorted(CHIPS), required=True)
+    run.add_argument("--lreg", action="append", metavar="REG=VALUE[,VALUE...]",
+                     help="preset an LReg in every lane (or lanes 0, 1, ... from a list); "
+                          "values are floats (1.5, -inf, nan), integers, or 0x bit patterns")
+    run.add_argument("--lanes", type=int, default=32, help="lanes (a multiple of 32)")
+    run.add_argument("--lane", type=int, action="append", help="lane(s) to show (default 0)")
+    run.add_argument("--trace", action="store_true", help="show what every instruction changed")
+    run.add_argument("--dst", action="append", metavar="ADDRESS=VALUE[,VALUE...]",
+                     help="preset the Dst cells an SFPLOAD at ADDRESS reads, in every lane (or "
+                          "lanes 0, 1, ... from a list)")
+    run.add_argument("--dst-format", choices=("fp32", "bf16"), default="fp32",
+                     help="Dst format: fp32 (32-bit cells, SFPLOAD mode 0 = FP32) or bf16 "
+                          "(default fp32)")
+    run.add_argument("--strict", action="store_true", help="hazards are errors, not warnings")
+    run.add_argument("--bits", action="store_true",
+                     help="with --trace: the sign|exponent|mantissa bits of every new value")
+    run.add_argument("--verbose", action="store_true",
+                     help="every warning, not one line per kind")
+    run.set_defaults(handler=cmd_run)

@@ -1,0 +1,103 @@
+"""Commands that show kernels: ``kernels``, ``kernel show``, ``trace``."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from sfpu_sim.cli.common import CHIPS, kernel_spec, parse_bf16, sweep_options
+from sfpu_sim.cli.sweeping import cmd_eval
+
+
+def cmd_kernels(args, console: Console) -> int:
+    """The kernel registry as a table."""
+    from sfpu_sim import registry
+
+    table = Table(title=f"{len(registry.names())} registered kernels")
+    for column in ("kernel", "function", "chips", "mode", "Dst", "provenance"):
+        table.add_column(column, overflow="fold")
+    for spec in registry.specs():
+        table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
+                      spec.provenance)
+    console.print(table)
+    return 0
+
+
+def cmd_kernel_show(args, console: Console) -> int:
+    """A kernel's instructions with the source line of each, and its static cost."""
+    from sfpu_sim import cost
+    from sfpu_sim.asm import format_instruction
+
+    spec = kernel_spec(args.kernel)
+    program = spec.program(args.arch)
+    listing = Table(title=f"{spec.name} on {CHIPS[args.arch]}: {len(program)} instructions "
+                          f"({program.init_length} init, {len(program) - program.init_length} "
+                          f"per iteration of 32 datums)")
+    for column in ("#", "word", "instruction", "source", "line"):
+        listing.add_column(column, overflow="fold")
+    for k, ins in enumerate(program):
+        if k == program.init_length:
+            listing.add_section()
+        listing.add_row(str(k), f"{ins.word:#010x}", format_instruction(ins),
+                        ins.source or "", ins.line_text or "")
+    console.print(listing)
+    estimate = cost.estimate(program).as_dict()
+    table = Table(title="Static cost estimate (issue slots from the instruction stream; not "
+                        "measured cycles)")
+    table.add_column("class")
+    table.add_column("per iteration", justify="right")
+    table.add_column("per datum", justify="right")
+    for name, count in estimate["instructions_by_class"].items():
+        table.add_row(name, str(count), f"{count / cost.LANES:.4f}")
+    table.add_section()
+    table.add_row("stall cycles (SFPSWAP / shuffles)", str(estimate["body_stall_cycles"]),
+                  f"{estimate['body_stall_cycles'] / cost.LANES:.4f}")
+    table.add_row("issue slots", str(estimate["issue_slots_per_iteration"]),
+                  f"{estimate['issue_slots_per_datum']:.4f}")
+    table.caption = (f"per 32x32 tile: {estimate['issue_slots_per_tile']:,} issue slots "
+                     f"(32 iterations); init once per launch: "
+                     f"{estimate['init_instructions']} instructions")
+    console.print(table)
+    return 0
+
+
+def cmd_trace(args, console: Console) -> int:
+    """What every instruction of a kernel changes in the lanes of the given inputs."""
+    import numpy as np
+
+    from sfpu_sim.display import render_trace
+    from sfpu_sim.sweeps import DevicePath, run_device
+
+    spec = kernel_spec(args.kernel)
+    inputs = np.array([parse_bf16(x) for x in args.x], dtype=np.uint16)
+    path = DevicePath(args.input_format, args.output_format, args.dest or spec.dest)
+    run = run_device(spec.program(args.arch), inputs, path, trace_lanes=range(len(inputs)))
+    console.print(render_trace(run.trace, args.bits))
+    args.values = args.x
+    return cmd_eval(args, console)
+
+
+def add_parser(sub, parents) -> None:
+    """Register this module's subcommands (``parents``: the options every command takes)."""
+    listing = sub.add_parser("kernels", parents=parents, help="list the registered kernels")
+    listing.set_defaults(handler=cmd_kernels)
+
+    kernel = sub.add_parser("kernel", parents=parents, help="inspect one kernel")
+    kernel_sub = kernel.add_subparsers(dest="kernel_command", metavar="SUBCOMMAND")
+    kernel_sub.required = True
+    show = kernel_sub.add_parser("show", parents=parents, help="instruction listing with source lines and a "
+                                              "static cost estimate")
+    show.add_argument("kernel", metavar="NAME")
+    show.add_argument("--arch", choices=list(CHIPS), required=True)
+    show.set_defaults(handler=cmd_kernel_show)
+
+    trace = sub.add_parser("trace", parents=parents, help="instruction by instruction, what the lanes of the "
+                                         "given inputs hold (hex, FP32, BF16)")
+    trace.add_argument("kernel", metavar="NAME")
+    trace.add_argument("--x", action="append", required=True, metavar="VALUE",
+                       help="an input (float literal rounded to BF16, or 0x BF16 bits; "
+                            "negative: --x=-3); "
+                            "repeat for more lanes")
+    sweep_options(trace)
+    trace.add_argument("--bits", action="store_true",
+                       help="the sign|exponent|mantissa bits of every new value")
+    trace.set_defaults(handler=cmd_trace, json=False)

@@ -1,0 +1,382 @@
+"""Commands that sweep kernels: ``report``, ``sweep``, ``eval``, ``compare``, ``budget``."""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+import sfpu_sim
+from sfpu_sim.cli.common import (CHIPS, Progress, kernel_spec, parse_bf16, run_sweep,
+                                 sweep_options)
+from sfpu_sim.errors import SfpuSimError
+
+
+STDOUT = "-"
+
+
+def _csv_target(path: str | None, files):
+    """The --csv path (``-``: standard output), claimed in ``files`` (a RunFiles) and its
+    directory checked, before any sweep runs."""
+    from pathlib import Path
+
+    from sfpu_sim.report.files import output_directory
+
+    if path is None or path == STDOUT:
+        return path
+    target = Path(path)
+    output_directory(target.parent if str(target.parent) else Path("."))
+    return files.claim(target, "--csv")
+
+
+def _write_csv(target, m: dict, result, console: Console) -> None:
+    from sfpu_sim.report.files import atomic_write
+    from sfpu_sim.report.harness import csv_text
+
+    text = csv_text(m, result.arrays)
+    if target == STDOUT:
+        sys.stdout.write(text)
+        return
+    atomic_write(target, text)
+    console.print(f"wrote {target}", highlight=False, markup=False, soft_wrap=True)
+
+
+def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
+    """Claim the files ``report.write`` will write for one sweep."""
+    from sfpu_sim.cli.common import selection
+    from sfpu_sim.report.model import file_stem
+
+    stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
+                      "reference_rounding": args.reference_rounding,
+                      "ulp_convention": getattr(args, "ulp", "daz-index"),
+                      "input_format": args.input_format,
+                      "output_format": args.output_format,
+                      "selection": selection(args).as_dict()})
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
+
+
+def cmd_report(args, console: Console) -> int:
+    """Sweep a kernel and write its diagnostic report (Markdown, PNG, JSON)."""
+    from sfpu_sim import report
+    from sfpu_sim.report.files import RunFiles, output_directory
+    from sfpu_sim.report.terminal import render
+
+    formats = report.parse_formats(args.format)
+    files = RunFiles(inputs=args.kernel_files)
+    if args.all:
+        if args.kernel or args.csv:
+            raise SfpuSimError("--all writes every kernel's report: give no KERNEL and no "
+                               "--csv with it")
+        return _report_all(args, console, formats, output_directory(args.out), files)
+    if not args.kernel:
+        raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
+    spec = kernel_spec(args.kernel)                    # an unknown name before any directory
+    if not args.arch:
+        raise SfpuSimError("--arch is required (blackhole or wormhole)")
+    out = output_directory(args.out)
+    _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
+    csv_target = _csv_target(args.csv, files)
+    with Progress() as progress:
+        result = run_sweep(args, args.kernel, args.arch, progress)
+        progress.step("writing the report")
+        m, written = report.write(result, out, formats)
+        if csv_target is not None:
+            _write_csv(csv_target, m, result, console)
+    if csv_target == STDOUT:
+        return 0
+    console.print(render(m))
+    for path in written.values():
+        console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
+    return 0
+
+
+def _report_all(args, console: Console, formats, out, files) -> int:
+    from sfpu_sim import registry, report
+    from sfpu_sim.report.files import atomic_write
+
+    jobs = [(spec, chip) for spec in registry.specs() for chip in CHIPS
+            if chip in spec.chips and (args.arch is None or chip == args.arch)]
+    if not jobs:
+        raise SfpuSimError("no registered kernel runs on the chosen chip")
+    for spec, chip in jobs:
+        _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
+    files.claim(out / "README.md", "the index")
+    entries, failures = [], []
+    index = out / "README.md"
+    atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
+    with Progress(total=len(jobs), what="reports") as progress:
+        for done, (spec, chip) in enumerate(jobs, start=1):
+            try:
+                result = run_sweep(args, spec.name, chip, progress, dest=args.dest or spec.dest)
+            except SfpuSimError as error:               # one broken kernel spoils no others
+                failures.append((spec.name, chip, str(error)))
+                progress.advance()
+            else:
+                progress.step("writing the report")
+                m, written = report.write(result, out, formats)
+                entries.append((m, written["md"].name if "md" in written else None))
+            atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
+    table = Table(title=f"{len(entries)} reports in {out}")
+    for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
+        table.add_column(column)
+    from sfpu_sim.report import numbers as N
+    from sfpu_sim.report.markdown import mean_over
+
+    for m, _ in entries:
+        table.add_row(m["kernel"], m["chip"], m["dest"].upper(), N.ulp(m["max_ulp"]),
+                      mean_over(m["mean_ulp"], m["measured"]), N.fraction(m["exact_frac"]))
+    console.print(table)
+    console.print(f"wrote {index}", highlight=False, markup=False, soft_wrap=True)
+    stderr = Console(stderr=True)
+    for name, chip, message in failures:
+        stderr.print(f"sfpu-sim: error: {name} on {chip}: {message}", markup=False,
+                     highlight=False, soft_wrap=True)
+    return 1 if failures else 0
+
+
+def cmd_sweep(args, console: Console) -> int:
+    """Sweep a kernel: the terminal view, or the JSON summary with --json."""
+    from sfpu_sim.report import model
+    from sfpu_sim.report.files import json_text
+    from sfpu_sim.report.terminal import render
+
+    from sfpu_sim.report.files import RunFiles
+
+    if args.csv == STDOUT and args.json:
+        raise SfpuSimError("--csv - and --json both write to standard output: choose one")
+    csv_target = _csv_target(args.csv, RunFiles(inputs=args.kernel_files))
+    with Progress() as progress:
+        result = run_sweep(args, args.kernel, args.arch, progress)
+    m = model.build(result) if (csv_target is not None or not args.json) else None
+    if csv_target is not None:
+        _write_csv(csv_target, m, result, Console(stderr=True) if args.json else console)
+    if args.json:
+        from sfpu_sim.lanes import Lanes
+
+        summary = {**result.summary, "lanes": Lanes.from_arrays(result.arrays).encode()}
+        sys.stdout.write(json_text(model.jsonable(summary)))
+    else:
+        console.print(render(m))
+    return 0
+
+
+def _evaluate(args) -> dict:
+    """The kernel on the given inputs: device output, reference and ULP per input."""
+    import numpy as np
+
+    from sfpu_sim import reference, ulp
+    from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
+    from sfpu_sim.sweeps import DevicePath, program_hash, run_device
+
+    spec = kernel_spec(args.kernel)
+    inputs = np.array([parse_bf16(x) for x in args.values], dtype=np.uint16)
+    path = DevicePath(args.input_format, args.output_format, args.dest or spec.dest)
+    program = spec.program(args.arch)
+    run = run_device(program, inputs, path)
+    ref = reference.reference(spec.function, inputs, args.reference_rounding,
+                              output_format=args.output_format, daz=True, ftz=True)
+    result = ulp.distance(ref, run.output, args.ulp)
+    out = args.output_format
+    rows = []
+    for k, bits in enumerate(inputs.tolist()):          # the inputs given, not 65k lanes
+        counted = bool(result.counted[k])
+        rows.append({
+            "input_bits": hex_bits(bits, "bf16"),
+            "input": json_number(pattern_values(bits, "bf16")),
+            "output_bits": hex_bits(run.output[k], out),
+            "output": json_number(pattern_values(run.output[k], out)),
+            "expected_bits": hex_bits(ref.bits[k], out),
+            "expected": json_number(pattern_values(ref.bits[k], out)),
+            "reference": json_number(ref.value[k]),
+            "kernel_fp32_bits": hex_bits(run.kernel_fp32[k], "fp32"),
+            "kernel_fp32": json_number(pattern_values(run.kernel_fp32[k], "fp32")),
+            "ulp": result.distance[k].item() if counted else None,
+            "lane_class": ulp.LaneClass(int(result.lane_class[k])).name.lower()})
+    return jsonable({"tool": f"sfpu-sim {sfpu_sim.__version__}", "kernel": spec.name,
+                     "function": spec.function, "arch": args.arch,
+                     "kernel_hash": program_hash(program), "dest": path.dest,
+                     "input_format": path.input_format, "output_format": out,
+                     "reference_rounding": args.reference_rounding,
+                     "ulp_convention": args.ulp, "device_path": path.steps(),
+                     "results": rows})
+
+
+def cmd_eval(args, console: Console) -> int:
+    """Run a kernel on a few inputs: output, reference and ULP for each."""
+    from sfpu_sim.report import numbers as N
+    from sfpu_sim.report.files import json_text
+
+    data = _evaluate(args)
+    if args.json:
+        sys.stdout.write(json_text(data))
+        return 0
+    table = Table(title=f"{data['kernel']} on {CHIPS[data['arch']]} (Dst "
+                        f"{data['dest'].upper()}, reference {data['reference_rounding']}, ULP "
+                        f"{data['ulp_convention']})")
+    for column in ("input", "device output", "expected", "reference (exact)", "ULP",
+                   "kernel FP32 result", "class"):
+        table.add_column(column, justify="right", overflow="fold")
+    for row in data["results"]:
+        table.add_row(f"{row['input_bits']} {N.value(row['input'])}",
+                      f"{row['output_bits']} {N.value(row['output'])}",
+                      f"{row['expected_bits']} {N.value(row['expected'])}",
+                      N.real(row["reference"]), N.ulp(row["ulp"]),
+                      f"{row['kernel_fp32_bits']} {N.value(row['kernel_fp32'])}",
+                      row["lane_class"])
+    console.print(table)
+    return 0
+
+
+def _compare_items(args) -> list[tuple[str, object, str]]:
+    """Each ITEM resolved, nothing swept yet: ``KERNEL`` (on every --arch), ``KERNEL@ARCH``,
+    or a saved ``.json`` summary -> (label, summary or (kernel, chip), source)."""
+    from pathlib import Path
+
+    from sfpu_sim.report.compare import check_summary
+    from sfpu_sim.report.files import read_json
+
+    items = []
+    for text in args.items:
+        path = Path(text)
+        if text.endswith(".json") or path.is_file():
+            data = check_summary(read_json(path), text)
+            items.append((f"{data['kernel']}@{data['arch']}", data, text))
+            continue
+        kernel, _, arch = text.partition("@")
+        arches = [arch] if arch else (args.arch or [])
+        if not arches:
+            raise SfpuSimError(f"compare {text!r}: give its chip as {text}@blackhole, or "
+                               "--arch (repeatable)")
+        kernel_spec(kernel)                            # an unknown name fails before sweeping
+        for chip in arches:
+            if chip not in CHIPS:
+                raise SfpuSimError(f"compare {text!r}: unknown chip {chip!r} (choose from: "
+                                   f"{', '.join(CHIPS)})")
+            items.append((f"{kernel}@{chip}", (kernel, chip), "sweep"))
+    labels = [label for label, _, _ in items]
+    return [(f"{label} ({Path(source).stem})" if labels.count(label) > 1 else label, data,
+             source) for label, data, source in items]
+
+
+def cmd_compare(args, console: Console) -> int:
+    """Compare sweeps (variants, chips) or saved JSON summaries (before/after), lane by lane
+    where both sides have per-lane results."""
+    import re
+    from pathlib import Path
+
+    from sfpu_sim import report
+    from sfpu_sim.lanes import Lanes
+    from sfpu_sim.report import compare, model
+    from sfpu_sim.report.files import RunFiles, output_directory
+
+    formats = report.parse_formats(args.format)
+    items = _compare_items(args)
+    if len(items) < 2:
+        raise SfpuSimError("compare needs at least two items: kernels with --arch, "
+                           "KERNEL@ARCH, or saved .json summaries")
+    out = output_directory(args.out)
+    stem = args.name or ("compare_" + "_vs_".join(
+        re.sub(r"[^A-Za-z0-9_.]+", "-", label).strip("-") for label, _, _ in items))[:120]
+    files = RunFiles(inputs=[*args.kernel_files,
+                             *(source for _, data, source in items if isinstance(data, dict))])
+    for fmt in formats:
+        files.claim(out / f"{stem}.{fmt}", f"the comparison's {fmt.upper()}")
+    sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
+    built = []
+    with Progress(total=sweeps, what="compare") as progress:
+        for label, data, source in items:
+            if isinstance(data, tuple):
+                result = run_sweep(args, *data, progress)
+                built.append((label, model.build(result), "sweep",
+                              Lanes.from_arrays(result.arrays)))
+            else:
+                lanes = Lanes.decode(data["lanes"], source) if "lanes" in data else None
+                built.append((label, data, Path(source).stem, lanes))
+    c = compare.build(built)
+    written = report.write_comparison(c, out, formats, stem)
+    sys.stdout.write(compare.render(c))
+    for path in written.values():
+        Console(stderr=True).print(f"wrote {path}", highlight=False, markup=False,
+                                   soft_wrap=True)
+    return 0
+
+
+def cmd_budget(args, console: Console) -> int:
+    """Predicted sfpu_accuracy_budget.yaml rows for kernels."""
+    from sfpu_sim.report import budget, model
+
+    jobs = []
+    for name in args.kernels:
+        spec = kernel_spec(name)
+        chips = [args.arch] if args.arch else [c for c in CHIPS if c in spec.chips]
+        jobs += [(name, chip) for chip in chips]
+    models = []
+    with Progress(total=len(jobs), what="budget") as progress:
+        for name, chip in jobs:
+            models.append(model.build(run_sweep(args, name, chip, progress,
+                                                 ulp_convention="daz-index")))
+    sys.stdout.write(budget.render(models))
+    return 0
+
+
+def add_parser(sub, parents) -> None:
+    """Register this module's subcommands (``parents``: the options every command takes)."""
+    report = sub.add_parser("report", parents=parents, help="exhaustive sweep and diagnostic report (Markdown, "
+                                           "PNG, JSON) of a kernel, or of every kernel (--all)")
+    report.add_argument("kernel", nargs="?", metavar="KERNEL")
+    report.add_argument("--all", action="store_true",
+                        help="every registered kernel on every chip it runs on, plus a "
+                             "README.md index in --out")
+    sweep_options(report, arch="optional", select=True)
+    report.add_argument("--out", default="reports", metavar="DIR",
+                        help="output directory (default: reports/)")
+    report.add_argument("--format", default="md,png,json",
+                        help="comma-separated: md, png, json (default: all three)")
+    report.add_argument("--csv", metavar="FILE",
+                        help="also write per-input rows in the tt-llk accuracy-harness schema")
+    report.set_defaults(handler=cmd_report)
+
+    sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
+                                         "the JSON summary (--json)")
+    sweep.add_argument("kernel", metavar="KERNEL")
+    sweep_options(sweep, select=True)
+    sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
+    sweep.add_argument("--csv", metavar="FILE",
+                       help="also write per-input rows in the tt-llk accuracy-harness schema")
+    sweep.set_defaults(handler=cmd_sweep)
+
+    evaluate = sub.add_parser("eval", parents=parents, help="run a kernel on given inputs: output, reference "
+                                           "and ULP for each")
+    evaluate.add_argument("kernel", metavar="KERNEL")
+    evaluate.add_argument("values", nargs="+", metavar="X",
+                          help="float literals (rounded to BF16, nearest even) or 0x BF16 bit "
+                               "patterns; put -- before values such as -inf")
+    sweep_options(evaluate)
+    evaluate.add_argument("--json", action="store_true", help="print JSON on stdout")
+    evaluate.set_defaults(handler=cmd_eval)
+
+    compare = sub.add_parser("compare", parents=parents, help="compare sweeps or saved JSON summaries: Markdown for a PR body on "
+                        "stdout, plus Markdown, PNG and JSON files in --out",
+        description="Items: KERNEL (swept on every --arch given), KERNEL@ARCH, or a saved "
+                    "JSON summary (sweep --json or a report's .json). Examples: "
+                    "'compare tanh@blackhole tanh@wormhole', 'compare tanh --arch blackhole "
+                    "--arch wormhole', 'compare main.json branch.json'.")
+    compare.add_argument("items", nargs="+", metavar="ITEM")
+    sweep_options(compare, arch="none", select=True)
+    compare.add_argument("--arch", action="append", choices=list(CHIPS),
+                         help="chip(s) for items without @ARCH (repeatable)")
+    compare.add_argument("--out", default="reports", metavar="DIR",
+                         help="output directory (default: reports/)")
+    compare.add_argument("--format", default="md,png,json",
+                         help="comma-separated: md, png, json (default: all three)")
+    compare.add_argument("--name", metavar="STEM", help="file name stem of the outputs")
+    compare.set_defaults(handler=cmd_compare)
+
+    budget = sub.add_parser("budget", parents=parents, help="predicted sfpu_accuracy_budget.yaml rows "
+                                           "(daz-index ULP, exhaustive sweeps)")
+    budget.add_argument("kernels", nargs="+", metavar="KERNEL")
+    sweep_options(budget, arch="budget", select=True)
+    budget.add_argument("--arch", choices=list(CHIPS),
+                        help="one chip (default: every chip each kernel runs on)")
+    budget.set_defaults(handler=cmd_budget)

@@ -1,0 +1,162 @@
+"""Input tables (all 65,536 patterns of a 16-bit format) and their on-disk cache."""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import stat
+import tempfile
+import warnings
+from pathlib import Path
+
+import mpmath
+import numpy as np
+
+import sfpu_sim
+from sfpu_sim import formats
+from sfpu_sim.reference.certify import Certified, evaluate
+from sfpu_sim.reference.core import (CACHE_FORMAT, INPUT_FORMATS, MAX_PRECISION, NAN, ODD_BITS,
+                                     START_PRECISION)
+from sfpu_sim.reference.definitions import Function
+
+_MAGIC = b"SFPU-SIM-REFERENCE\n"
+
+
+class CacheWarning(UserWarning):
+    """The reference cache could not be used as it was (damaged, or not a regular file)."""
+
+
+class _Damaged(Exception):
+    """A cache file that is ours but unreadable; the message says how."""
+
+
+def cache_directory(cache_dir=None) -> Path:
+    """Where tables live: ``cache_dir`` if given, else ``$SFPU_SIM_CACHE/references``, else
+    ``~/.cache/sfpu-sim/references``."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    root = os.environ.get("SFPU_SIM_CACHE")
+    if root:
+        return Path(root) / "references"
+    return Path.home() / ".cache" / "sfpu-sim" / "references"
+
+
+def _cache_key(function: Function, input_format: str, backend) -> dict:
+    return {
+        "cache_format": CACHE_FORMAT,
+        "function": function.name,
+        "definition": {"revision": function.revision,
+                       "source_sha256": hashlib.sha256(function.source.encode()).hexdigest()},
+        "input_format": input_format,
+        "backend": backend.name,
+        "precision": {"start": START_PRECISION, "max": MAX_PRECISION, "odd_bits": ODD_BITS},
+        "versions": {"sfpu_sim": sfpu_sim.__version__, "mpmath": mpmath.__version__,
+                     **backend.versions},
+    }
+
+
+_COLUMNS = (("cls", np.uint8), ("negative", np.bool_), ("m", np.uint64), ("e", np.int64),
+            ("precision", np.uint16))
+_MEMORY: dict[str, Certified] = {}
+
+
+def _write_table(path: Path, key: dict, table: Certified) -> None:
+    buffer = io.BytesIO()
+    np.savez(buffer, **{name: getattr(table, name) for name, _ in _COLUMNS})
+    payload = buffer.getvalue()
+    header = json.dumps({"key": key, "sha256": hashlib.sha256(payload).hexdigest(),
+                         "bytes": len(payload)}, sort_keys=True).encode() + b"\n"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "wb") as f:
+                f.write(_MAGIC + header + payload)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass                            # an unwritable cache costs time, never correctness
+
+
+def _read_table(path: Path, key: dict, size: int) -> Certified | None:
+    """The table stored at ``path`` if it is intact and built under ``key``; else None (a table
+    built under another key, e.g. an older version, is silently replaced). Raises _Damaged for
+    a file that is not an intact table."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _Damaged(f"unreadable ({error.strerror})") from None
+    try:
+        if not data.startswith(_MAGIC):
+            raise _Damaged("not a reference table")
+        header_end = data.index(b"\n", len(_MAGIC))
+        header = json.loads(data[len(_MAGIC):header_end])
+        payload = data[header_end + 1:]
+        if not isinstance(header, dict) or set(header) != {"key", "sha256", "bytes"}:
+            raise _Damaged("bad header")
+        if header["key"] != key:
+            return None
+        if header.get("bytes") != len(payload):
+            raise _Damaged(f"truncated ({len(payload)} of {header.get('bytes')} bytes)")
+        if header.get("sha256") != hashlib.sha256(payload).hexdigest():
+            raise _Damaged("checksum mismatch")
+        with np.load(io.BytesIO(payload), allow_pickle=False) as arrays:
+            columns = [arrays[name] for name, _ in _COLUMNS]
+    except (ValueError, KeyError, TypeError, AttributeError, OSError) as error:
+        raise _Damaged(f"unreadable table ({type(error).__name__})") from None
+    if any(a.dtype != dtype or a.shape != (size,) for a, (_, dtype) in zip(columns, _COLUMNS)) \
+            or columns[0].max(initial=0) > NAN:
+        raise _Damaged("columns of the wrong shape or values")
+    return Certified(*columns)
+
+
+def _usable(path: Path) -> bool:
+    """Only a regular file (or nothing) is ever read or replaced: a FIFO, device or directory
+    in the cache's place is left alone (reading a FIFO would block forever)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    if stat.S_ISREG(mode):
+        return True
+    warnings.warn(f"reference cache {path} is not a regular file: not read, not replaced; "
+                  f"the table is computed without the cache", CacheWarning, stacklevel=4)
+    return False
+
+
+def table(function: Function, input_format: str, backend, cache: bool, cache_dir) -> Certified:
+    """Certified f(x) for all 65,536 patterns of a 16-bit input format (memory, disk, or built)."""
+    key = _cache_key(function, input_format, backend)
+    memory_key = json.dumps(key, sort_keys=True)
+    if cache and memory_key in _MEMORY:
+        return _MEMORY[memory_key]
+    path = cache_directory(cache_dir) / f"{function.name}.{input_format}.{backend.name}.sfpuref"
+    usable = cache and _usable(path)
+    table = None
+    if usable:
+        try:
+            table = _read_table(path, key, 1 << 16)
+        except _Damaged as damage:
+            warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
+                          f"rewritten", CacheWarning, stacklevel=3)
+    if table is None:
+        bits = np.arange(1 << 16, dtype=np.uint16)
+        x = formats.bits_to_float64(bits, INPUT_FORMATS[input_format])
+        table = evaluate(function, x, backend)
+        if usable:
+            _write_table(path, key, table)
+    if cache:
+        _MEMORY[memory_key] = table
+    return table
+
+
+def clear_memory() -> None:
+    """Forget the tables held in this process (the disk cache stays)."""
+    _MEMORY.clear()

@@ -1,0 +1,368 @@
+"""The kernel registry: every kernel a command can name, built-in or from a user's file.
+
+Owns: :func:`register_kernel` (the one public, stable way to add a kernel), the
+:class:`KernelSpec` record, lookup by name, and loading kernel files (``--kernels PATH``, the
+``SFPU_SIM_KERNELS`` environment variable, the ``sfpu_sim.kernels`` entry-point group). Knows
+nothing of sweeps or reports; it only turns a kernel's DSL body into a Program on request.
+
+A kernel file is plain Python::
+
+    from sfpu_sim import register_kernel
+    from sfpu_sim.sfpi import dst_reg, vFloat
+
+    def twice():
+        x = dst_reg[0]
+        dst_reg[0] = x + x
+
+    register_kernel("twice", twice, function="my_twice", reference=lambda x: 2 * x)
+
+Errors in such a file (syntax, a failing import, a duplicate name, an unknown function, DSL
+misuse when the kernel is built) are one line naming the file and line.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import traceback
+import types
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping
+
+from sfpu_sim.errors import SfpuSimError
+
+CHIPS = ("wormhole", "blackhole")
+BOTH_CHIPS = CHIPS
+MODES = ("accurate", "approximate")
+DESTS = ("bf16", "fp32")
+SPECIAL_NAMES = ("nan", "+inf", "-inf", "+0", "-0")
+ENV_VARIABLE = "SFPU_SIM_KERNELS"
+ENTRY_POINT_GROUP = "sfpu_sim.kernels"
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+
+class UnknownKernel(SfpuSimError):
+    pass
+
+
+class KernelNotOnChip(SfpuSimError):
+    pass
+
+
+class RegistrationError(SfpuSimError):
+    """A register_kernel call that cannot be honoured (names the calling file and line)."""
+
+
+class KernelFileError(SfpuSimError):
+    """A kernel file that cannot be loaded, or a kernel that fails while it is built."""
+
+
+def display_path(path: str | os.PathLike) -> str:
+    """How a source file is named in messages and reports: relative to the package root for
+    the package's own files (the same wherever it runs), else relative to the working
+    directory when inside it, else absolute."""
+    resolved = Path(path).resolve()
+    for base in (PACKAGE_ROOT, Path.cwd()):
+        try:
+            return resolved.relative_to(base).as_posix()
+        except ValueError:
+            continue
+    return str(path)
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """One registered kernel. ``build(arch) -> Program`` makes its instruction stream;
+    ``origin`` is where it was registered (``file:line``); ``specials`` declares deliberate
+    special-value behaviour (input name -> output pattern), which testing then accepts."""
+    name: str
+    function: str
+    chips: tuple[str, ...]
+    mode: str
+    dest: str
+    provenance: str
+    build: Callable = field(repr=False, compare=False, default=None)
+    description: str = ""
+    origin: str = ""
+    specials: Mapping[str, int] = field(default_factory=dict, compare=False)
+    _programs: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def program(self, arch):
+        """The kernel's instruction stream for ``arch`` (an Arch or its name), built once."""
+        from sfpu_sim.arch import get_arch
+
+        arch = get_arch(arch) if isinstance(arch, str) else arch
+        if arch.name not in self.chips:
+            raise KernelNotOnChip(f"kernel {self.name!r} does not exist on {arch.title} "
+                                  f"(it runs on: {', '.join(self.chips)})")
+        if arch.name not in self._programs:
+            self._programs[arch.name] = _built(self, arch)
+        return self._programs[arch.name]
+
+
+def _built(spec: KernelSpec, arch):
+    """``spec.build(arch)``; an unexpected exception inside a user's kernel becomes one line
+    naming the innermost line of the file that registered it."""
+    try:
+        return spec.build(arch)
+    except SfpuSimError:
+        raise
+    except Exception as error:              # a bug in the kernel's Python, not in sfpu-sim
+        where = _frame_in(error.__traceback__, spec.origin.rpartition(":")[0])
+        if where is None:
+            raise
+        raise KernelFileError(f"{where}: building kernel {spec.name!r} on {arch.name}: "
+                              f"{type(error).__name__}: {error}") from None
+
+
+def _frame_in(tb, file: str) -> str | None:
+    """``file:line`` of the innermost traceback frame inside ``file`` (a display path)."""
+    found = None
+    for frame, line in traceback.walk_tb(tb):
+        if display_path(frame.f_code.co_filename) == file:
+            found = f"{file}:{line}"
+    return found
+
+
+_REGISTRY: dict[str, KernelSpec] = {}
+_LOADED: set[str] = set()           # kernel files loaded (resolved paths)
+_state = {"loaded": False}
+
+
+def _call_site(depth: int = 2) -> str:
+    frame = sys._getframe(depth)
+    return f"{display_path(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _per_chip(what: str, value, chips, origin: str) -> dict:
+    """``value`` for every chip: one function for all, or a dict chip -> function."""
+    if isinstance(value, Mapping):
+        missing = [chip for chip in chips if chip not in value]
+        extra = [chip for chip in value if chip not in CHIPS]
+        if missing or extra:
+            raise RegistrationError(f"{origin}: {what} has no entry for "
+                                    f"{', '.join(missing)}" if missing else
+                                    f"{origin}: {what} names unknown chip(s) "
+                                    f"{', '.join(map(repr, extra))} (choose from: "
+                                    f"{', '.join(CHIPS)})")
+        return {chip: value[chip] for chip in chips}
+    return {chip: value for chip in chips}
+
+
+def _dsl_builder(name: str, body, init):
+    from sfpu_sim.sfpi import trace
+
+    def build(arch):
+        return trace(body[arch.name], arch, init=init[arch.name], name=name)
+    return build
+
+
+def register_kernel(name: str, body, *, init=None, function: str,
+                    chips=CHIPS, dest: str = "bf16", mode: str = "accurate",
+                    provenance: str = "", description: str = "", reference=None,
+                    specials: Mapping[str, int] | None = None) -> KernelSpec:
+    """Register a kernel written with the DSL (:mod:`sfpu_sim.sfpi`).
+
+    ``body``: one iteration of the kernel's loop (reads ``dst_reg``, writes it back), and
+    ``init`` (optional): what runs once before (constants, tables); each a function, or a dict
+    ``{"wormhole": f, "blackhole": g}`` where the chips run different code. ``function``: the
+    reference function the kernel approximates (``sfpu-sim`` lists them); with ``reference`` (a
+    function of one ``mpmath.mpf``) a new function of that name is defined, correctly rounded by
+    the mpmath backend or refused. ``dest``: the Dst format it is written for. ``specials``:
+    deliberate special-value results, e.g. ``{"nan": 0x7fc0}``.
+    """
+    origin = _call_site()
+    if not isinstance(name, str) or not name.isidentifier():
+        raise RegistrationError(f"{origin}: kernel name {name!r} must be an identifier "
+                                f"(letters, digits, underscores)")
+    chips = _checked_chips(chips, origin)
+    body_for = _per_chip("body", body, chips, origin)
+    init_for = _per_chip("init", init, chips, origin)
+    for chip, fn in [*body_for.items(), *init_for.items()]:
+        if fn is not None and not callable(fn):
+            raise RegistrationError(f"{origin}: body/init for {chip} must be a function, got "
+                                    f"{type(fn).__name__}")
+    if any(fn is None for fn in body_for.values()):
+        raise RegistrationError(f"{origin}: kernel {name!r} needs a body")
+    return _register(name, _dsl_builder(name, body_for, init_for), function=function,
+                     chips=chips, dest=dest, mode=mode, provenance=provenance,
+                     description=description, reference=reference, specials=specials,
+                     origin=origin)
+
+
+def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
+                     dest: str = "bf16", mode: str = "accurate", provenance: str = "",
+                     description: str = "", specials=None) -> KernelSpec:
+    """Register a kernel given as a Program builder ``build(arch) -> Program`` (e.g. one
+    assembled from text) rather than a DSL body."""
+    origin = _call_site()
+    return _register(name, build, function=function, chips=_checked_chips(chips, origin),
+                     dest=dest, mode=mode, provenance=provenance, description=description,
+                     reference=None, specials=specials, origin=origin)
+
+
+def _checked_chips(chips, origin: str) -> tuple[str, ...]:
+    if isinstance(chips, str):
+        chips = (chips,)
+    chips = tuple(chips)
+    unknown = [c for c in chips if c not in CHIPS]
+    if not chips or unknown:
+        raise RegistrationError(f"{origin}: chips {chips!r}: choose one or more of "
+                                f"{', '.join(CHIPS)}")
+    return chips
+
+
+def _register(name, build, *, function, chips, dest, mode, provenance, description, reference,
+              specials, origin) -> KernelSpec:
+    from sfpu_sim import reference as references
+
+    if dest not in DESTS:
+        raise RegistrationError(f"{origin}: dest {dest!r}: choose from {', '.join(DESTS)}")
+    if mode not in MODES:
+        raise RegistrationError(f"{origin}: mode {mode!r}: choose from {', '.join(MODES)}")
+    specials = dict(specials or {})
+    bad = [k for k in specials if k not in SPECIAL_NAMES]
+    if bad:
+        raise RegistrationError(f"{origin}: specials key(s) {', '.join(map(repr, bad))}: "
+                                f"choose from {', '.join(SPECIAL_NAMES)}")
+    if name in _REGISTRY:
+        raise RegistrationError(f"{origin}: kernel {name!r} is already registered (at "
+                                f"{_REGISTRY[name].origin}); choose another name")
+    if reference is not None:
+        try:
+            references.register_user_function(function, reference, origin)
+        except SfpuSimError as error:
+            raise RegistrationError(f"{origin}: {error}") from None
+    elif function not in references.functions():
+        raise RegistrationError(f"{origin}: unknown function {function!r} (known: "
+                                f"{', '.join(references.functions())}; or pass reference=, a "
+                                f"function of one mpmath mpf)")
+    spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
+                      provenance=provenance, build=build, description=description,
+                      origin=origin, specials=specials)
+    _REGISTRY[name] = spec
+    return spec
+
+
+# --------------------------------------------------------------------------------------------
+# Lookup
+# --------------------------------------------------------------------------------------------
+
+def _ensure_loaded() -> None:
+    """Built-in kernels, installed packages' entry points, then $SFPU_SIM_KERNELS, once."""
+    if _state["loaded"]:
+        return
+    _state["loaded"] = True
+    importlib.import_module("kernels")
+    _load_entry_points()
+    paths = [p for p in os.environ.get(ENV_VARIABLE, "").split(os.pathsep) if p]
+    load_kernel_files(paths, what=f"${ENV_VARIABLE}")
+
+
+def names() -> list[str]:
+    _ensure_loaded()
+    return sorted(_REGISTRY)
+
+
+def specs() -> list[KernelSpec]:
+    return [_REGISTRY[name] for name in names()]
+
+
+def get(name: str) -> KernelSpec:
+    _ensure_loaded()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownKernel(f"unknown kernel {name!r} (known: {', '.join(names())}; a kernel "
+                            f"of your own: --kernels FILE.py or ${ENV_VARIABLE})") from None
+
+
+# --------------------------------------------------------------------------------------------
+# Kernel files
+# --------------------------------------------------------------------------------------------
+
+def load_kernel_files(paths, what: str = "--kernels") -> list[str]:
+    """Load kernel files (a directory: every ``*.py`` in it, sorted); returns the names they
+    registered. A file already loaded is not loaded again."""
+    _ensure_loaded()
+    added = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            files = sorted(path.glob("*.py"))
+        elif path.is_file():
+            files = [path]
+        else:
+            raise KernelFileError(f"{what} {given}: no such file or directory")
+        for file in files:
+            added += _load_file(file)
+    return added
+
+
+def load_isolated(path) -> dict[str, KernelSpec]:
+    """The kernels one file registers, kept apart from the registry (so two versions of a
+    kernel that share a name can be compared): the file runs against an empty registry and
+    its reference functions are forgotten afterwards."""
+    from sfpu_sim.reference import definitions
+
+    _ensure_loaded()
+    path = Path(path)
+    if not path.is_file():
+        raise KernelFileError(f"{path}: no such kernel file")
+    global _REGISTRY
+    saved, functions = _REGISTRY, dict(definitions.FUNCTIONS)
+    _REGISTRY = {}
+    try:
+        _load_file(path, again=True)
+        return _REGISTRY
+    finally:
+        _REGISTRY = saved
+        definitions.FUNCTIONS.clear()
+        definitions.FUNCTIONS.update(functions)
+
+
+def _load_file(path: Path, again: bool = False) -> list[str]:
+    resolved = str(path.resolve())
+    if resolved in _LOADED and not again:
+        return []
+    if not again:
+        _LOADED.add(resolved)
+    shown = display_path(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise KernelFileError(f"{shown}: not UTF-8 text (byte {error.start}); a kernel file is "
+                              f"Python source") from None
+    except OSError as error:
+        raise KernelFileError(f"{shown}: cannot read: {error.strerror}") from None
+    try:
+        code = compile(text, str(path), "exec")
+    except SyntaxError as error:
+        raise KernelFileError(f"{shown}:{error.lineno}: syntax error: {error.msg}") from None
+    module = types.ModuleType(f"sfpu_sim_user_kernels.{path.stem}_{len(_LOADED)}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module
+    before = set(_REGISTRY)
+    try:
+        exec(code, module.__dict__)
+    except SfpuSimError:
+        raise
+    except Exception as error:
+        where = _frame_in(error.__traceback__, shown) or shown
+        raise KernelFileError(f"{where}: {type(error).__name__}: {error}") from None
+    return sorted(set(_REGISTRY) - before)
+
+
+def _load_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            point.load()
+        except SfpuSimError:
+            raise
+        except Exception as error:
+            raise KernelFileError(f"entry point {point.name} = {point.value} (group "
+                                  f"{ENTRY_POINT_GROUP}): {type(error).__name__}: "
+                                  f"{error}") from None

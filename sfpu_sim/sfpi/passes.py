@@ -1,0 +1,161 @@
+"""Passes over the statements before register allocation: fusing products into SFPMADs,
+lowering abstract float ops to instructions, and removing register copies."""
+from __future__ import annotations
+
+from sfpu_sim.arch import Arch
+from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, CONST_ONE, CONST_ZERO, Builder, Stmt, VReg
+
+def _uses_of(stmts: list[Stmt]) -> dict:
+    uses: dict[int, list[int]] = {}
+    for k, s in enumerate(stmts):
+        for reg in s.uses.values():
+            uses.setdefault(reg.id, []).append(k)
+    return uses
+
+
+def _defs_of(stmts: list[Stmt]) -> dict:
+    defs: dict[int, list[int]] = {}
+    for k, s in enumerate(stmts):
+        for reg in s.defs.values():
+            defs.setdefault(reg.id, []).append(k)
+    return defs
+
+
+def _cc_between(stmts: list[Stmt], start: int, end: int) -> bool:
+    return any(s.cc for s in stmts[start + 1:end])
+
+
+def _written_between(stmts: list[Stmt], regs, start: int, end: int) -> bool:
+    ids = {r.id for r in regs}
+    return any(r.id in ids for s in stmts[start + 1:end] for r in s.defs.values())
+
+
+def _fuse_products(stmts: list[Stmt]) -> list[Stmt]:
+    """A product used once, by an addition or subtraction in the same predication region
+    with its inputs unchanged in between, becomes one fused SFPMAD."""
+    uses, defs = _uses_of(stmts), _defs_of(stmts)
+    dropped = set()
+    for k, s in enumerate(stmts):
+        if s.op not in ("fadd", "fsub"):
+            continue
+        for role in ("a", "b"):
+            t = s.uses[role]
+            if len(defs.get(t.id, [])) != 1 or len(uses.get(t.id, [])) != 1:
+                continue
+            j = defs[t.id][0]
+            mul = stmts[j]
+            if mul.op != "fmul" or mul.block != s.block or j in dropped or \
+                    _cc_between(stmts, j, k) or \
+                    _written_between(stmts, mul.uses.values(), j, k):
+                continue
+            other = s.uses["b" if role == "a" else "a"]
+            negate_product = s.op == "fsub" and role == "b"       # c - a*b
+            negate_addend = s.op == "fsub" and role == "a"        # a*b - c
+            s.op, s.negate = "fma", (negate_product, negate_addend)
+            s.uses = {"va": mul.uses["a"], "vb": mul.uses["b"], "vc": other}
+            dropped.add(j)
+            break
+    return [s for k, s in enumerate(stmts) if k not in dropped]
+
+
+def _lower_float(stmts: list[Stmt], arch: Arch, builder: Builder) -> list[Stmt]:
+    """Abstract float ops -> instructions."""
+    out = []
+    one, neg_one, zero = (builder.constants[r] for r in (CONST_ONE, CONST_NEG_ONE, CONST_ZERO))
+    negate_modes = "NEGATE_VA" in arch.opcode("SFPMAD").mod_names    # Blackhole only
+    for s in stmts:
+        if s.op == "fmul":
+            out.append(_as(s, "SFPMUL", {"va": s.uses["a"], "vb": s.uses["b"], "vc": zero}))
+        elif s.op == "fadd":
+            out.append(_as(s, "SFPADD", {"va": s.uses["a"], "vb": one, "vc": s.uses["b"]}))
+        elif s.op == "fsub":
+            out.append(_as(s, "SFPMAD", {"va": s.uses["b"], "vb": neg_one, "vc": s.uses["a"]}))
+        elif s.op == "fma":
+            va, vb, vc = s.uses["va"], s.uses["vb"], s.uses["vc"]
+            negate_product, negate_addend = s.negate
+            mod1 = 0
+            if negate_modes:
+                mod1 = "|".join([*(["NEGATE_VA"] if negate_product else []),
+                                 *(["NEGATE_VC"] if negate_addend else [])]) or 0
+            else:
+                if negate_product:
+                    va = _negated(out, va, s, builder)
+                if negate_addend:
+                    vc = _negated(out, vc, s, builder)
+            out.append(_as(s, "SFPMAD", {"va": va, "vb": vb, "vc": vc}, mod1))
+        else:
+            out.append(s)
+    return out
+
+
+def _as(s: Stmt, op: str, uses: dict, mod1: int | str = 0) -> Stmt:
+    return Stmt(op, {"mod1": mod1}, uses, s.defs, s.source, s.block, s.cc)
+
+
+def _negated(out: list, reg: VReg, s: Stmt, builder: Builder) -> VReg:
+    temp = VReg(builder.next_id + 1, s.source, s.block)
+    builder.next_id += 1
+    out.append(Stmt("SFPMOV", {"imm12": 0, "mod1": "NEGATE"}, {"vc": reg}, {"vd": temp}, s.source,
+                    s.block))
+    return temp
+
+
+def _is_plain_move(s: Stmt) -> bool:
+    return s.op == "SFPMOV" and s.imm.get("mod1") == 0 and set(s.uses) == {"vc"} and \
+        set(s.defs) == {"vd"}
+
+
+def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
+    """Remove register copies the hardware does not need (sfpi-gcc's "renames tmp and doesn't
+    issue a mov"), keeping predication exact."""
+    changed = True
+    while changed:
+        changed = False
+        uses, defs = _uses_of(stmts), _defs_of(stmts)
+        for k, mov in enumerate(stmts):
+            if not _is_plain_move(mov):
+                continue
+            src, dst = mov.uses["vc"], mov.defs["vd"]
+            if src.id == dst.id:
+                del stmts[k]
+                changed = True
+                break
+            if src.fixed is not None and src.fixed >= 8:
+                # (c) a variable that only ever holds a constant: read the constant register.
+                if len(defs.get(dst.id, [])) == 1 and dst.fixed is None and \
+                        mov.block == dst.block:
+                    for s in stmts[k + 1:]:
+                        s.uses = {n: (src if r.id == dst.id else r) for n, r in s.uses.items()}
+                    del stmts[k]
+                    changed = True
+                    break
+                continue
+            # (a) the copied value was made just for this copy: make it in place.
+            src_defs = defs.get(src.id, [])
+            if src.fixed is None and dst.fixed is None and len(src_defs) == 1 and \
+                    uses.get(src.id) == [k]:
+                j = src_defs[0]
+                maker = stmts[j]
+                tied = any(r.id == src.id for r in maker.uses.values())
+                touched = any(dst.id in [r.id for r in (*s.uses.values(), *s.defs.values())]
+                              for s in stmts[j + 1:k])
+                if not tied and maker.block == mov.block and len(maker.defs) == 1 and \
+                        not _cc_between(stmts, j, k) and not touched and \
+                        maker.op not in ("SFPSWAP",):
+                    maker.defs = {name: dst for name in maker.defs}
+                    del stmts[k]
+                    changed = True
+                    break
+            # (b) the copy's source dies here and the destination is fresh: share a register.
+            dst_defs = defs.get(dst.id, [])
+            later_src = [x for x in uses.get(src.id, []) + src_defs if x > k]
+            earlier_dst = [x for x in uses.get(dst.id, []) + dst_defs if x < k]
+            if not later_src and not earlier_dst and src.fixed is None and dst.fixed is None \
+                    and dst.block[:len(src.block)] == src.block:
+                for s in stmts[k + 1:]:
+                    s.uses = {n: (src if r.id == dst.id else r) for n, r in s.uses.items()}
+                    s.defs = {n: (src if r.id == dst.id else r) for n, r in s.defs.items()}
+                del stmts[k]
+                changed = True
+                break
+    return stmts
