@@ -447,13 +447,7 @@ class Machine:
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
         self._check_hazard(instruction)
-        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
-            where = f" at {instruction.source}" if instruction.source else ""
-            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
-                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
-            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
-                                            f"{where}): {kind}", kind, self.executed,
-                                            instruction.source or ""), stacklevel=2)
+        self._check_cc_disabled(instruction)
         before = self.trace.snapshot(self) if self.trace is not None else None
         self.active = self._backdoor(instruction)
         try:
@@ -490,6 +484,15 @@ class Machine:
         capture = (self.lane_config & DISABLE_BACKDOOR_LOAD) == 0
         np.copyto(self.loadmacro.templates[vd - 12], np.uint32(instruction.word), where=capture)
         return ~capture
+
+    def _check_cc_disabled(self, instruction: Instruction) -> None:
+        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
+            where = f" at {instruction.source}" if instruction.source else ""
+            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
+                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
+            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
+                                            f"{where}): {kind}", kind, self.executed,
+                                            instruction.source or ""), stacklevel=3)
 
     def _check_hazard(self, instruction: Instruction) -> None:
         if self.previous is None:

@@ -31,8 +31,8 @@ import numba
 
 from sfpu_sim.errors import SfpuSimError
 
-__all__ = ["threads", "set_threads", "max_threads", "oversubscribed", "parallel_for", "SERIAL_LANES",
-           "SERIAL_WORK", "ThreadCountError"]
+__all__ = ["threads", "set_threads", "max_threads", "oversubscribed", "parallel_for",
+           "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
 SERIAL_WORK = 1 << 14         # below this much work (multiply-add lanes) a helper does not pay

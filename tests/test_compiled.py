@@ -11,11 +11,10 @@ import warnings
 import numpy as np
 import pytest
 
-import kernels
-from sfpu_sim import compiled
+from sfpu_sim import compiled, registry
 from sfpu_sim.asm import assemble
-from sfpu_sim.machine import HazardWarning, Machine
-from sfpu_sim.sweep import DevicePath, SweepError, _last_store, run_device
+from sfpu_sim.machine import Machine, ProgramWarning
+from sfpu_sim.sweeps import DevicePath, SweepError, _last_store, run_device
 from tests.conftest import VECTORS
 
 SEED = 20261126
@@ -25,7 +24,7 @@ NOT_COMPILED = {"SFPTRANSP", "SFPLOADMACRO"}
 
 def _programs():
     return [pytest.param(spec, arch, id=f"{spec.name}@{arch}")
-            for spec in kernels.specs() for arch in spec.chips]
+            for spec in registry.specs() for arch in spec.chips]
 
 
 def _expect_compiled(program) -> bool:
@@ -66,7 +65,7 @@ def _random_fp32(count: int) -> np.ndarray:
 
 def _fp32_machine(arch: str, values: np.ndarray) -> Machine:
     """Dst FP32 (ALU_ACC_CTRL_SFPU_Fp32_enabled), one value per lane at address 0, CC enabled
-    with every flag set (the state sfpu_sim.sweep starts kernels in)."""
+    with every flag set (the state sfpu_sim.sweeps starts kernels in)."""
     m = Machine(arch, lanes=values.size, dst_rows=16)
     m.config.sfpu_fp32 = True
     m.cc.enable = True
@@ -94,7 +93,7 @@ def test_compiled_equals_machine_on_random_fp32_dst_inputs(spec, arch):
     store = _last_store(program)
     fast, reference = _fp32_machine(arch, values), _fp32_machine(arch, values)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", HazardWarning)
+        warnings.simplefilter("ignore", ProgramWarning)
         captured, why_not = compiled.execute(fast, program, capture_at=store)
         reference.run(program.instructions[:store])
         wanted = reference.read(program[store].vd).copy()
@@ -164,7 +163,7 @@ def test_ttsim_whole_kernels_replay_on_machine_and_compiled(row):
     for engine in ("machine", "compiled"):
         m = _ttsim_machine(data, row)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", HazardWarning)      # ttsim models no timing
+            warnings.simplefilter("ignore", ProgramWarning)      # ttsim models no timing
             if engine == "machine":
                 m.run(words)
             else:
@@ -222,7 +221,7 @@ def test_tracing_and_lane_config_run_on_the_machine():
 
 
 def test_run_device_engine_keyword():
-    spec = kernels.get("exp")
+    spec = registry.get("exp")
     program = spec.program("wormhole")
     inputs = np.array([0x3F80, 0xBF80, 0x0000], dtype=np.uint16)
     assert run_device(program, inputs).engine == "compiled"
@@ -249,7 +248,7 @@ def test_compiled_state_matches_after_cc_stack_and_sfpconfig_broadcast():
         program = assemble(text, arch)
         fast, reference = _fresh(arch, 96), _fresh(arch, 96)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", HazardWarning)
+            warnings.simplefilter("ignore", ProgramWarning)
             assert compiled.execute(fast, program)[1] is None
             reference.run(program)
         _assert_same_state(fast, reference, np.arange(96))

@@ -29,13 +29,16 @@ import numpy as np
 
 from sfpu_sim import jit, threads
 from sfpu_sim.compiled.codegen import NotCompiled, Translation
-from sfpu_sim.isa.spec import Instruction, IsaError, Program
+from sfpu_sim.isa import cc as cc_isa
+from sfpu_sim.isa.spec import Instruction, IsaError
 from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
 __all__ = ["execute", "compile_for", "NotCompiled", "Compiled"]
 
 _HERE = Path(__file__).resolve().parent
-_HELPERS = [_HERE / "scalar.py", _HERE / "codegen.py", _HERE.parent / "fma.py"]
+# What compiled programs call or bake in (numba's cache does not follow callees): a change
+# here must give every program a new source, hence a new cache entry.
+_HELPERS = [_HERE / "scalar.py", _HERE.parent / "fma.py", _HERE.parent / "isa" / "convert.py"]
 _SCALAR_NAMES = ("M32", "SIGN", "MAGNITUDE", "MANTISSA", "fma_wormhole", "fma_blackhole",
                  "int32", "leading_zeros32", "sign_magnitude_to_twos_complement",
                  "twos_complement_to_sign_magnitude", "smag_less", "shift_signed_amount",
@@ -59,6 +62,7 @@ class Compiled:
     end_rwc: tuple
     uses_prng: bool
     instructions: int
+    enable_before: tuple[bool, ...]
 
 
 _MEMORY: dict[tuple, Compiled | str] = {}
@@ -131,19 +135,30 @@ def _uniform_lregs(m: Machine) -> tuple:
     return tuple(int(row[0]) if row.min() == row.max() else None for row in rows)
 
 
-def _hazards(m: Machine, instructions, dry_run: bool) -> bool:
-    """Machine.step's hazard check for each instruction (warnings as the Machine gives them);
-    with ``dry_run`` only whether there is one, the Machine left untouched."""
+def _hazards(m: Machine, instructions, dry_run: bool, enable_before=()) -> bool:
+    """Machine.step's checks before each instruction, hazards and flags written while CC is
+    disabled, warned as the Machine warns them, in its order; with ``dry_run`` only whether
+    there is a hazard, the Machine left untouched. ``enable_before``: CC enable as each
+    instruction starts (known while compiling)."""
     inside = _hazard_positions(m.arch, tuple(ins.word for ins in instructions), instructions)
     first = m.previous is not None and instructions and \
         m.arch.hazard(m.previous, instructions[0]) is not None
     if dry_run:
         return bool(inside) or first
-    executed = m.executed
-    for k in ([0] if first else []) + list(inside):
-        m.previous, m.executed = (instructions[k - 1] if k else m.previous), executed + k
-        m._check_hazard(instructions[k])
-    m.previous = instructions[-1] if instructions else m.previous
+    hazards = set(inside) | ({0} if first else set())
+    disabled = {k for k, enable in enumerate(enable_before)
+                if not enable and cc_isa.sets_lane_flags(instructions[k])}
+    executed, enable, previous = m.executed, m.cc.enable, m.previous
+    try:
+        for k in sorted(hazards | disabled):
+            m.previous, m.executed = (instructions[k - 1] if k else previous), executed + k
+            if k in hazards:
+                m._check_hazard(instructions[k])
+            m.cc.enable = enable_before[k]
+            m._check_cc_disabled(instructions[k])
+    finally:
+        m.cc.enable = enable
+    m.previous = instructions[-1] if instructions else previous
     m.executed = executed + len(instructions)
     return False
 
@@ -168,7 +183,7 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     return Compiled(function, source, digest, tuple(sorted(t.written)), t.enable,
                     tuple(t.stack), (t.shadow.rwc.dst, t.shadow.rwc.dst_cr, t.shadow.rwc.sp,
                                      t.shadow.rwc.extra_addr_mod_bit),
-                    t.uses_prng, len(instructions))
+                    t.uses_prng, len(instructions), tuple(t.enable_before))
 
 
 def _helpers_digest() -> str:
@@ -260,7 +275,7 @@ def _run_machine(m: Machine, program, capture_at):
 
 
 def _run_compiled(m: Machine, instructions, c: Compiled, capture_at):
-    _hazards(m, instructions, dry_run=False)
+    _hazards(m, instructions, dry_run=False, enable_before=c.enable_before)
     lanes = m.lanes
     start_depth = len(m.cc.stack)
     stack_in = np.zeros((max(start_depth, 1), lanes), dtype=np.bool_)
@@ -270,8 +285,8 @@ def _run_compiled(m: Machine, instructions, c: Compiled, capture_at):
     captured = np.zeros(lanes if capture_at is not None else 0, dtype=np.uint32)
     dst = m.dst.bits.reshape(m.groups, -1)
     # An instruction costs about a quarter of a multiply-add lane, on average (measured).
-    threads.parallel_for(c.function, m.groups, m.lreg, m.lreg_macro, m.cc.flags, stack_in,
-                         stack_out, m.prng, dst, captured,
+    threads.parallel_for(c.function, m.groups, m.lreg.view(np.ndarray), m.lreg_macro,
+                         m.cc.flags, stack_in, stack_out, m.prng, dst, captured,
                          cost=LANES_PER_SFPU * c.instructions / 4, lanes_per_item=LANES_PER_SFPU)
     m.cc.enable = c.end_enable
     m.cc.stack = [(stack_out[k].copy(), enable) for k, enable in enumerate(c.end_stack)]

@@ -11,7 +11,8 @@ with lane enable applied where the Machine applies it. Whatever cannot be transl
 raises :class:`NotCompiled` with the reason; the caller then runs the Machine, so a program is
 either compiled exactly or not compiled at all. Static facts are computed by the Machine's own
 code on a shadow of its counters (``addr_mod_slot``, ``apply_partial_addr_mod``, ``dst_address``,
-``resolve_format``, ``Dst.lane_cells``/``adj16``/``adj32``), never re-derived.
+``resolve_format``, ``Dst.lane_cells``/``adj16``/``adj32``), never re-derived. The
+condition-code instructions are in :mod:`sfpu_sim.compiled.predication`.
 """
 from __future__ import annotations
 
@@ -21,26 +22,18 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from sfpu_sim.isa import cc, convert, integer, lanes, loadstore, lut
+from sfpu_sim.compiled.predication import NotCompiled, PredicationOps
+from sfpu_sim.isa import convert, integer, lanes, loadstore, lut
 from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD, NEGATE_VA, NEGATE_VC
 from sfpu_sim.isa.spec import ExecutionError
-from sfpu_sim.machine import CC_STACK_DEPTH, Machine
+from sfpu_sim.machine import Machine
 
 LS = loadstore
-BOOL_OPS = {1: "{b}", 2: "not {b}", 3: "{a} and {b}", 4: "{a} or {b}", 5: "{a} and not {b}",
-            6: "{a} or not {b}", 7: "not {a} and {b}", 8: "not {a} or {b}",
-            9: "not {a} and not {b}", 10: "not {a} or not {b}", 11: "{a} != {b}",
-            12: "{a} == {b}"}                     # isa.cc.bool_op
-SETCC_TESTS = {0: "int32({c}) < 0", 2: "{c} != 0", 4: "int32({c}) >= 0", 6: "{c} == 0"}
 MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI",
                                                      "SFPMULI", "SFPMUL24")}
 
 
-class NotCompiled(Exception):
-    """Why a program runs on the Machine instead (one line)."""
-
-
-class Translation:
+class Translation(PredicationOps):
     """The per-lane body of one program for one starting state, and the state it ends in."""
 
     def __init__(self, machine: Machine, program, capture_at: int | None):
@@ -60,8 +53,10 @@ class Translation:
         self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
         self.k = -1
         self.open_guard: str | None = None
+        self.enable_before: list[bool] = []    # CC enable as each instruction starts
         for k, instruction in enumerate(program):
             self.k = k
+            self.enable_before.append(self.enable)
             if k == capture_at:
                 self.emit(f"capture[lane] = {self.read(instruction.vd)}")
             self.translate(k, instruction)
@@ -281,7 +276,8 @@ class Translation:
         if width == 16:
             stores.append(f"dst[g, {tables[0]}[lu]] = c_ & 0xFFFF")
         else:
-            stores += [f"dst[g, {tables[0]}[lu]] = c_ >> 16", f"dst[g, {tables[1]}[lu]] = c_ & 0xFFFF"]
+            stores += [f"dst[g, {tables[0]}[lu]] = c_ >> 16",
+                       f"dst[g, {tables[1]}[lu]] = c_ & 0xFFFF"]
         self.guarded(when, *stores)
         if int32_all and self.arch.int32_all_uses_stack_pointer:
             rwc = self.shadow.rwc
@@ -542,85 +538,3 @@ class Translation:
         self.used.add(vd)
         self.written.add(vd)
         self.guarded(" and ".join(conditions) or "True", f"r{vd} = {value}")
-
-    # --- condition codes ----------------------------------------------------------------------
-    def op_SFPSETCC(self, i):
-        if not self.enable or i.mod1 & cc.CLEAR:
-            value = "False"
-        elif i.mod1 & cc.IMM_BIT0:
-            value = str(bool(i.imm12 & 1))
-        else:
-            value = SETCC_TESTS[i.mod1].format(c=self.read(i.vc))
-        self.set_flags(value, self.en())
-
-    def op_SFPENCC(self, i):
-        if i.mod1 & (cc.EI | cc.EC):
-            self.enable = bool(i.imm12 & 1) if i.mod1 & cc.EI else not self.enable
-        self.set_flags(str(bool(i.imm12 & 2)) if i.mod1 & cc.RI else "True", "True")
-
-    def op_SFPPUSHC(self, i):
-        depth = len(self.stack)
-        if i.mod1 == 0:
-            if depth >= CC_STACK_DEPTH:
-                raise NotCompiled(f"SFPPUSHC onto a full CC stack ({CC_STACK_DEPTH} entries)")
-            self.emit(f"s{depth} = f")
-            self.stack.append(self.enable)
-            return
-        if not depth:
-            raise NotCompiled(f"SFPPUSHC mod1 {i.mod1} modifies the top of an empty CC stack")
-        top = f"s{depth - 1}"
-        if i.mod1 <= 12:
-            self.emit(f"{top} = {BOOL_OPS[i.mod1].format(a=top, b='f')}")
-            self.stack[-1] = self.enable
-        elif i.mod1 == 13:
-            self.emit("f = not f")
-            self.emit(f"{top} = f")
-            self.stack[-1] = self.enable
-        else:
-            self.emit(f"{top} = {i.mod1 == 14}")
-            self.stack[-1] = True
-
-    def op_SFPPOPC(self, i):
-        depth = len(self.stack)
-        top, top_enable = (f"s{depth - 1}", self.stack[-1]) if depth else ("False", False)
-        if i.mod1 == 0:
-            if not depth:
-                raise NotCompiled("SFPPOPC mod1 0 pops an empty CC stack")
-            self.stack.pop()
-        elif self.arch.popc_full_stack_bug and depth == self.arch.cc_stack_depth:
-            self.emit(f"s0 = {top}")
-            self.stack[0] = top_enable
-        if i.mod1 == 0:
-            self.enable = top_enable
-            self.emit(f"f = {top}")
-        elif i.mod1 <= 12:
-            self.enable = top_enable
-            self.emit(f"f = {BOOL_OPS[i.mod1].format(a='f', b=top)}")
-        elif i.mod1 == 13:
-            self.emit("f = not f")
-        else:
-            self.enable = True
-            self.emit(f"f = {i.mod1 == 14}")
-
-    def op_SFPCOMPC(self, i):
-        top, top_enable = (f"s{len(self.stack) - 1}", self.stack[-1]) if self.stack \
-            else ("True", True)
-        self.emit(f"f = {top} and not f" if top_enable and self.enable else "f = False")
-
-    def _compare(self, i, result: str):
-        """isa.cc._compare_result."""
-        self.emit(f"e_ = {self.en()}")
-        self.emit(f"t_ = {result}")
-        if i.mod1 & cc.SET_VD:
-            self.write(i.vd, "0xFFFFFFFF if t_ else 0", "e_")
-        if i.mod1 & cc.SET_CC:
-            self.set_flags("t_", "e_")
-        if i.mod1 & cc.MUTATE_STACK and self.stack:
-            top = f"s{len(self.stack) - 1}"
-            self.emit(f"{top} = {top} {'or' if i.mod1 & cc.MUTATE_OR else 'and'} t_")
-
-    def op_SFPGT(self, i):
-        self._compare(i, f"smag_less({self.read(i.vc)}, {self.read(i.vd)})")
-
-    def op_SFPLE(self, i):
-        self._compare(i, f"not smag_less({self.read(i.vc)}, {self.read(i.vd)})")

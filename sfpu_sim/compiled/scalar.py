@@ -11,7 +11,6 @@ every registered kernel on both chips and ttsim's whole-kernel vectors through b
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sfpu_sim.fma import BLACKHOLE, WORMHOLE, _bit_length, _datapath
