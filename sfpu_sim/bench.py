@@ -43,21 +43,30 @@ def raw_bits(rng, n: int) -> np.ndarray:
 
 
 def bench_fma(args, console: Console) -> None:
-    import numba
-
-    from sfpu_sim import fma
+    """The FMA models on arrays: one thread, all threads, and the default count (which drops
+    to one while the load average oversubscribes the cores; sfpu_sim.threads)."""
+    from sfpu_sim import fma, threads
 
     rng = np.random.default_rng(SEED)
-    table = Table(title=f"FMA models: lane-ops/s (best of {args.repeat}; "
-                        f"{numba.get_num_threads()} threads)")
-    for column in ("model", "lanes", "inputs", "M lane-ops/s"):
+    most = threads.max_threads()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    table = Table(title=f"FMA models: M lane-ops/s (best of {args.repeat}; load average "
+                        f"{load:.1f} at the start)")
+    for column in ("model", "lanes", "inputs", "1 thread", f"{most} threads", "default"):
         table.add_column(column, justify="right" if column != "model" else "left")
-    for lanes in args.lanes:
-        for kind, make in (("moderate floats", moderate_floats), ("raw bits", raw_bits)):
-            x, y, z = (make(rng, lanes) for _ in range(3))
-            for name, model in fma.MODELS.items():
-                seconds = best_seconds(lambda: model(x, y, z), args.repeat)
-                table.add_row(name, f"{lanes:,}", kind, f"{lanes / seconds / 1e6:,.0f}")
+    try:
+        for lanes in args.lanes:
+            for kind, make in (("moderate floats", moderate_floats), ("raw bits", raw_bits)):
+                x, y, z = (make(rng, lanes) for _ in range(3))
+                for name, model in fma.MODELS.items():
+                    rates = []
+                    for n in (1, most, None):
+                        threads.set_threads(n)
+                        seconds = best_seconds(lambda: model(x, y, z), args.repeat)
+                        rates.append(f"{lanes / seconds / 1e6:,.0f}")
+                    table.add_row(name, f"{lanes:,}", kind, *rates)
+    finally:
+        threads.set_threads(None)
     console.print(table)
 
 
