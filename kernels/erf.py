@@ -26,8 +26,8 @@ merge could be tied to one of them (PR #42540 refitted and clamped erf two days 
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
+from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import dst_reg, v_else, v_elseif, v_endif, v_if, vFloat
 
 # calculate_erf_body pieces, ascending coefficients c0..c4 (the source lists them c4..c0).

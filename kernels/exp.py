@@ -42,14 +42,41 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim import register_kernel
 from kernels.common import as_float, polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
-from sfpu_sim.sfpi import (addexp, dst_reg, exexp, exexp_nodebias, exman8, exman9, float_to_fp16b,
-                           float_to_uint16, int32_to_float, reinterpret, s2vFloat16b, setexp,
-                           setsgn, shft, v_and, v_else, v_elseif, v_endif, v_if, vConst0,
-                           vConst0p8373, vConst1, vConstFloatPrgm0, vConstFloatPrgm1,
-                           vConstFloatPrgm2, vConstIntPrgm2, vec_min_max, vFloat, vInt, vUInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    addexp,
+    dst_reg,
+    exexp,
+    exexp_nodebias,
+    exman8,
+    exman9,
+    float_to_fp16b,
+    float_to_uint16,
+    int32_to_float,
+    reinterpret,
+    s2vFloat16b,
+    setexp,
+    setsgn,
+    shft,
+    v_and,
+    v_else,
+    v_elseif,
+    v_endif,
+    v_if,
+    vConst0,
+    vConst0p8373,
+    vConst1,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vConstIntPrgm2,
+    vec_min_max,
+    vFloat,
+    vInt,
+    vUInt,
+)
 
 __all__ = ["exp_21f", "exp_61f", "exp_f32_accurate", "exp_legacy", "sfpu_exp",
            "round_nearest_int32", "float_to_int32_for_exp21f", "exp_init",

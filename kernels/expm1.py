@@ -27,9 +27,20 @@ from __future__ import annotations
 import math
 
 from sfpu_sim import register_kernel
-from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, float_to_int8, reinterpret, v_endif,
-                           v_if, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vFloat,
-                           vInt)
+from sfpu_sim.sfpi import (
+    abs,
+    dst_reg,
+    float_to_fp16b,
+    float_to_int8,
+    reinterpret,
+    v_endif,
+    v_if,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vFloat,
+    vInt,
+)
 
 LOG2E = 1.442695                    # log2(e), rounded to float
 NEG_LN2 = -0.6931471805599453       # -ln(2), rounded to float

@@ -40,13 +40,29 @@ result is negative. APPROX=false: ``exp(-x*x/2)`` by the legacy ``_sfpu_exp_`` (
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.exp import exp_legacy
 from kernels.reciprocal import reciprocal_init
-from sfpu_sim.sfpi import (LRegs, abs, dst_reg, l_reg, lut, lut2, lut2_sign, reinterpret,
-                           s2vFloat16b, setsgn, v_else, v_elseif, v_endif, v_if,
-                           vConstFloatPrgm0, vFloat, vUInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    LRegs,
+    abs,
+    dst_reg,
+    l_reg,
+    lut,
+    lut2,
+    lut2_sign,
+    reinterpret,
+    s2vFloat16b,
+    setsgn,
+    v_else,
+    v_elseif,
+    v_endif,
+    v_if,
+    vConstFloatPrgm0,
+    vFloat,
+    vUInt,
+)
 
 # Degree-15 "Chebyshev" coefficients c0..c15 (ascending), tt-metal ckernel_sfpu_gelu.h, PR #27283.
 CHEBYSHEV = (2.98325768482e-05, 0.499174645395, 0.398579460781, 0.00244542739174,

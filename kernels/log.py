@@ -38,13 +38,31 @@ through the polynomial as 2**-127 * 1.m (about -88). ``log_fp32`` gives NaN for 
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
-from sfpu_sim.sfpi import (dst_reg, exexp, float_to_fp16b, int32_to_float,
-                           reinterpret, setexp, setman, setsgn, v_else, v_elseif, v_endif, v_if,
-                           vConst1, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2,
-                           vConstNeg1, vFloat, vInt, vUInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    dst_reg,
+    exexp,
+    float_to_fp16b,
+    int32_to_float,
+    reinterpret,
+    setexp,
+    setman,
+    setsgn,
+    v_else,
+    v_elseif,
+    v_endif,
+    v_if,
+    vConst1,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vConstNeg1,
+    vFloat,
+    vInt,
+    vUInt,
+)
 
 INF, NAN = float("inf"), float("nan")
 LN2 = 0.69314718246459961          # fp32 0x3F317218

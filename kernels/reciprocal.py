@@ -38,10 +38,28 @@ API matches tt-llk c635ca695; kernels.md §6.2 tags it [likely].
 from __future__ import annotations
 
 from sfpu_sim import register_kernel
-from sfpu_sim.sfpi import (approx_recip, dst_reg, float_to_fp16b, per_chip, reinterpret,
-                           setman, setsgn, shft, v_endif, v_if, vConst0, vConst1, vConstNeg1,
-                           vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vec_min_max,
-                           vFloat, vInt, vUInt)
+from sfpu_sim.sfpi import (
+    approx_recip,
+    dst_reg,
+    float_to_fp16b,
+    per_chip,
+    reinterpret,
+    setman,
+    setsgn,
+    shft,
+    v_endif,
+    v_if,
+    vConst0,
+    vConst1,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vConstNeg1,
+    vec_min_max,
+    vFloat,
+    vInt,
+    vUInt,
+)
 
 __all__ = ["reciprocal", "reciprocal_init", "reciprocal_fast_7b", "reciprocal_fast_8b_3c",
            "reciprocal_fast_24b_5c", "WORMHOLE_RECIP_PRGM"]

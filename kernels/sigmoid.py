@@ -35,12 +35,21 @@ Variants:
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.exp import exp_21f, exp_f32_accurate
 from kernels.reciprocal import reciprocal, reciprocal_init
-from sfpu_sim.sfpi import (LRegs, dst_reg, float_to_fp16b, l_reg, lut, lut2, reinterpret, vConst1,
-                           vFloat, vUInt)
-
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    LRegs,
+    dst_reg,
+    float_to_fp16b,
+    l_reg,
+    lut,
+    lut2,
+    reinterpret,
+    vConst1,
+    vFloat,
+    vUInt,
+)
 
 # --------------------------------------------------------------------------------------------
 # sigmoid / sigmoid_fp32: 1 / (1 + exp(-x))

@@ -24,11 +24,19 @@ for ``x < 0``; output ``x * s``, no rounding (truncating SFPSTORE).
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.sigmoid import sfpu_sigmoid, sigmoid_init
-from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, reinterpret, v_elseif, v_endif, v_if,
-                           vFloat)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    abs,
+    dst_reg,
+    float_to_fp16b,
+    reinterpret,
+    v_elseif,
+    v_endif,
+    v_if,
+    vFloat,
+)
 
 
 def silu_init():

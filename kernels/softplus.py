@@ -28,11 +28,20 @@ to 0 -- for ``t < -5`` that makes softplus exactly 0 (issue #51866, the document
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.exp import exp_21f
-from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, reinterpret, setsgn, v_elseif, v_endif, v_if,
-                           vec_min_max, vFloat)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    dst_reg,
+    float_to_fp16b,
+    reinterpret,
+    setsgn,
+    v_elseif,
+    v_endif,
+    v_if,
+    vec_min_max,
+    vFloat,
+)
 
 BETA, BETA_RECIPROCAL, THRESHOLD = 1.0, 1.0, 20.0
 SOFTPLUS_POLY_BOUNDARY = 5.0

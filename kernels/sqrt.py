@@ -47,9 +47,26 @@ NaN inputs give NaN (+Inf after float_to_fp16b).
 from __future__ import annotations
 
 from sfpu_sim import register_kernel
-from sfpu_sim.sfpi import (addexp, dst_reg, exexp, float_to_fp16b, reinterpret, s2vFloat16b,
-                           setexp, setsgn, v_else, v_endif, v_if, vConst1, vConstFloatPrgm1,
-                           vConstFloatPrgm2, vConstIntPrgm0, vFloat, vInt, vUInt)
+from sfpu_sim.sfpi import (
+    addexp,
+    dst_reg,
+    exexp,
+    float_to_fp16b,
+    reinterpret,
+    s2vFloat16b,
+    setexp,
+    setsgn,
+    v_else,
+    v_endif,
+    v_if,
+    vConst1,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vConstIntPrgm0,
+    vFloat,
+    vInt,
+    vUInt,
+)
 
 INF, NAN = float("inf"), float("nan")
 

@@ -22,13 +22,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
-from sfpu_sim.sfpi import (abs, dst_reg, float_to_fp16b, reinterpret, setsgn, vConst0, vConst1,
-                           vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vec_min_max,
-                           vFloat)
-from sfpu_sim.sfpi import LRegs, l_reg, lut, lut2, v_else, v_endif, v_if, vUInt
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    LRegs,
+    abs,
+    dst_reg,
+    float_to_fp16b,
+    l_reg,
+    lut,
+    lut2,
+    reinterpret,
+    setsgn,
+    v_else,
+    v_endif,
+    v_if,
+    vConst0,
+    vConst1,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vec_min_max,
+    vFloat,
+    vUInt,
+)
 
 
 def tanh_init():

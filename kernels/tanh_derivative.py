@@ -34,11 +34,28 @@ through Aug 2026); the Sep-2026 tree loads a 6-entry table fitted for sech^2 the
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import as_float, polyval
-from sfpu_sim.sfpi import (LRegs, abs, dst_reg, exexp_nodebias, float_to_fp16b, l_reg, lut,
-                           reinterpret, setexp, v_elseif, v_endif, v_if, vConst0, vConst1,
-                           vConstNeg1, vFloat, vInt, vUInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    LRegs,
+    abs,
+    dst_reg,
+    exexp_nodebias,
+    float_to_fp16b,
+    l_reg,
+    lut,
+    reinterpret,
+    setexp,
+    v_elseif,
+    v_endif,
+    v_if,
+    vConst0,
+    vConst1,
+    vConstNeg1,
+    vFloat,
+    vInt,
+    vUInt,
+)
 
 # --------------------------------------------------------------------------------------------
 # tanh_derivative_lut

@@ -20,11 +20,23 @@ ties away). WH and BH use the same source for sin/cos.
 """
 from __future__ import annotations
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
-from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, float_to_int16, int32_to_float,
-                           reinterpret, v_endif, v_if, vConstFloatPrgm0, vConstFloatPrgm1,
-                           vConstFloatPrgm2, vConstNeg1, vFloat, vInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    dst_reg,
+    float_to_fp16b,
+    float_to_int16,
+    int32_to_float,
+    reinterpret,
+    v_endif,
+    v_if,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vConstNeg1,
+    vFloat,
+    vInt,
+)
 
 FRAC_1_PI = 0.31830987          # static const float FRAC_1_PI (both versions)
 

@@ -33,12 +33,24 @@ from __future__ import annotations
 
 import math
 
-from sfpu_sim import register_kernel
 from kernels.common import polyval
 from kernels.reciprocal import reciprocal, reciprocal_init
 from kernels.trig import cos_2026_02, cosine_init, sin_2026_02, sine_init
-from sfpu_sim.sfpi import (abs, dst_reg, exexp_nodebias, exman9, float_to_fp16b, reinterpret,
-                           setsgn, v_else, v_endif, v_if, vFloat, vUInt)
+from sfpu_sim import register_kernel
+from sfpu_sim.sfpi import (
+    abs,
+    dst_reg,
+    exexp_nodebias,
+    exman9,
+    float_to_fp16b,
+    reinterpret,
+    setsgn,
+    v_else,
+    v_endif,
+    v_if,
+    vFloat,
+    vUInt,
+)
 
 PI_2 = 1.5707963705062866            # static const float PI_2 (pi/2 rounded to float)
 # fpminimax(atan(x), [|1,3,5,7|], [|single...|], [2^-40; 1], relative): atan(t) = t*P(t*t)

@@ -17,7 +17,7 @@ __all__ = ["register_kernel", "Machine", "sweep", "write_report", "SfpuSimError"
            "__version__"]
 
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.registry import register_kernel
 from sfpu_sim.machine import Machine
-from sfpu_sim.sweeps import sweep
+from sfpu_sim.registry import register_kernel
 from sfpu_sim.report import write as write_report
+from sfpu_sim.sweeps import sweep

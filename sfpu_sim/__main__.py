@@ -1,4 +1,4 @@
 """``python -m sfpu_sim`` is the ``sfpu-sim`` command."""
-from sfpu_sim.cli import main
+from sfpu_sim.cli import console_main
 
-raise SystemExit(main())
+console_main()

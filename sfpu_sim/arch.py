@@ -18,8 +18,21 @@ from typing import Callable, Mapping
 
 from sfpu_sim import fma
 from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadstore, lut
-from sfpu_sim.isa.spec import (LOAD, MAD, MOD, ROUND, SIMPLE, STORE, Instruction, NotOnChip,
-                               Opcode, Operand, imm, lreg, mod)
+from sfpu_sim.isa.spec import (
+    LOAD,
+    MAD,
+    MOD,
+    ROUND,
+    SIMPLE,
+    STORE,
+    Instruction,
+    NotOnChip,
+    Opcode,
+    Operand,
+    imm,
+    lreg,
+    mod,
+)
 
 ALL_LREGS = frozenset(range(17))
 NONE = frozenset()

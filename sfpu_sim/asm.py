@@ -33,8 +33,20 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.arch import ARCHES, Arch, get_arch
-from sfpu_sim.isa.spec import (IMM, LREG, MOD, FieldOutOfRange, Instruction, IsaError, NotOnChip,
-                               Opcode, Operand, Program, ReadOnlyRegister, UnknownInstruction)
+from sfpu_sim.isa.spec import (
+    IMM,
+    LREG,
+    MOD,
+    FieldOutOfRange,
+    Instruction,
+    IsaError,
+    NotOnChip,
+    Opcode,
+    Operand,
+    Program,
+    ReadOnlyRegister,
+    UnknownInstruction,
+)
 
 READ_ONLY_LREGS = range(8, 12)
 HEX_FIELDS = {"imm16"}

@@ -152,9 +152,10 @@ def bits_to_fp16(bits) -> np.ndarray:
     return _u16(bits).view(np.float16)
 
 
-def bits_to_float64(bits, fmt: FloatFormat) -> np.ndarray:
+def bits_to_float64(bits, fmt: FloatFormat | str) -> np.ndarray:
     """FP32/BF16/FP16 patterns -> their exact IEEE values as float64 (denormals kept; NaN
-    payloads are not)."""
+    payloads are not). ``fmt``: a FloatFormat or its name."""
+    fmt = FORMATS[fmt] if isinstance(fmt, str) else fmt
     with np.errstate(invalid="ignore"):             # NaN payloads through the float cast
         if fmt is FP16:
             return bits_to_fp16(bits).astype(np.float64)
@@ -250,6 +251,9 @@ def ftz(bits, fmt: FloatFormat = FP32, keep_sign: bool = True) -> np.ndarray:
     """Flush-to-zero on outputs: a denormal result becomes zero, keeping its sign (Blackhole
     SFPMAD, SFPSTORE) or dropping it (``keep_sign=False``: Wormhole SFPMAD, packer rounding)."""
     return flush_denormals(bits, fmt, keep_sign)
+
+
+_flush = ftz                        # round_values has a parameter of that name
 
 
 def positive_zero(bits, fmt: FloatFormat = FP32) -> np.ndarray:
@@ -416,3 +420,142 @@ def dst_to_fp32(cells) -> np.ndarray:
     """32-bit Dst datum -> FP32 pattern (inverse of :func:`fp32_to_dst`)."""
     d = _u32(cells)
     return (dst_to_bf16(d >> 16).astype(np.uint32) << 16) | (d & 0xFFFF)
+
+
+# --------------------------------------------------------------------------------------------
+# Exact values rounded to a format, under the rounding policies the reports name
+# --------------------------------------------------------------------------------------------
+
+class UnknownPolicy(SfpuSimError):
+    """A rounding policy name not in :data:`POLICIES`."""
+
+
+class UnknownFormat(SfpuSimError):
+    """A format name not supported where it was given."""
+
+
+# Class of an exact value (``Exact.cls``); the reference layer's tables use the same codes.
+FINITE, ZERO, INF, NAN = 0, 1, 2, 3
+RNE, RNA, RZ = "nearest-even", "nearest-away", "toward-zero"
+FP64 = FloatFormat("fp64", 11, 52, np.uint64)
+OUTPUT_FORMATS = {"bf16": BF16, "fp16": FP16, "fp32": FP32}
+
+
+@dataclass(frozen=True)
+class Exact:
+    """Exact values, one per element: a class (FINITE, ZERO, INF, NAN), a sign, and for
+    FINITE ``m * 2**e`` with ``2**63 <= m < 2**64`` (a 64-bit significand: every format here
+    rounds from it correctly; the reference layer stores round-to-odd values in this form)."""
+    cls: np.ndarray
+    negative: np.ndarray
+    m: np.ndarray
+    e: np.ndarray
+
+
+def exact_from_float64(values) -> Exact:
+    """Float64 values taken as exact."""
+    v = np.asarray(values, dtype=np.float64)
+    cls = np.where(np.isnan(v), NAN, np.where(np.isinf(v), INF, np.where(v == 0, ZERO, FINITE)))
+    mantissa, exponent = np.frexp(np.where(cls == FINITE, np.abs(v), 0.5))
+    m = (mantissa * 2.0**53).astype(np.uint64) << np.uint64(11)      # exact: 53 bits
+    e = exponent.astype(np.int64) - 64
+    finite = cls == FINITE
+    negative = np.signbit(v) & (cls != NAN)
+    return Exact(cls.astype(np.uint8), negative, np.where(finite, m, 0), np.where(finite, e, 0))
+
+
+def exact_from_bits(bits, fmt: FloatFormat) -> Exact:
+    """FP32/BF16/FP16 patterns as exact values (denormals read as their IEEE values)."""
+    b = fmt.bits(bits)
+    e_field = fmt.exponent(b).astype(np.int64)
+    fraction = fmt.mantissa(b).astype(np.uint64)
+    bias = fmt.exp_max >> 1
+    significand = np.where(e_field == 0, fraction, fraction | np.uint64(1 << fmt.man_bits))
+    exponent = np.where(e_field == 0, 1 - bias, e_field - bias) - fmt.man_bits
+    lead = bit_length(significand.astype(np.uint32)).astype(np.int64) - 1
+    shift = np.where(significand == 0, 0, 63 - lead)
+    cls = classify(b, fmt)
+    out_cls = np.select([cls == FloatClass.NAN, cls == FloatClass.INF, cls == FloatClass.ZERO],
+                        [NAN, INF, ZERO], FINITE)
+    negative = (b & fmt.dtype(fmt.sign_mask)) != 0
+    return Exact(out_cls.astype(np.uint8), negative, significand << shift.astype(np.uint64),
+                 exponent - shift)
+
+
+def round_exact(x, fmt: FloatFormat, mode: str) -> np.ndarray:
+    """Bit patterns of ``fmt`` for exact values ``x`` (an :class:`Exact`, or anything with
+    its four fields) rounded in ``mode`` (RNE, RNA, RZ): gradual underflow; overflow to Inf, or
+    to the largest finite toward zero; NaN becomes the positive canonical quiet NaN."""
+    p = fmt.man_bits + 1
+    bias = fmt.exp_max >> 1
+    emin, emax = 1 - bias, bias
+    one = np.uint64(1)
+    top = np.clip(x.e + 63, emin - 80, emax + 2)          # exponent of the leading bit
+    shift = np.minimum(64 - p + np.maximum(emin - top, 0), 65)
+    wide = shift >= 64
+    s = np.where(wide, 63, shift).astype(np.uint64)
+    q = np.where(wide, np.uint64(0), x.m >> s)
+    rem = np.where(wide, x.m, x.m & ((one << s) - one))
+    half = np.where(wide, np.uint64(1 << 63), one << (s - one))
+    if mode == RNE:
+        up = (rem > half) | ((rem == half) & ((q & one) == one))
+    elif mode == RNA:
+        up = rem >= half
+    else:
+        up = np.zeros(q.shape, dtype=bool)
+    q = q + (up & (shift <= 64)).astype(np.uint64)
+    base = np.where(top >= emin, (top - emin).astype(np.uint64) << np.uint64(p - 1), np.uint64(0))
+    magnitude = base + q
+    inf = np.uint64(fmt.exp_max << (p - 1))
+    magnitude = np.where(magnitude >= inf, inf - np.uint64(mode == RZ), magnitude)
+    magnitude = np.where(x.cls == ZERO, np.uint64(0), magnitude)
+    magnitude = np.where(x.cls == INF, inf, magnitude)
+    magnitude = np.where(x.cls == NAN, inf | np.uint64(1 << (p - 2)), magnitude)
+    sign = np.where(x.negative & (x.cls != NAN), np.uint64(fmt.sign_mask), np.uint64(0))
+    return (sign | magnitude).astype(fmt.dtype)
+
+
+POLICIES = {
+    "rne": "correctly rounded to the output format, ties to even",
+    "rne_fp32": "correctly rounded to FP32, then RNE to the output format (tt-llk sweep golden)",
+    "truncate": "correctly rounded to FP32, then truncated toward zero (tanh report)",
+    "ties_away": "correctly rounded to the output format, ties away from zero",
+}
+
+
+def policies() -> dict[str, str]:
+    """Rounding policy name -> one-line description."""
+    return dict(POLICIES)
+
+
+def apply_policy(x, policy: str, out: FloatFormat) -> np.ndarray:
+    """Exact values ``x`` rounded to ``out`` under a named policy (:data:`POLICIES`)."""
+    if policy == "rne":
+        return round_exact(x, out, RNE)
+    if policy == "ties_away":
+        return round_exact(x, out, RNA)
+    fp32 = round_exact(x, FP32, RNE)
+    if out is FP32:
+        return fp32
+    if policy == "rne_fp32":
+        if out is BF16:
+            return fp32_to_bf16_rne(fp32)
+        with np.errstate(over="ignore"):                  # overflow to Inf is the point
+            return fp32_to_fp16_rne(fp32)
+    if out is BF16:                     # truncation of an FP32 pattern to BF16: its top half
+        return (fp32 >> np.uint32(16)).astype(np.uint16)
+    return round_exact(exact_from_bits(fp32, FP32), out, RZ)
+
+
+def round_values(values, policy: str = "rne", output_format: str = "bf16", *,
+                 ftz: bool = False) -> np.ndarray:
+    """Float64 values taken as exact, rounded under a policy: bit patterns of the output format
+    (e.g. a float64 golden rounded like a reference; the ``fractional`` ULP's ``bf16(|ref|)``)."""
+    if policy not in POLICIES:
+        raise UnknownPolicy(f"unknown rounding policy {policy!r}; known: {', '.join(POLICIES)}")
+    if output_format not in OUTPUT_FORMATS:
+        raise UnknownFormat(f"unknown output format {output_format!r}; known: "
+                            f"{', '.join(OUTPUT_FORMATS)}")
+    out_fmt = OUTPUT_FORMATS[output_format]
+    out = apply_policy(exact_from_float64(values), policy, out_fmt)
+    return _flush(out, out_fmt) if ftz else out

@@ -21,8 +21,16 @@ import numpy as np
 from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa import cc as cc_isa
-from sfpu_sim.isa.spec import (DISABLE_BACKDOOR_LOAD, ROW_MASK_SHIFT, Instruction, IsaError,
-                               NotOnChip, Program, UndefinedBehaviour, Unsupported)
+from sfpu_sim.isa.spec import (
+    DISABLE_BACKDOOR_LOAD,
+    ROW_MASK_SHIFT,
+    Instruction,
+    IsaError,
+    NotOnChip,
+    Program,
+    UndefinedBehaviour,
+    Unsupported,
+)
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32

@@ -34,6 +34,7 @@ from sfpu_sim import compiled, cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
+from sfpu_sim.jsonio import json_number, jsonable, lane_row
 from sfpu_sim.machine import Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
 
@@ -220,50 +221,8 @@ def _histogram(distance: np.ndarray) -> dict:
     return {str(int(v)): int(c) for v, c in zip(values, counts)}
 
 
-def hex_bits(bits: int, fmt: str) -> str:
-    """A pattern as summaries write it: ``0x3f80`` (16-bit formats), ``0x3f800000`` (FP32)."""
-    return f"{int(bits):#0{6 if formats.FORMATS[fmt].width == 16 else 10}x}"
-
-
-def pattern_values(bits, fmt: str) -> np.ndarray:
-    """IEEE value of patterns of ``fmt`` as float64 (exact)."""
-    bits = np.asarray(bits)
-    with np.errstate(invalid="ignore"):
-        if fmt == "bf16":
-            return formats.bits_to_fp32(formats.bf16_to_fp32_bits(bits)).astype(np.float64)
-        if fmt == "fp16":
-            return formats.bits_to_fp16(bits).astype(np.float64)
-        return formats.bits_to_fp32(bits).astype(np.float64)
-
-
-def json_number(v):
-    """A float for JSON: finite as is, non-finite as the strings "nan", "inf", "-inf"."""
-    v = float(v)
-    if np.isnan(v):
-        return "nan"
-    if np.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return v
-
-
-def jsonable(obj):
-    """``obj`` with numpy scalars turned into Python numbers and non-finite floats into
-    strings, so ``json.dumps(..., allow_nan=False)`` accepts it."""
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        return json_number(obj)
-    return obj
-
-
 def _value(bits: int, fmt: str):
-    return json_number(pattern_values(bits, fmt))
+    return json_number(formats.bits_to_float64(bits, fmt))
 
 
 @dataclass
@@ -382,16 +341,10 @@ def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf
     order = np.argsort(-np.where(counted, distance, -1), kind="stable")[:worst]
     expected_bits, actual_bits = ref.bits[population], run.output[population]
     kernel_distance = kernel_only.distance[population]
-    summary["worst"] = [{
-        "input_bits": f"{int(x_bits[k]):#06x}", "input": _value(int(x_bits[k]), "bf16"),
-        "output_bits": f"{int(actual_bits[k]):#0{6 if out_fmt == 'bf16' else 10}x}",
-        "output": _value(int(actual_bits[k]), out_fmt),
-        "expected_bits": f"{int(expected_bits[k]):#0{6 if out_fmt == 'bf16' else 10}x}",
-        "expected": _value(int(expected_bits[k]), out_fmt),
-        "reference": (float(ref.value[population][k])),
-        "kernel_fp32_bits": f"{int(run.kernel_fp32[population][k]):#010x}",
-        "ulp": (distance[k].item()), "kernel_ulp": (kernel_distance[k].item()),
-    } for k in order if counted[k]]
+    summary["worst"] = [lane_row(
+        x_bits[k], actual_bits[k], expected_bits[k], float(ref.value[population][k]),
+        out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k], ulp=distance[k],
+        kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
                                  and w["ulp"] == summary["max_ulp"]][:10]

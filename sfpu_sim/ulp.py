@@ -324,7 +324,7 @@ def distance(expected, actual, convention: str = "daz-index", fmt: str | None = 
 
 def _fractional(reference_value: np.ndarray, result: np.ndarray, name: str,
                 f: FloatFormat) -> UlpResult:
-    from sfpu_sim.reference import round_values     # the one float64 -> format rounding
+    from sfpu_sim.formats import round_values  # the one float64 -> format rounding
 
     if reference_value.shape != result.shape:
         raise UlpError(f"shape mismatch: expected {reference_value.shape} vs actual "

@@ -6,8 +6,14 @@ import pytest
 
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.asm import assemble, decode, disassemble, encode, format_instruction
-from sfpu_sim.isa.spec import (FieldOutOfRange, Instruction, IsaError, NotOnChip,
-                               ReadOnlyRegister, UnknownInstruction)
+from sfpu_sim.isa.spec import (
+    FieldOutOfRange,
+    Instruction,
+    IsaError,
+    NotOnChip,
+    ReadOnlyRegister,
+    UnknownInstruction,
+)
 
 
 def random_instruction(op, rng) -> Instruction:

@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from sfpu_sim import registry
 import sfpu_sim.sweeps as sweep_module
+from sfpu_sim import registry
 from sfpu_sim.cli import main
 from sfpu_sim.errors import SfpuSimError
 

@@ -15,8 +15,7 @@ import functools
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
-from sfpu_sim import formats, reference, ulp
+from sfpu_sim import formats, reference, registry, ulp
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 

@@ -8,9 +8,15 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
-from kernels.exp import exp_21f, exp_f32_accurate, exp_init, exp_legacy, round_nearest_int32
+from kernels.exp import (
+    exp_21f,
+    exp_f32_accurate,
+    exp_init,
+    exp_legacy,
+    round_nearest_int32,
+)
 from kernels.reciprocal import reciprocal, reciprocal_init
+from sfpu_sim import registry
 from sfpu_sim.sfpi import dst_reg, reinterpret, trace, vFloat
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 

@@ -8,10 +8,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
 from kernels import erf as erf_kernels
 from kernels import gelu as gelu_kernels
-from sfpu_sim import fma, formats, reference, ulp
+from sfpu_sim import fma, formats, reference, registry, ulp
 from sfpu_sim.sfpi import trace
 from sfpu_sim.sweeps import run_device, sweep
 

@@ -14,8 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
-from sfpu_sim import formats, ulp
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.machine import Machine
 from sfpu_sim.sfpi import dst_reg, trace
@@ -233,7 +232,8 @@ def test_log_fp32_wormhole_reciprocal_equals_the_shared_building_block():
     LRegs inside the log body) gives the bits of kernels.reciprocal.reciprocal(x, 2) on every
     BF16 input and on random FP32 mantissas in [1.7, 2.5) (the log's m + 1)."""
     _need_log_fp32()
-    from kernels import log as log_module, reciprocal as recip_module
+    from kernels import log as log_module
+    from kernels import reciprocal as recip_module
 
     def ours():
         dst_reg[0] = log_module.reciprocal_2_wormhole_in_place(dst_reg[0])

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import warnings
-import stat
-import signal
-import os
 import math
+import os
+import signal
+import stat
+import warnings
 import zlib
 
 import mpmath
@@ -19,11 +19,11 @@ import pytest
 
 import sfpu_sim
 from sfpu_sim import reference as R
+from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference import backends as ref_backends
 from sfpu_sim.reference import cache as ref_cache
 from sfpu_sim.reference import certify as ref_certify
 from sfpu_sim.reference import definitions as ref_definitions
-from sfpu_sim.errors import SfpuSimError
 
 POLICIES = ("rne", "rne_fp32", "truncate", "ties_away")
 BACKEND = ref_backends.backend(None).name                 # flint when python-flint is installed

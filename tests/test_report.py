@@ -14,15 +14,12 @@ import os
 import re
 
 import numpy as np
-
-from sfpu_sim import registry
 import pytest
 from rich.console import Console
 
-from sfpu_sim import report
-from sfpu_sim.report import budget, compare, harness, markdown, model
+from sfpu_sim import registry, report
+from sfpu_sim.report import budget, compare, harness, markdown, model, terminal
 from sfpu_sim.report import numbers as N
-from sfpu_sim.report import terminal
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, read_json
 from sfpu_sim.sweeps import sweep
 

@@ -2,20 +2,43 @@
 the hand-written assembly tanh bit for bit."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
-from kernels.asm_kernels import assembly_kernel
 from kernels import tanh as tanh_kernels
+from kernels.asm_kernels import assembly_kernel
 from sfpu_sim import fma, formats
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.machine import Machine
-from sfpu_sim.sfpi import (DslError, RegisterPressure, abs, addexp, dst_reg, exexp,
-                           exexp_nodebias, exman8, exman9, float_to_fp16b, int32_to_float,
-                           reinterpret, s2vFloat16a, s2vFloat16b, setexp, setman, setsgn, trace,
-                           v_else, v_elseif, v_endif, v_if, vConst1, vec_min_max, vFloat, vInt,
-                           vUInt)
+from sfpu_sim.sfpi import (
+    DslError,
+    RegisterPressure,
+    abs,
+    addexp,
+    dst_reg,
+    exexp,
+    exexp_nodebias,
+    exman8,
+    exman9,
+    float_to_fp16b,
+    int32_to_float,
+    reinterpret,
+    s2vFloat16a,
+    s2vFloat16b,
+    setexp,
+    setman,
+    setsgn,
+    trace,
+    v_else,
+    v_elseif,
+    v_endif,
+    v_if,
+    vConst1,
+    vec_min_max,
+    vFloat,
+    vInt,
+    vUInt,
+)
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = sorted(ARCHES)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 
@@ -19,6 +20,7 @@ from rich.console import Console
 import sfpu_sim
 from sfpu_sim.errors import SfpuSimError
 
+INTERRUPTED = 130                  # the shell's code for a run ended by Ctrl-C (128 + SIGINT)
 COMMAND_MODULES = ("machine", "sweeping", "show", "diff")
 
 
@@ -68,8 +70,21 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         Console(stderr=True).print("sfpu-sim: interrupted", markup=False, highlight=False)
-        return 130
+        return INTERRUPTED
+
+
+def console_main() -> None:
+    """The ``sfpu-sim`` program. After Ctrl-C it leaves at once with status 130: interpreter
+    shutdown would run extension modules' finalizers with a parallel region or an import cut
+    short (seen to end the process by SIGINT instead, status -2). Every file a run writes is
+    written atomically, so nothing half-written is left by not finalizing."""
+    code = main()
+    if code == INTERRUPTED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()

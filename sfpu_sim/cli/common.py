@@ -22,8 +22,14 @@ class Progress:
     current step of a sweep, ``advance()`` counts finished sweeps."""
 
     def __init__(self, total: int = 1, what: str = "sweep"):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
-                                   TextColumn, TimeElapsedColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            SpinnerColumn,
+            TextColumn,
+            TimeElapsedColumn,
+        )
 
         stderr = Console(stderr=True)
         self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
@@ -86,7 +92,7 @@ def parse_bf16(text: str) -> int:
 
     import numpy as np
 
-    from sfpu_sim.reference import round_values
+    from sfpu_sim.formats import round_values
 
     lowered = text.strip().lower()
     if lowered.startswith(("0x", "-0x")):

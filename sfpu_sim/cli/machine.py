@@ -193,7 +193,6 @@ def cmd_run(args, console: Console) -> int:
     the lanes shown (and, with --trace, what every instruction changed)."""
     import warnings
 
-
     from sfpu_sim.asm import assemble_file
     from sfpu_sim.display import render_dst, render_registers, render_trace
     from sfpu_sim.machine import Machine, ProgramWarning

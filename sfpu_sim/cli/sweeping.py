@@ -7,10 +7,15 @@ from rich.console import Console
 from rich.table import Table
 
 import sfpu_sim
-from sfpu_sim.cli.common import (CHIPS, Progress, kernel_spec, parse_bf16, run_sweep,
-                                 sweep_options)
+from sfpu_sim.cli.common import (
+    CHIPS,
+    Progress,
+    kernel_spec,
+    parse_bf16,
+    run_sweep,
+    sweep_options,
+)
 from sfpu_sim.errors import SfpuSimError
-
 
 STDOUT = "-"
 
@@ -138,10 +143,8 @@ def _report_all(args, console: Console, formats, out, files) -> int:
 def cmd_sweep(args, console: Console) -> int:
     """Sweep a kernel: the terminal view, or the JSON summary with --json."""
     from sfpu_sim.report import model
-    from sfpu_sim.report.files import json_text
+    from sfpu_sim.report.files import RunFiles, json_text
     from sfpu_sim.report.terminal import render
-
-    from sfpu_sim.report.files import RunFiles
 
     if args.csv == STDOUT and args.json:
         raise SfpuSimError("--csv - and --json both write to standard output: choose one")
@@ -166,7 +169,7 @@ def _evaluate(args) -> dict:
     import numpy as np
 
     from sfpu_sim import reference, ulp
-    from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
+    from sfpu_sim.jsonio import jsonable, lane_row
     from sfpu_sim.sweeps import DevicePath, program_hash, run_device
 
     spec = kernel_spec(args.kernel)
@@ -181,18 +184,10 @@ def _evaluate(args) -> dict:
     rows = []
     for k, bits in enumerate(inputs.tolist()):          # the inputs given, not 65k lanes
         counted = bool(result.counted[k])
-        rows.append({
-            "input_bits": hex_bits(bits, "bf16"),
-            "input": json_number(pattern_values(bits, "bf16")),
-            "output_bits": hex_bits(run.output[k], out),
-            "output": json_number(pattern_values(run.output[k], out)),
-            "expected_bits": hex_bits(ref.bits[k], out),
-            "expected": json_number(pattern_values(ref.bits[k], out)),
-            "reference": json_number(ref.value[k]),
-            "kernel_fp32_bits": hex_bits(run.kernel_fp32[k], "fp32"),
-            "kernel_fp32": json_number(pattern_values(run.kernel_fp32[k], "fp32")),
-            "ulp": result.distance[k].item() if counted else None,
-            "lane_class": ulp.LaneClass(int(result.lane_class[k])).name.lower()})
+        rows.append(lane_row(bits, run.output[k], ref.bits[k], ref.value[k], out_fmt=out,
+                             kernel_fp32_bits=run.kernel_fp32[k], kernel_fp32=True,
+                             ulp=result.distance[k].item() if counted else None,
+                             lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower()))
     return jsonable({"tool": f"sfpu-sim {sfpu_sim.__version__}", "kernel": spec.name,
                      "function": spec.function, "arch": args.arch,
                      "kernel_hash": program_hash(program), "dest": path.dest,

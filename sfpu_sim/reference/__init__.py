@@ -116,16 +116,37 @@ from dataclasses import dataclass
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.formats import (
+    POLICIES,
+    RNE,
+    apply_policy,
+    policies,
+    round_exact,
+    round_values,
+)
 from sfpu_sim.reference.backends import backend as choose_backend
 from sfpu_sim.reference.cache import cache_directory, clear_memory, table
 from sfpu_sim.reference.certify import evaluate
-from sfpu_sim.reference.core import (FP64, INPUT_FORMATS, OUTPUT_FORMATS, TABLE_FORMATS,
-                                     UnknownBackend, UnknownFormat, UnknownFunction,
-                                     UnknownPolicy, UnresolvedRounding, choice)
-from sfpu_sim.reference.definitions import (FUNCTIONS, Function, functions, lookup, register,
-                                          register_user_function)
-from sfpu_sim.reference.rounding import (POLICIES, RNE, apply_policy, policies,
-                                         round_certified, round_values)
+from sfpu_sim.reference.core import (
+    FP64,
+    INPUT_FORMATS,
+    OUTPUT_FORMATS,
+    TABLE_FORMATS,
+    UnknownBackend,
+    UnknownFormat,
+    UnknownFunction,
+    UnknownPolicy,
+    UnresolvedRounding,
+    choice,
+)
+from sfpu_sim.reference.definitions import (
+    FUNCTIONS,
+    Function,
+    functions,
+    lookup,
+    register,
+    register_user_function,
+)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
@@ -186,6 +207,6 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     out = apply_policy(certified, policy, out_fmt)
     if ftz:
         out = formats.ftz(out, out_fmt)
-    value = round_certified(certified, FP64, RNE).view(np.float64)
+    value = round_exact(certified, FP64, RNE).view(np.float64)
     return ReferenceResult(out, value, fn.name, policy, input_format, output_format, daz, ftz,
                            int(certified.precision.max(initial=0)), engine.name)

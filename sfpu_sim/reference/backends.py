@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import mpmath
-
-from typing import TYPE_CHECKING
 
 from sfpu_sim.reference.core import HUGE_E, ODD_BITS, TINY_E, UnknownBackend
 

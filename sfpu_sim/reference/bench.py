@@ -13,6 +13,7 @@ from sfpu_sim.reference import clear_memory, reference
 from sfpu_sim.reference.backends import BACKENDS, MpMath, backend, flint
 from sfpu_sim.reference.definitions import FUNCTIONS
 
+
 def measure(names=("tanh", "gelu")) -> list[tuple]:
     """Cold and warm timings over all 65,536 BF16 inputs: rows (option, function, seconds,
     note)."""

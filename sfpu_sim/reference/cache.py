@@ -16,8 +16,14 @@ import numpy as np
 import sfpu_sim
 from sfpu_sim import formats
 from sfpu_sim.reference.certify import Certified, evaluate
-from sfpu_sim.reference.core import (CACHE_FORMAT, INPUT_FORMATS, MAX_PRECISION, NAN, ODD_BITS,
-                                     START_PRECISION)
+from sfpu_sim.reference.core import (
+    CACHE_FORMAT,
+    INPUT_FORMATS,
+    MAX_PRECISION,
+    NAN,
+    ODD_BITS,
+    START_PRECISION,
+)
 from sfpu_sim.reference.definitions import Function
 
 _MAGIC = b"SFPU-SIM-REFERENCE\n"

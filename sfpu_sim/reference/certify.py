@@ -7,9 +7,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sfpu_sim.reference.core import (FINITE, HUGE, HUGE_E, INF, MAX_PRECISION, NAN, ODD_BITS,
-                                     START_PRECISION, TINY, TINY_E, ZERO, UnresolvedRounding)
+from sfpu_sim import formats
+from sfpu_sim.reference.core import (
+    FINITE,
+    HUGE,
+    HUGE_E,
+    MAX_PRECISION,
+    ODD_BITS,
+    START_PRECISION,
+    TINY,
+    TINY_E,
+    ZERO,
+    UnresolvedRounding,
+)
 from sfpu_sim.reference.definitions import Function
+
 
 def _round_to_odd(mantissa: int, exponent: int) -> tuple:
     """(negative, m, e) with ``m * 2**e`` the 64-bit round-to-odd of ``mantissa * 2**exponent``
@@ -104,18 +116,6 @@ class Certified:
                                                self.precision)))
 
 
-def special_values(values) -> tuple:
-    """Class, sign, m, e of exact float64 special results (0, +-Inf, NaN, 1, 0.5, 2, ...)."""
-    v = np.asarray(values, dtype=np.float64)
-    cls = np.where(np.isnan(v), NAN, np.where(np.isinf(v), INF, np.where(v == 0, ZERO, FINITE)))
-    mantissa, exponent = np.frexp(np.where(cls == FINITE, np.abs(v), 0.5))
-    m = (mantissa * 2.0**53).astype(np.uint64) << np.uint64(11)      # exact: 53 bits
-    e = exponent.astype(np.int64) - 64
-    finite = cls == FINITE
-    negative = np.signbit(v) & (cls != NAN)
-    return cls.astype(np.uint8), negative, np.where(finite, m, 0), np.where(finite, e, 0)
-
-
 def evaluate(function: Function, x: np.ndarray, backend) -> Certified:
     """Certify f at every element of float64 array ``x`` (exact input values)."""
     n = x.shape[0]
@@ -136,7 +136,8 @@ def evaluate(function: Function, x: np.ndarray, backend) -> Certified:
         out[x == 0] = np.where(np.signbit(x[x == 0]), zero_values[1], zero_values[0])
     out[x == np.inf] = function.inf[0]
     out[x == -np.inf] = function.inf[1]
-    cls, negative, m, e = special_values(out)
+    special = formats.exact_from_float64(out)
+    cls, negative, m, e = special.cls, special.negative, special.m, special.e
     precision = np.zeros(n, dtype=np.uint16)
     index = np.flatnonzero(finite)
     if index.size:

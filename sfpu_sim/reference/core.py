@@ -1,14 +1,22 @@
 """Constants, value classes and error types shared by the reference layer's modules."""
 from __future__ import annotations
 
-import numpy as np
-
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.formats import BF16, FP16, FP32, FloatFormat
+from sfpu_sim.formats import (  # noqa: F401
+    BF16,
+    FINITE,
+    FP16,
+    FP32,
+    FP64,
+    INF,
+    NAN,
+    OUTPUT_FORMATS,
+    ZERO,
+    UnknownFormat,
+    UnknownPolicy,
+)
 
-FP64 = FloatFormat("fp64", 11, 52, np.uint64)
 INPUT_FORMATS = {"bf16": BF16, "fp16": FP16, "fp32": FP32}
-OUTPUT_FORMATS = {"bf16": BF16, "fp16": FP16, "fp32": FP32}
 TABLE_FORMATS = ("bf16", "fp16")        # 65,536 patterns: tabulated and cached
 
 START_PRECISION = 96                    # bits; the 64-bit round-to-odd needs ~70 of them
@@ -17,8 +25,7 @@ USER_EXACT_PRECISION = 2048             # bits; a user function's third, exactne
 ODD_BITS = 64                           # width of the round-to-odd intermediate
 CACHE_FORMAT = 1                        # bump when the file layout or the y-table changes
 
-# Class of each certified value (the table's ``cls`` column).
-FINITE, ZERO, INF, NAN = 0, 1, 2, 3
+# The class of each certified value (the table's ``cls`` column) is formats.Exact's code.
 # Magnitudes outside [2**-1100, 2**1100) round alike in every format here; stand-ins for them.
 TINY_E, HUGE_E = -1100, 1100
 TINY = (1 << 63, -1200 - 63)
@@ -27,14 +34,6 @@ HUGE = (1 << 63, 1200 - 63)
 
 class UnknownFunction(SfpuSimError):
     """A function name not in the registry."""
-
-
-class UnknownPolicy(SfpuSimError):
-    """A rounding policy name not in :data:`POLICIES`."""
-
-
-class UnknownFormat(SfpuSimError):
-    """An input or output format name not supported here."""
 
 
 class UnknownBackend(SfpuSimError):

@@ -15,6 +15,7 @@ import mpmath
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.core import USER_EXACT_PRECISION, UnknownFunction
 
+
 @dataclass(frozen=True)
 class Function:
     """One reference function: its exact definition and its values where evaluation cannot go.

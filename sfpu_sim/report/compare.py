@@ -14,8 +14,8 @@ A@blackhole against B@blackhole: no change column mixes a chip change with a ker
 """
 from __future__ import annotations
 
+from sfpu_sim.jsonio import jsonable
 from sfpu_sim.report import model as report_model
-from sfpu_sim.sweeps import jsonable
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError
 from sfpu_sim.report.markdown import code, mean_over, region_range, table

@@ -25,7 +25,8 @@ import itertools
 import numpy as np
 
 from sfpu_sim import ulp
-from sfpu_sim.sweeps import pattern_values
+from sfpu_sim.formats import bits_to_float64 as pattern_values
+
 
 def column_names(convention: str) -> tuple[str, ...]:
     """The header for a run under ULP ``convention``."""

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.selection import Selection
 from sfpu_sim import formats, reference, ulp
-from sfpu_sim.sweeps import hex_bits, json_number, jsonable, pattern_values
 from sfpu_sim.formats import BF16, FloatClass
+from sfpu_sim.formats import bits_to_float64 as pattern_values
+from sfpu_sim.jsonio import hex_bits, jsonable, lane_row
+from sfpu_sim.selection import Selection
 
 HISTOGRAM_ROWS = 16      # distinct ULP values listed before the rest is summed in one row
 SAMPLES = 8              # samples at the maximum ULP
@@ -114,14 +115,9 @@ def _conventions(summary: dict, arrays: dict) -> list[dict]:
 
 
 def _lane(arrays: dict, k: int, in_fmt: str, out_fmt: str) -> dict:
-    return {"input_bits": hex_bits(arrays["x_bits"][k], in_fmt),
-            "input": json_number(arrays["x"][k]),
-            "output_bits": hex_bits(arrays["actual"][k], out_fmt),
-            "output": json_number(pattern_values(arrays["actual"][k], out_fmt)),
-            "expected_bits": hex_bits(arrays["expected"][k], out_fmt),
-            "expected": json_number(pattern_values(arrays["expected"][k], out_fmt)),
-            "reference": json_number(arrays["reference_value"][k]),
-            "ulp": arrays["distance"][k].item(), "kernel_ulp": arrays["kernel_distance"][k].item()}
+    return lane_row(arrays["x_bits"][k], arrays["actual"][k], arrays["expected"][k],
+                    arrays["reference_value"][k], in_fmt=in_fmt, out_fmt=out_fmt,
+                    ulp=arrays["distance"][k], kernel_ulp=arrays["kernel_distance"][k])
 
 
 def samples_at_max(summary: dict, arrays: dict, count: int = SAMPLES) -> list[dict]:

@@ -21,8 +21,8 @@ import io
 import numpy as np
 
 from sfpu_sim import formats, ulp
+from sfpu_sim.formats import bits_to_float64 as pattern_values
 from sfpu_sim.report import numbers as N
-from sfpu_sim.sweeps import pattern_values
 
 DPI = 80
 SIZE = (18, 20)                  # inches: 1,440 x 1,600 pixels
