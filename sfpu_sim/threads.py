@@ -108,8 +108,13 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
     pool = _helpers(n - 1)
     for _ in range(n - 1):
         pool.submit(job.work)
-    job.work()
-    job.wait()
+    try:
+        job.work()
+        job.wait()
+    except BaseException as error:           # Ctrl-C: helpers claim no further chunks
+        with job.lock:
+            job.error = job.error or error
+        raise
 
 
 def _helpers(n: int) -> ThreadPoolExecutor:
