@@ -63,6 +63,7 @@ class Compiled:
     uses_prng: bool
     instructions: int
     enable_before: tuple[bool, ...]
+    words: tuple[int, ...]
 
 
 _MEMORY: dict[tuple, Compiled | str] = {}
@@ -89,12 +90,13 @@ def execute(m: Machine, program, capture_at: int | None = None):
 def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | None = None):
     """The :class:`Compiled` program for ``m``'s current state, or the reason (a string) why
     it cannot be compiled."""
-    problem = _state_problem(m, instructions)
+    words = tuple(ins.word for ins in instructions)
+    problem = _state_problem(m, instructions, words)
     if problem:
         return problem
     uniform = _uniform_lregs(m)
-    key = (m.arch.name, tuple(ins.word for ins in instructions), capture_at, repr(m.config),
-           repr(m.rwc), m.cc.enable, tuple(e for _, e in m.cc.stack), uniform, m.dst.rows)
+    key = (m.arch.name, words, capture_at, repr(m.config), repr(m.rwc), m.cc.enable,
+           tuple(e for _, e in m.cc.stack), uniform, m.dst.rows)
     if key not in _MEMORY:
         try:
             _MEMORY[key] = _build(m, instructions, capture_at, uniform)
@@ -119,28 +121,43 @@ def _instructions(program, m: Machine) -> list[Instruction] | None:
     return out
 
 
-def _state_problem(m: Machine, instructions) -> str | None:
+def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
     if m.trace is not None:
         return "tracing (the Machine records every instruction)"
     if m.lane_config.any():
         return "LaneConfig is set in some lanes"
-    if m.strict and _hazards(m, instructions, dry_run=True):
+    if m.strict and _hazards(m, instructions, words, dry_run=True):
         return "strict mode and a hazard in the program (the Machine raises it in place)"
     return None
 
 
 def _uniform_lregs(m: Machine) -> tuple:
     """Per LReg 0..16, its value when every lane holds the same one (compiled in), else None."""
-    rows = [*m.lreg, m.lreg_macro]
-    return tuple(int(row[0]) if row.min() == row.max() else None for row in rows)
+    same = np.zeros(17, dtype=np.bool_)
+    _same_in_every_lane(m.lreg.view(np.ndarray), same[:16])
+    _same_in_every_lane(m.lreg_macro[None], same[16:])
+    return tuple(int(m.lreg[k, 0]) if same[k] else None for k in range(16)) + \
+        ((int(m.lreg_macro[0]) if same[16] else None),)
 
 
-def _hazards(m: Machine, instructions, dry_run: bool, enable_before=()) -> bool:
+@jit.njit(nogil=True)
+def _same_in_every_lane(rows, out):
+    """out[k] = every entry of rows[k] equals its first (one pass; no early exit, so that
+    the loop vectorises)."""
+    for k in range(rows.shape[0]):
+        first = rows[k, 0]
+        differ = np.uint32(0)
+        for j in range(rows.shape[1]):
+            differ |= rows[k, j] ^ first
+        out[k] = differ == 0
+
+
+def _hazards(m: Machine, instructions, words: tuple, dry_run: bool, enable_before=()) -> bool:
     """Machine.step's checks before each instruction, hazards and flags written while CC is
     disabled, warned as the Machine warns them, in its order; with ``dry_run`` only whether
     there is a hazard, the Machine left untouched. ``enable_before``: CC enable as each
     instruction starts (known while compiling)."""
-    inside = _hazard_positions(m.arch, tuple(ins.word for ins in instructions), instructions)
+    inside = _hazard_positions(m.arch, words, instructions)
     first = m.previous is not None and instructions and \
         m.arch.hazard(m.previous, instructions[0]) is not None
     if dry_run:
@@ -183,7 +200,8 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     return Compiled(function, source, digest, tuple(sorted(t.written)), t.enable,
                     tuple(t.stack), (t.shadow.rwc.dst, t.shadow.rwc.dst_cr, t.shadow.rwc.sp,
                                      t.shadow.rwc.extra_addr_mod_bit),
-                    t.uses_prng, len(instructions), tuple(t.enable_before))
+                    t.uses_prng, len(instructions), tuple(t.enable_before),
+                    tuple(ins.word for ins in instructions))
 
 
 def _helpers_digest() -> str:
@@ -275,7 +293,7 @@ def _run_machine(m: Machine, program, capture_at):
 
 
 def _run_compiled(m: Machine, instructions, c: Compiled, capture_at):
-    _hazards(m, instructions, dry_run=False, enable_before=c.enable_before)
+    _hazards(m, instructions, c.words, dry_run=False, enable_before=c.enable_before)
     lanes = m.lanes
     start_depth = len(m.cc.stack)
     stack_in = np.zeros((max(start_depth, 1), lanes), dtype=np.bool_)
