@@ -98,8 +98,8 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
     thread and up to ``threads() - 1`` helpers. ``kernel`` must release the GIL (numba
     ``nogil=True``) and treat its chunks independently. ``cost`` is the work per item relative
     to one multiply-add lane; ``lanes_per_item`` the lanes an item holds (a 32-lane SFPU)."""
-    n = threads()
-    if n == 1 or count * lanes_per_item <= SERIAL_LANES or count * cost < SERIAL_WORK:
+    if count * lanes_per_item <= SERIAL_LANES or count * cost < SERIAL_WORK or \
+            (n := threads()) == 1:              # sizes first: threads() reads the load average
         kernel(0, count, *args)
         return
     pieces = min(count, n * CHUNKS_PER_THREAD)
