@@ -95,23 +95,28 @@ reciprocal_init = per_chip(wormhole=_reciprocal_init_wormhole,
                            blackhole=_reciprocal_init_blackhole)
 
 
-def _checked(iterations: int) -> int:
+def _checked(iterations: int, constants: str = "programmable") -> int:
     if iterations not in (0, 1, 2):
         raise ValueError(f"_sfpu_reciprocal_ has max_iter 0, 1 or 2, not {iterations}")
+    if constants not in ("programmable", "immediate"):
+        raise ValueError(f"reciprocal constants are 'programmable' or 'immediate', not "
+                         f"{constants!r}")
     return iterations
 
 
-def _reciprocal_wormhole(x, iterations: int = 2):
+def _reciprocal_wormhole(x, iterations: int = 2, constants: str = "programmable"):
     """tt_llk_wormhole_b0 ``_sfpu_reciprocal_<max_iter>``: quadratic seed + Newton + rescale."""
-    _checked(iterations)
+    _checked(iterations, constants)
+    k0, k1, k2 = WORMHOLE_RECIP_PRGM if constants == "immediate" else \
+        (vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2)
     # -1.0 with x's mantissa: -m in (-2, -1]; +-0 and +-Inf give -1.
     negative_x = setman(vConstNeg1, reinterpret(vInt, x))
     # Quadratic estimate y = k2 - k1*m + k0*m**2, in two Horner steps.
-    y = vConstFloatPrgm1 + vConstFloatPrgm0 * negative_x
+    y = k1 + k0 * negative_x
     # Scale 2**(254 - exponent) built as exponent field ~e = 255 - e, halved below (so an
     # exponent of 0 gives Inf and 255 gives 0).
     scale_bits = ~reinterpret(vUInt, x)
-    y = vConstFloatPrgm2 + y * negative_x
+    y = k2 + y * negative_x
     scale = setman(reinterpret(vFloat, scale_bits), 0)
     # Newton-Raphson: t = 1 - m*y; y = y + y*t.
     t = vConst1 + negative_x * y
@@ -124,18 +129,19 @@ def _reciprocal_wormhole(x, iterations: int = 2):
     return setsgn(y, x)
 
 
-def _reciprocal_blackhole(x, iterations: int = 2):
+def _reciprocal_blackhole(x, iterations: int = 2, constants: str = "programmable"):
     """tt_llk_blackhole ``_sfpu_reciprocal_<max_iter>``: SFPARECIP + guarded Newton steps."""
-    _checked(iterations)
+    _checked(iterations, constants)
+    two = BLACKHOLE_RECIP_TWO if constants == "immediate" else vConstFloatPrgm0
     # +-0 for |x| = Inf or |x| >= 2**126, +-Inf for x = +-0.
     y = approx_recip(x)
     if iterations > 0:
         # t = x*y - 2 (negated Newton term): 0*Inf gives +NaN, which the t < 0 test skips.
-        t = x * y - vConstFloatPrgm0
+        t = x * y - two
         if iterations > 1:
             y1 = y * -t - vConst0
             with v_if(t < 0.0):
-                t.assign(x * y1 - vConstFloatPrgm0)
+                t.assign(x * y1 - two)
                 y.assign(y1 * -t - vConst0)
             v_endif()
         else:
@@ -146,7 +152,9 @@ def _reciprocal_blackhole(x, iterations: int = 2):
 
 
 # ``_sfpu_reciprocal_<iterations>(x)`` (tt-llk c635ca695) for the chip being traced; needs
-# :func:`reciprocal_init` (the programmable constants) in the kernel's init.
+# :func:`reciprocal_init` (the programmable constants) in the kernel's init, unless called with
+# ``constants="immediate"``: the same values loaded (SFPLOADI) where they are used, for a kernel
+# whose programmable constants hold something else (more instructions, the same bits).
 reciprocal = per_chip(wormhole=_reciprocal_wormhole, blackhole=_reciprocal_blackhole)
 
 

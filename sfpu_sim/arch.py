@@ -51,7 +51,6 @@ class Arch:
     # Behaviour differences consulted by instructions (isa-reference §4.4)
     load_int8_magnitude_bits: int        # SFPLOAD INT8: 7 magnitude bits (WH) or 8 (BH)
     sign_magnitude_conversions: bool     # SFPLOAD/SFPSTORE INT32_SM and INT8_COMP convert (WH)
-    #                                      Wormhole golden vectors flush too, so both True)
     int32_all_uses_stack_pointer: bool   # INT32_ALL addressing via the Sp RWC (BH)
     shflshr1_fills_stale: bool           # SFPSHFT2 SHFLSHR1 fills lanes 0/8/16/24 stale (WH bug)
     popc_full_stack_bug: bool            # SFPPOPC mod1 != 0 on a full stack clobbers bottom (WH)

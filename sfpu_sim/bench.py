@@ -200,6 +200,38 @@ def bench_kernel(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_study(args, console: Console) -> None:
+    """``sfpu-sim study gelu``'s work: all eleven methods scored (goals, issue 10: host forms
+    plus the truth < 20 s warm; the device kernels < 30 s per chip)."""
+    import time
+
+    from sfpu_sim.study import workbench
+
+    def once(call) -> float:
+        start = time.perf_counter()
+        call()
+        return time.perf_counter() - start
+
+    def host_and_truth():
+        workbench.analyze(reference="study")
+        workbench.analyze(reference="correct")
+
+    table = Table(title=f"study gelu, all methods, 65,280 inputs (best of {args.repeat} warm; "
+                        f"cold = first call in this process)")
+    for column in ("work", "cold seconds", "warm seconds", "goal"):
+        table.add_column(column, justify="left" if column == "work" else "right")
+    cold = once(host_and_truth)
+    table.add_row("host forms, study's and correct reference", f"{cold:.2f}",
+                  f"{best_seconds(host_and_truth, args.repeat):.2f}", "< 20")
+    for chip in ("wormhole", "blackhole"):
+        def device(chip=chip):
+            workbench.analyze(reference="correct", arch=chip)
+        cold = once(device)                       # builds the kernels (R5: 510 v_if blocks)
+        table.add_row(f"{chip} kernels, correct reference", f"{cold:.2f}",
+                      f"{best_seconds(device, args.repeat):.2f}", "< 30")
+    console.print(table)
+
+
 def bench_loop(args, console: Console) -> None:
     """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
     inputs (warm, in process)."""
@@ -239,7 +271,7 @@ def bench_loop(args, console: Console) -> None:
 
 
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "kernel": bench_kernel, "loop": bench_loop}
+           "kernel": bench_kernel, "study": bench_study, "loop": bench_loop}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

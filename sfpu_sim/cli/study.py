@@ -1,0 +1,235 @@
+"""``sfpu-sim study gelu``: the BF16 GELU study's workbench (its own modes and convention).
+
+Knows the public API of :mod:`sfpu_sim.study` (workbench, report model) and
+:mod:`sfpu_sim.report.study_gelu` (the written report), nothing deeper.
+"""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.table import Table
+
+from sfpu_sim.errors import SfpuSimError
+
+REFERENCE_MODE = "<reference values>"      # --reference given without a value
+REFERENCES = ("study", "correct")
+
+
+class StudyOptionError(SfpuSimError):
+    pass
+
+
+def _options(args) -> dict:
+    reference = args.reference if args.reference not in (None, REFERENCE_MODE) else "study"
+    if reference not in REFERENCES:
+        raise StudyOptionError(f"--reference {args.reference!r}: choose study or correct (or "
+                               f"give --reference alone for the reference-values mode)")
+    if args.store_truncates and args.arch is None:
+        raise StudyOptionError("--store-truncates applies to the device kernels: give --arch")
+    return {"reference": reference, "arch": args.arch, "host_fma": args.host_fma == "on"}
+
+
+def _mode(args) -> str:
+    chosen = [name for name, on in (("diagnose", args.diagnose is not None),
+                                    ("reference", args.reference == REFERENCE_MODE),
+                                    ("saturation", args.saturation),
+                                    ("calibrate", args.calibrate),
+                                    ("analyze", args.analyze)) if on]
+    if len(chosen) > 1:
+        raise StudyOptionError(f"choose one mode, not {' and '.join('--' + c for c in chosen)}")
+    return chosen[0] if chosen else "analyze"
+
+
+def cmd_study_gelu(args, console: Console) -> int:
+    """The study's modes: --analyze (default), --diagnose, --reference, --saturation,
+    --calibrate; or --write-report DIR."""
+    from sfpu_sim.report.files import json_text
+    from sfpu_sim.study import workbench
+
+    if args.write_report is not None:
+        return _write_report(args, console)
+    mode = _mode(args)
+    options = _options(args)
+    methods = workbench.check_methods(args.methods)
+    if mode == "analyze":
+        data = workbench.analyze(methods, rounding=not args.store_truncates, **options)
+    elif mode == "diagnose":
+        data = workbench.diagnose(args.diagnose, methods, **options)
+    elif mode == "reference":
+        data = workbench.reference_values()
+    elif mode == "saturation":
+        data = workbench.saturation(methods, **options)
+    else:
+        data = workbench.calibrate()
+    if args.json:
+        sys.stdout.write(json_text(data))
+        return 0
+    {"analyze": _print_analysis, "diagnose": _print_diagnosis, "reference": _print_references,
+     "saturation": _print_saturation, "calibrate": _print_calibration}[mode](data, console)
+    return 0
+
+
+def _write_report(args, console: Console) -> int:
+    from sfpu_sim.report import study_gelu
+    from sfpu_sim.report.files import output_directory
+    from sfpu_sim.study import report as study_report
+
+    out = output_directory(args.write_report)
+    model = study_report.build()
+    for path in study_gelu.write(model, out):
+        console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# Terminal rendering
+# --------------------------------------------------------------------------------------------
+
+def _where(data: dict) -> str:
+    c = data["convention"]
+    return f"reference {c['reference']}, {c['arithmetic']}"
+
+
+def _print_analysis(data: dict, console: Console) -> None:
+    table = Table(title=f"BF16 GELU study, {data['count']:,} inputs ({_where(data)})")
+    for column in ("method", "mean ULP", "max ULP", "worst input", "P50", "P90", "P99"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for method_id, m in data["methods"].items():
+        table.add_row(method_id, f"{m['mean_ulp']:.4f}", f"{m['max_ulp']:,}",
+                      f"{m['worst_input']:g} ({m['worst_input_bits']})", str(m["p50"]),
+                      str(m["p90"]), str(m["p99"]))
+    console.print(table)
+    first = next(iter(data["methods"].values()))["regions"]
+    counts = ", ".join(f"{name} {r['count']:,}" for name, r in first.items())
+    regions = Table(title=f"Regions, max ULP / mean ULP (the study's if/else chain; inputs: "
+                          f"{counts})")
+    regions.add_column("method")
+    for name in first:
+        regions.add_column(name, justify="right")
+    for method_id, m in data["methods"].items():
+        regions.add_row(method_id, *(f"{r['max_ulp']:,} / {r['mean_ulp']:.2f}"
+                                     for r in m["regions"].values()))
+    console.print(regions)
+
+
+def _print_diagnosis(data: dict, console: Console) -> None:
+    for method_id, rows in data["methods"].items():
+        table = Table(title=f"{method_id} ({_where(data)})")
+        for column in ("x", "reference (double)", "reference BF16", "FP32 result", "output",
+                       "ULP"):
+            table.add_column(column, justify="right")
+        for r in rows:
+            fp32 = "" if r["output_fp32"] is None else f"{r['output_fp32']:.9g}"
+            table.add_row(f"{r['input']:.9g} ({r['input_bits']})", f"{r['reference']:.10g}",
+                          f"{r['reference_bf16']:.6g} ({r['reference_bf16_bits']})", fp32,
+                          f"{r['output']:.6g} ({r['output_bits']})", str(r["ulp"]))
+        console.print(table)
+
+
+def _print_references(data: dict, console: Console) -> None:
+    table = Table(title="GELU at the study's key points: its double formula (libm erf) and "
+                        "the correctly rounded value")
+    for column in ("x", "study GELU", "study Phi", "study BF16", "correct GELU", "correct BF16",
+                   "ULP between"):
+        table.add_column(column, justify="right")
+    for r in data["points"]:
+        table.add_row(f"{r['x']:g}", f"{r['study_gelu']:.15g}", f"{r['study_phi']:.15g}",
+                      r["study_bf16_bits"], f"{r['correct_gelu']:.15g}", r["correct_bf16_bits"],
+                      str(r["ulp_between"]))
+    console.print(table)
+
+
+def _print_saturation(data: dict, console: Console) -> None:
+    negative = Table(title="Negative saturation: where BF16(GELU(x)) becomes 0")
+    for column in ("x", "study GELU", "study BF16", "study -> 0", "correct GELU",
+                   "correct BF16", "correct -> 0"):
+        negative.add_column(column, justify="right")
+    for r in data["negative"]:
+        negative.add_row(str(r["x"]), f"{r['study_gelu']:.6e}", r["study_bf16_bits"],
+                         "yes" if r["study_rounds_to_zero"] else "no",
+                         f"{r['correct_gelu']:.6e}", r["correct_bf16_bits"],
+                         "yes" if r["correct_rounds_to_zero"] else "no")
+    console.print(negative)
+    positive = Table(title="Positive saturation: where |x - GELU(x)| < 0.5 BF16 ULP of x")
+    for column in ("x", "GELU", "error", "ULP size", "error in ULPs"):
+        positive.add_column(column, justify="right")
+    for r in data["positive"]:
+        positive.add_row(str(r["x"]), f"{r['study_gelu']:.10f}", f"{r['error']:.6e}",
+                         f"{r['ulp_size']:g}", f"{r['error_ulps']:.4f}")
+    console.print(positive)
+    rec = data["recommended"]
+    console.print(f"first integer x with BF16(GELU(x)) = 0: {rec['study_negative']} under the "
+                  f"study's cancelling double, {rec['correct_negative']} correctly rounded; "
+                  f"x = GELU(x) in BF16 from x = {rec['positive']}", highlight=False)
+    for block in data["thresholds"]:
+        table = Table(title=f"Around {block['threshold']} ({_where(data)}): output (ULP)")
+        table.add_column("method")
+        for point in block["inputs"]:
+            table.add_column(f"{point['x']:.7g}", justify="right")
+        table.add_row("reference", *(f"{v:.4g}" for v in block["reference"]))
+        for method_id, cells in block["methods"].items():
+            table.add_row(method_id, *(f"{c['output']:.4g} ({c['ulp']})" for c in cells))
+        console.print(table)
+
+
+def _print_calibration(data: dict, console: Console) -> None:
+    table = Table(title="Tail table: the study's values (%.5e of its cancelling double), the "
+                        "constants, and the correctly rounded GELU")
+    for column in ("x", "study (float)", "printed", "table constant", "correct",
+                   "relative error of the study's value"):
+        table.add_column(column, justify="right")
+    for r in data["points"]:
+        constant = "" if r["table_constant"] is None else f"{r['table_constant']:.5e}"
+        error = "" if r["relative_error"] is None else f"{r['relative_error']:.2e}"
+        table.add_row(f"{r['x']:g}", f"{r['study_float']:.6e}", r["printed"], constant,
+                      r["correct_printed"], error)
+    console.print(table)
+
+
+# --------------------------------------------------------------------------------------------
+# Parser
+# --------------------------------------------------------------------------------------------
+
+def add_parser(sub, parents) -> None:
+    """Register ``study`` and its ``gelu`` subcommand."""
+    study = sub.add_parser("study", parents=parents,
+                           help="the research sfpu-sim serves: the BF16 GELU study")
+    studies = study.add_subparsers(dest="study", metavar="STUDY")
+    studies.required = True
+    gelu = studies.add_parser(
+        "gelu", parents=parents,
+        help="the BF16 GELU study's workbench (github.com/ivoitovych/bf16_gelu_research)",
+        description="The BF16 GELU study: its methods as host forms (IEEE binary32, as its "
+                    "build computed them) or SFPU kernels (--arch), scored by its convention.")
+    modes = gelu.add_argument_group("modes (one; --analyze is the default)")
+    modes.add_argument("--analyze", action="store_true",
+                       help="the study's table: mean, max, worst input, P50/P90/P99, regions")
+    modes.add_argument("--diagnose", nargs="*", metavar="X",
+                       help="each method at these inputs (numbers as C++ float literals, or "
+                            "0x BF16 patterns; none: the study's points)")
+    modes.add_argument("--reference", nargs="?", const=REFERENCE_MODE, metavar="study|correct",
+                       help="alone: the reference values at the study's key points; with a "
+                            "value: the reference to score against (study: its cancelling "
+                            "double formula, the default, reproduces its table; correct: "
+                            "correctly rounded GELU)")
+    modes.add_argument("--saturation", action="store_true",
+                       help="behaviour around the thresholds")
+    modes.add_argument("--calibrate", action="store_true", help="the tail-table values")
+    gelu.add_argument("--methods", nargs="+", metavar="ID",
+                      help="method ids (default: all): B1 B1v2 R1 R2 R3 R4 R5 A1-poly7 "
+                           "A1-poly9 B3 C1")
+    gelu.add_argument("--arch", choices=("wormhole", "blackhole"),
+                      help="run the gelu_study_* SFPU kernels on this chip instead of the host "
+                           "forms")
+    gelu.add_argument("--host-fma", choices=("on", "off"), default="on",
+                      help="host forms: fuse the multiply-adds the study's build contracted "
+                           "(on, default) or round them twice (off)")
+    gelu.add_argument("--store-truncates", action="store_true",
+                      help="with --arch: the kernels without their final float_to_fp16b (the "
+                           "BF16 store truncates)")
+    gelu.add_argument("--json", action="store_true", help="JSON instead of tables")
+    gelu.add_argument("--write-report", metavar="DIR",
+                      help="write gelu_study.md, .png and .json (host, truth, both chips) "
+                           "into DIR")
+    gelu.set_defaults(handler=cmd_study_gelu)
