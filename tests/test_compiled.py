@@ -28,8 +28,8 @@ def _programs():
 
 
 def _expect_compiled(program) -> bool:
-    return not any(i.mnemonic in NOT_COMPILED or i.mnemonic == "SFPSHFT2" and i.mod1 < 5
-                   for i in program)
+    return len(program) <= compiled.MAX_INSTRUCTIONS and not any(
+        i.mnemonic in NOT_COMPILED or i.mnemonic == "SFPSHFT2" and i.mod1 < 5 for i in program)
 
 
 def _first_difference(name: str, got, want, inputs) -> str:
@@ -253,3 +253,26 @@ def test_compiled_state_matches_after_cc_stack_and_sfpconfig_broadcast():
             reference.run(program)
         _assert_same_state(fast, reference, np.arange(96))
         assert fast.cc.depth == 2
+
+
+def test_programs_too_long_to_compile_run_on_the_machine():
+    program = assemble("SFPIADD 1, L1, L1, ARG_IMM\n" * (compiled.MAX_INSTRUCTIONS + 1),
+                       "wormhole")
+    fast, reference = _fresh("wormhole"), _fresh("wormhole")
+    _, why_not = compiled.execute(fast, program)
+    reference.run(program)
+    assert "more than the 1,000 compiled" in why_not
+    assert np.array_equal(fast.lreg, reference.lreg)
+
+
+def test_a_numba_failure_falls_back_to_the_machine(monkeypatch):
+    def refuse(source, digest):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(compiled, "_load", refuse)
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    program = assemble("SFPIADD 3, L1, L2, ARG_IMM", "blackhole")
+    fast, reference = _fresh(), _fresh()
+    _, why_not = compiled.execute(fast, program)
+    reference.run(program)
+    assert why_not.startswith("numba could not compile it (RecursionError")
+    assert np.array_equal(fast.lreg, reference.lreg)

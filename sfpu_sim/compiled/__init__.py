@@ -67,6 +67,11 @@ class Compiled:
 
 
 _MEMORY: dict[tuple, Compiled | str] = {}
+# Longer programs run on the Machine: numba's compile time grows faster than the program (a
+# 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
+MAX_INSTRUCTIONS = 1000
+SIGNATURE = ("(int64, int64, uint32[:, ::1], uint32[::1], bool[::1], bool[:, ::1], "
+             "bool[:, ::1], uint32[::1], uint16[:, ::1], uint32[::1])")
 
 
 def execute(m: Machine, program, capture_at: int | None = None):
@@ -193,10 +198,18 @@ def _hazard_positions(arch, words: tuple, instructions) -> tuple[int, ...]:
 
 
 def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
+    if len(instructions) > MAX_INSTRUCTIONS:
+        raise NotCompiled(f"{len(instructions):,} instructions, more than the "
+                          f"{MAX_INSTRUCTIONS:,} compiled")
     t = Translation(m, instructions, capture_at)
     source = _source(t, instructions, capture_at, uniform)
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
-    function = _load(source, digest)
+    try:
+        function = _load(source, digest)
+        function.compile(SIGNATURE)             # now, so that a failure falls back
+    except Exception as error:                  # numba's limits, never a wrong answer
+        raise NotCompiled(f"numba could not compile it ({type(error).__name__}: "
+                          f"{str(error).splitlines()[0][:120] if str(error) else ''})") from None
     return Compiled(function, source, digest, tuple(sorted(t.written)), t.enable,
                     tuple(t.stack), (t.shadow.rwc.dst, t.shadow.rwc.dst_cr, t.shadow.rwc.sp,
                                      t.shadow.rwc.extra_addr_mod_bit),
