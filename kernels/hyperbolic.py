@@ -37,12 +37,12 @@ import math
 from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (
     approx_recip,
-    current_arch,
     dst_reg,
     exexp,
     float_to_fp16b,
     float_to_uint8,
     int32_to_float,
+    per_chip,
     reinterpret,
     setsgn,
     v_endif,
@@ -75,17 +75,25 @@ def cosh_init():
     vConstFloatPrgm2.assign(COSH_C2)
 
 
-def reciprocal_gt0(x):
-    """``_sfpu_reciprocal_gt0_<false>(x)`` for x > 0, per chip (BF16 Dst: one refinement)."""
-    if current_arch().name == "blackhole":
-        y = approx_recip(x)
-        e = -x * y + 1.0
-        return y * e + y
+def _reciprocal_gt0_blackhole(x):
+    """Blackhole: the SFPARECIP seed and one refinement."""
+    y = approx_recip(x)
+    e = -x * y + 1.0
+    return y * e + y
+
+
+def _reciprocal_gt0_wormhole(x):
+    """Wormhole: a magic-constant seed of -1/x and one cubic refinement."""
     y = reinterpret(vFloat, WORMHOLE_RECIP_SEED - reinterpret(vInt, x))   # ~ -1/x
     e = x * y + 1.0
     p = e * e + e
     y = -y
     return y * p + y
+
+
+# ``_sfpu_reciprocal_gt0_<false>(x)`` for x > 0, per chip (BF16 Dst: one refinement).
+reciprocal_gt0 = per_chip(wormhole=_reciprocal_gt0_wormhole,
+                          blackhole=_reciprocal_gt0_blackhole)
 
 
 def _rounded_magnitude(x):

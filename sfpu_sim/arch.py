@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Callable, Mapping
 
-from sfpu_sim import fma
+import numpy as np
+
+from sfpu_sim import fma, formats
 from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadstore, lut
 from sfpu_sim.isa.spec import (
     LOAD,
@@ -35,6 +37,7 @@ from sfpu_sim.isa.spec import (
 )
 
 ALL_LREGS = frozenset(range(17))
+NEGATIVE_ZERO, ONE = np.uint32(0x80000000), np.uint32(0x3F800000)
 NONE = frozenset()
 
 
@@ -56,13 +59,29 @@ class Arch:
     popc_full_stack_bug: bool            # SFPPOPC mod1 != 0 on a full stack clobbers bottom (WH)
     shuffles_stall: bool                 # SFPSHFT2 modes 2-4 stall the next cycle (BH; WH: NOP)
     hazard_rule: Callable
+    # The binary32 host platforms of sfpu_sim.determinism run the chips' instruction streams
+    # with their own arithmetic and conversions; both chips keep these defaults.
+    fused: bool = True                   # SFPMAD rounds once (False: the product first, alone)
+    mul_is_plain_product: bool = False   # SFPMUL reads a +0 addend as -0: a*b as a host has it
+    bf16_store: Callable = formats.fp32_to_bf16_truncate     # SFPSTORE FP32 -> BF16
+    fp32_store: Callable = formats.flush_denormals           # SFPSTORE FP32 -> FP32
 
     @property
     def by_opcode(self) -> Mapping[int, Opcode]:
         return _by_opcode(self)
 
     def fma(self, a, b, c):
-        return fma.fma_model(self.fma_rules.name, a, b, c)
+        """``a*b + c`` (FP32 patterns) as the platform's multiply-add computes it."""
+        if not self.fused:
+            a, b = fma.fma_with(self.fma_rules, a, b, NEGATIVE_ZERO), ONE
+        return fma.fma_with(self.fma_rules, a, b, c)
+
+    def multiply(self, a, b, c):
+        """SFPMUL's ``a*b + c`` (sfpi passes L9 = +0 as c): on the chips an ordinary
+        multiply-add, so a -0 product plus +0 is +0; a host's plain product keeps its sign."""
+        if self.mul_is_plain_product:
+            c = np.where(np.asarray(c, dtype=np.uint32) == 0, NEGATIVE_ZERO, c)
+        return self.fma(a, b, c)
 
     def hazard(self, previous: Instruction, current: Instruction) -> str | None:
         """Why ``current`` may not follow ``previous`` directly on this chip, or None."""
@@ -317,7 +336,7 @@ def _build_opcodes(bh: bool) -> dict[str, Opcode]:
                reads=_mad_reads, writes=_mad_writes, latency=2),
         Opcode("SFPADD", 0x85, _mad_format(), MAD, arith.sfpmad, "mod1", mad_modes, mad_names,
                reads=_mad_reads, writes=_mad_writes, latency=2),
-        Opcode("SFPMUL", 0x86, _mad_format(), MAD, arith.sfpmad, "mod1", mad_modes, mad_names,
+        Opcode("SFPMUL", 0x86, _mad_format(), MAD, arith.sfpmul, "mod1", mad_modes, mad_names,
                reads=_mad_reads, writes=_mad_writes, latency=2),
         Opcode("SFPPUSHC", 0x87, _imm12_format(vc_high=0), SIMPLE, cc.sfppushc, "mod1",
                every if bh else frozenset({0}), reads=_none, writes=_none, writes_vd=False),

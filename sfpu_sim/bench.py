@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m sfpu_sim.bench fma|machine|reference|kernel``.
+"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, kernel, loop, locate.
 
 Throughput is measured, never asserted: this machine is shared and noisy, so each figure is the
 best of several repetitions after a warm-up call (which also triggers compilation), and ratios
@@ -232,6 +232,69 @@ def bench_study(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_locate(args, console: Console) -> None:
+    """``locate KERNEL --worst 20`` (the sweep that picks the lanes included) for the shipped
+    gelu and tanh on both chips; and the shadow alone on those 20 lanes."""
+    from sfpu_sim import registry
+    from sfpu_sim.shadow import locate
+    from sfpu_sim.shadow.locate import worst_inputs
+
+    table = Table(title=f"locate --worst 20 (best of {args.repeat}; issue 8 goal: < 10 s)")
+    for column in ("kernel", "arch", "with the sweep (s)", "shadow only (s)"):
+        table.add_column(column, justify="left" if column in ("kernel", "arch") else "right")
+    for name in ("gelu", "tanh"):
+        for arch in ("wormhole", "blackhole"):
+            whole = best_seconds(lambda: locate(name, arch, worst=20), args.repeat)
+            inputs = worst_inputs(registry.get(name), arch, 20)
+            alone = best_seconds(lambda: locate(name, arch, inputs=inputs), args.repeat)
+            table.add_row(name, arch, f"{whole:.2f}", f"{alone:.2f}")
+    console.print(table)
+
+
+def bench_fit(args, console: Console) -> None:
+    """The four problems of approximation-research.md §B, fit -> quantise -> certify, each
+    timed end to end (best of --repeat, default 3), with the certified error of Sollya's
+    published coefficients beside ours (same certifier)."""
+    from fractions import Fraction
+
+    from sfpu_sim.design import certify, fit
+    from sfpu_sim.design.interval import parse_interval
+    from sfpu_sim.design.problem import Problem
+    from sfpu_sim.design.target import registry_target
+
+    problems = {   # interval, powers, Sollya's published coefficients (§B)
+        "sin": ("-pi/4,pi/4", (1, 3, 5, 7), ("1", "-0.166666507720947265625",
+                "8.331983350217342376708984375e-3", "-1.94961365195922553539276123046875e-4")),
+        "cos": ("-pi/4,pi/4", (0, 2, 4, 6), ("1", "-0.49999892711639404296875",
+                "4.16561998426914215087890625e-2", "-1.35968066751956939697265625e-3")),
+        "exp": ("0,log(2)", (0, 1, 2, 3), ("0.9998929500579833984375",
+                "1.0047757625579833984375", "0.4669305980205535888671875",
+                "0.23783318698406219482421875")),
+        "log": ("0.5,1", (0, 1, 2, 3), ("-2.1859228610992431640625", "4.22526264190673828125",
+                "-2.9164140224456787109375", "0.877515852451324462890625")),
+    }
+    table = Table(title=f"sfpu-sim fit: the four §B problems (FP32 coefficients, absolute "
+                        f"error; best of {args.repeat})")
+    for column in ("problem", "seconds", "remez", "quantise", "certify", "certified error",
+                   "Sollya's, same certifier", "better by", "minimax error"):
+        table.add_column(column, justify="left" if column == "problem" else "right")
+    for name, (interval, powers, published) in problems.items():
+        runs = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            result = fit(name, interval, powers=powers)
+            runs.append((time.perf_counter() - start, result))
+        seconds, result = min(runs, key=lambda r: r[0])
+        problem = Problem(registry_target(name), parse_interval(interval), powers)
+        theirs = certify.certify(problem, dict(zip(powers, map(Fraction, published))))
+        better = 1 - result.certificate.upper / theirs.upper
+        table.add_row(name, f"{seconds:.2f}", f"{result.seconds['remez']:.2f}",
+                      f"{result.seconds['quantise']:.2f}", f"{result.seconds['certify']:.2f}",
+                      f"{result.sup_error:.10e}", f"{float(theirs.upper):.10e}",
+                      f"{float(better):.4%}", f"{result.minimax_error:.10e}")
+    console.print(table)
+
+
 def bench_loop(args, console: Console) -> None:
     """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
     inputs (warm, in process)."""
@@ -271,7 +334,8 @@ def bench_loop(args, console: Console) -> None:
 
 
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "kernel": bench_kernel, "study": bench_study, "loop": bench_loop}
+           "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
+           "locate": bench_locate, "fit": bench_fit}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

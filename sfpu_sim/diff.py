@@ -85,18 +85,34 @@ def _final_outputs(program: Program, inputs, path: DevicePath) -> np.ndarray:
     return run_device(program, inputs, path).output
 
 
+def _operation(instruction) -> tuple:
+    """An instruction without its registers: mnemonic, immediates and modes."""
+    from sfpu_sim.isa.spec import LREG
+
+    return (instruction.mnemonic,) + tuple(
+        instruction.values[o.name] for o in instruction.op.operands if o.kind != LREG)
+
+
 def alignment(a: Program, b: Program) -> tuple[list[tuple[int, int]], str]:
-    """Pairs of instruction indices (in A, in B) to compare, and how they were found."""
+    """Pairs of instruction indices (in A, in B) to compare, and how they were found: one by
+    one for programs of the same shape; else the longest matching blocks on (mnemonic, source
+    line) or on the operation without its registers, whichever matches more instructions."""
     ma, mb = [i.mnemonic for i in a], [i.mnemonic for i in b]
     if ma == mb:
         return [(k, k) for k in range(len(ma))], "same shape: instruction by instruction"
-    key_a = [(i.mnemonic, (i.line_text or "").strip()) for i in a]
-    key_b = [(i.mnemonic, (i.line_text or "").strip()) for i in b]
-    matcher = difflib.SequenceMatcher(None, key_a, key_b, autojunk=False)
-    pairs = [(block.a + k, block.b + k) for block in matcher.get_matching_blocks()
-             for k in range(block.size)]
+    best = None
+    for what, key in (("mnemonic and source line",
+                       lambda i: (i.mnemonic, (i.line_text or "").strip())),
+                      ("operation (mnemonic, immediates, modes)", _operation)):
+        matcher = difflib.SequenceMatcher(None, [key(i) for i in a], [key(i) for i in b],
+                                          autojunk=False)
+        pairs = [(block.a + k, block.b + k) for block in matcher.get_matching_blocks()
+                 for k in range(block.size)]
+        if best is None or len(pairs) > len(best[0]):
+            best = (pairs, what)
+    pairs, what = best
     return pairs, (f"different shapes ({len(a)} and {len(b)} instructions): {len(pairs)} "
-                   f"instructions matched on mnemonic and source line, the rest not compared")
+                   f"instructions matched on {what}, the rest not compared")
 
 
 def _describe(instruction, index: int) -> dict:
@@ -119,6 +135,7 @@ def diff(a: Program, b: Program, inputs, path: DevicePath = DevicePath()) -> Dif
         tracked = inputs[differ[:MAX_TRACKED_LANES]]
         _, steps_a = _run_recording(a, tracked, path)
         _, steps_b = _run_recording(b, tracked, path)
+        previous = (-1, -1)
         for ia, ib in pairs:
             wa, wb = steps_a[ia], steps_b[ib]
             if wa.shape != wb.shape:
@@ -127,7 +144,12 @@ def diff(a: Program, b: Program, inputs, path: DevicePath = DevicePath()) -> Dif
                 parted = np.any(wa != wb, axis=0)
             if parted.any():
                 lanes = np.flatnonzero(parted)
+                unmatched = ([{"program": "A", **_describe(a[k], k)}
+                              for k in range(previous[0] + 1, ia)] +
+                             [{"program": "B", **_describe(b[k], k)}
+                              for k in range(previous[1] + 1, ib)])
                 first = {**_describe(a[ia], ia), "index_b": ib,
+                         "unmatched_before": unmatched,
                          "lanes": int(parted.sum()), "lanes_tracked": int(tracked.size),
                          "examples": [{"input_bits": f"{int(tracked[k]):#06x}",
                                        "a_value": describe(int(wa[0, k]))[0],
@@ -135,4 +157,5 @@ def diff(a: Program, b: Program, inputs, path: DevicePath = DevicePath()) -> Dif
                                        if wb.shape == wa.shape else None}
                                       for k in lanes[:EXAMPLES]]}
                 break
+            previous = (ia, ib)
     return DiffResult(inputs, out_a, out_b, how, first)

@@ -40,7 +40,7 @@ from sfpu_sim.jit import njit
 from sfpu_sim.threads import parallel_for
 
 __all__ = ["FmaRules", "IEEE", "BLACKHOLE", "WORMHOLE", "fma_ieee", "fma_blackhole", "fma_wormhole",
-           "fma_model", "MODELS"]
+           "fma_model", "fma_with", "MODELS"]
 
 SIGN = 0x80000000
 CANONICAL_NAN = 0x7FC00000
@@ -76,7 +76,10 @@ class FmaRules(NamedTuple):
         flush has a quirk: however deep below the normal range the sum lies, it is shifted as if
         it were in the binade just below, so an all-ones significand there can round up to the
         smallest normal.
-    ``sticky_bug``: the final normalising right shift keeps only bit 0 as sticky (Wormhole).
+    ``sticky_bug``: the final normalising right shift of a narrowed sum leaves its highest
+        shifted-out bit out of the sticky bit (Wormhole: that shift is at most 2, so only bit 0
+        counts as sticky). A property of the narrowed datapath: without ``narrow_product``
+        it has no effect.
 
     A NamedTuple so that the compiled datapath can fold each rule to a constant.
     """
@@ -173,7 +176,9 @@ def _datapath(x, y, z, rules):
         x_invalid = xe == 255 and (xm != HIDDEN or ym == 0)       # NaN, or Inf * 0
         y_invalid = ye == 255 and (ym != HIDDEN or xm == 0)
         z_nan = ze == 255 and zm != (HIDDEN << GUARD_BITS)
-        product_inf = xe == 255 or ye == 255 or (rules.overflowed_product_is_inf and pe >= 255)
+        # (pe of the 28-bit narrowed product: a wide one's is 23 less)
+        overflowed = pe + (0 if narrow else 23) >= 255
+        product_inf = xe == 255 or ye == 255 or (rules.overflowed_product_is_inf and overflowed)
         inf_minus_inf = ze == 255 and not z_nan and product_inf and z_sign != p_sign
         if not rules.leaky_nan:
             if x_invalid or y_invalid or z_nan or inf_minus_inf:
@@ -221,13 +226,13 @@ def _datapath(x, y, z, rules):
             re = 0
         elif re < 0:
             return nan
-    left, right = max(-n, 0), max(n, 0)
-    if rules.subnormal == GRADUAL:
-        rm = _align(rm << left, right, False)
-    elif rules.sticky_bug:
-        rm = ((rm << left) >> right) | (rm & (right != 0))
-    else:
-        rm = ((rm << left) >> right) | ((right != 0) & ((rm & (right | 1)) != 0))
+    # A narrowed sum shifts right by at most 2 (the sticky bug: of two shifted-out bits only
+    # bit 0 counts), a wide (exact fused) one by up to 24, more into the denormals.
+    left, right = max(-n, 0), min(max(n, 0), 63)
+    rm = rm << left
+    if rules.sticky_bug and narrow:
+        rm = rm & ~(((1 << right) >> 1) & ~1)
+    rm = _align(rm, right, False)
 
     # Round to nearest even on the three guard bits; a carry may bump the exponent.
     r = (re << 23) + ((rm >> GUARD_BITS) & FRACTION)
@@ -261,7 +266,24 @@ def _lanes_wormhole(start, stop, x, y, z, out):
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), WORMHOLE)
 
 
+@njit(nogil=True)
+def _lanes_any(start, stop, x, y, z, out, rules):
+    """Rules passed at run time: the combinations no chip has, which sfpu_sim.determinism
+    builds by switching one rule at a time (about 3x slower than the folded kernels)."""
+    for i in range(np.uint64(start), np.uint64(stop)):
+        out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), rules)
+
+
 _KERNELS = {"ieee": _lanes_ieee, "blackhole": _lanes_blackhole, "wormhole": _lanes_wormhole}
+_FOLDED = {IEEE: _lanes_ieee, BLACKHOLE: _lanes_blackhole, WORMHOLE: _lanes_wormhole}
+
+
+def _lanes(kernel, x, y, z, *extra) -> np.ndarray:
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=np.uint32) for v in (x, y, z)))
+    out = np.empty(x.shape, dtype=np.uint32)
+    flat = [np.ascontiguousarray(v).reshape(-1) for v in (x, y, z)]
+    parallel_for(kernel, out.size, *flat, out.reshape(-1), *extra)
+    return out
 
 
 def fma_model(model: str, x, y, z) -> np.ndarray:
@@ -269,11 +291,16 @@ def fma_model(model: str, x, y, z) -> np.ndarray:
 
     Inputs are FP32 bit patterns: anything numpy turns into uint32 arrays that broadcast
     together. The result is a new uint32 array of the broadcast shape."""
-    x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=np.uint32) for v in (x, y, z)))
-    out = np.empty(x.shape, dtype=np.uint32)
-    flat = [np.ascontiguousarray(v).reshape(-1) for v in (x, y, z)]
-    parallel_for(_KERNELS[model], out.size, *flat, out.reshape(-1))
-    return out
+    return _lanes(_KERNELS[model], x, y, z)
+
+
+def fma_with(rules: FmaRules, x, y, z) -> np.ndarray:
+    """``x*y + z`` per element under any :class:`FmaRules` (the three models run their folded
+    kernels; other combinations the run-time one). Same conventions as :func:`fma_model`."""
+    folded = _FOLDED.get(rules)
+    if folded is not None:
+        return _lanes(folded, x, y, z)
+    return _lanes(_lanes_any, x, y, z, rules)
 
 
 def fma_ieee(x, y, z) -> np.ndarray:

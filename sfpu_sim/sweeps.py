@@ -86,8 +86,9 @@ class DevicePath:
 
 @dataclass
 class DeviceRun:
-    """Per-lane bits of one run: ``inputs`` (BF16, uint16), ``kernel_fp32`` (the LReg the last
-    SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or uint32 FP32)."""
+    """Per-lane bits of one run: ``inputs`` (BF16 uint16, or FP32 uint32), ``kernel_fp32``
+    (the LReg the last SFPSTORE stored, uint32), ``output`` (output format: uint16 BF16 or
+    uint32 FP32)."""
     inputs: np.ndarray
     kernel_fp32: np.ndarray
     output: np.ndarray
@@ -104,19 +105,29 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
-def device_machine(program: Program, inputs, path: DevicePath = DevicePath()):
+def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
+                   machine_class=Machine, *, fp32_inputs: bool = False):
     """A Machine set up as the device path leaves it before the kernel runs (module
-    docstring, steps 1-2): one input per lane at address 0. Returns (machine, BF16 inputs)."""
-    inputs = formats.as_bits(inputs, "bf16")
+    docstring, steps 1-2): one input per lane at address 0. Inputs are BF16 patterns, or with
+    ``fp32_inputs`` FP32 patterns, which need an FP32 Dst and are placed there unchanged.
+    Returns (machine, inputs as patterns). ``machine_class``: a :class:`Machine` subclass to
+    use (one that also observes each step, as :mod:`sfpu_sim.shadow` does); the execution
+    stays the Machine's."""
+    if fp32_inputs and path.dest != "fp32":
+        raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
+                         "values only")
+    inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else "bf16")
     lanes = max(32, -(-inputs.size // 32) * 32)
-    padded = np.zeros(lanes, dtype=np.uint16)
+    padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
-    m = Machine(program.arch, lanes=lanes, dst_rows=16)
+    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
     m.cc.flags[:] = True
-    if path.dest == "fp32":
+    if fp32_inputs:
+        m.dst.write_lanes(0, padded, "fp32")
+    elif path.dest == "fp32":
         m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
     else:
         m.dst.write_lanes(0, padded, "bf16")
@@ -139,23 +150,27 @@ ENGINES = ("compiled", "machine")
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
-               trace_lanes=None, engine: str = "compiled") -> DeviceRun:
-    """Run ``program`` once per input (BF16 bit patterns) through ``path``; with
-    ``trace_lanes``, record what every instruction changed in those lanes (input order).
+               trace_lanes=None, machine_class=Machine, *,
+               fp32_inputs: bool = False, engine: str = "compiled") -> DeviceRun:
+    """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
+    see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
+    instruction changed in those lanes (input order); ``machine_class`` as for
+    :func:`device_machine`.
 
     ``engine``: "compiled" (default) runs the program as one compiled per-lane function
-    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, or when tracing), "machine" the
-    per-instruction Machine. Both give the same bits; ``DeviceRun.engine`` says which ran."""
+    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or for a Machine
+    subclass), "machine" the per-instruction Machine. Both give the same bits;
+    ``DeviceRun.engine`` says which ran."""
     if engine not in ENGINES:
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
-    m, inputs = device_machine(program, inputs, path)
+    m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
-        if engine == "compiled" and trace is None:
+        if engine == "compiled" and trace is None and type(m) is Machine:
             kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
             engine = "compiled" if why_not is None else f"machine ({why_not})"
         else:

@@ -18,13 +18,11 @@ def stale_report_files(committed: dict, generated: dict) -> list[str]:
     missing = sorted(set(generated) - set(committed))
     if missing:
         problems.append(f"{len(missing)} generated file(s) are not committed, e.g. "
-                        f"{missing[:5]}: run `sfpu-sim report --all --out reports/` (and `sfpu-sim "
-                        f"study gelu --write-report reports/`) and commit")
+                        f"{missing[:5]}: run `sfpu-sim report --all --out reports/` and commit")
     changed = sorted(n for n in set(committed) & set(generated) if committed[n] != generated[n])
     if changed:
         problems.append(f"{len(changed)} committed report file(s) are stale, e.g. "
-                        f"{changed[:5]}: run `sfpu-sim report --all --out reports/` (and `sfpu-sim "
-                        f"study gelu --write-report reports/`)")
+                        f"{changed[:5]}: run `sfpu-sim report --all --out reports/`")
     return problems
 
 
@@ -40,8 +38,6 @@ def test_stale_report_files_names_each_cause():
 @pytest.mark.slow
 def test_committed_reports_are_exactly_what_report_all_writes(tmp_path):
     assert main(["report", "--all", "--out", str(tmp_path)]) == 0
-    # The BF16 GELU study's report (gelu_study.md/.png/.json) has its own generator.
-    assert main(["study", "gelu", "--write-report", str(tmp_path)]) == 0
     committed = {p.name: p.read_bytes() for p in (ROOT / "reports").iterdir()}
     generated = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     problems = stale_report_files(committed, generated)

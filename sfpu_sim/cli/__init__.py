@@ -21,7 +21,8 @@ import sfpu_sim
 from sfpu_sim.errors import SfpuSimError
 
 INTERRUPTED = 130                  # the shell's code for a run ended by Ctrl-C (128 + SIGINT)
-COMMAND_MODULES = ("machine", "sweeping", "show", "diff", "study")
+COMMAND_MODULES = ("machine", "sweeping", "show", "diff", "locate", "fit", "study",
+                   "determinism")
 
 
 def _common_options() -> argparse.ArgumentParser:

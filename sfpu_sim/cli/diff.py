@@ -83,6 +83,10 @@ def cmd_diff(args, console: Console) -> int:
                   f"[B: instruction {first['index_b']}], {where}; parts "
                   f"{first['lanes']:,} of the {first['lanes_tracked']:,} differing lanes "
                   f"followed", highlight=False, markup=False)
+    for u in first["unmatched_before"]:
+        console.print(f"  just before it, only in {u['program']}: instruction {u['index']} "
+                      f"({u['instruction']}), {u['source']}: {u['line']}", highlight=False,
+                      markup=False)
     table = Table(title="examples at the first divergence, and the outputs")
     for column in ("input", "A writes", "B writes", "A output", "B output"):
         table.add_column(column)

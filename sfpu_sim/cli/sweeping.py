@@ -18,6 +18,10 @@ from sfpu_sim.cli.common import (
 from sfpu_sim.errors import SfpuSimError
 
 STDOUT = "-"
+# Reports a user asks for go here unless --out says otherwise; the repository's reports/ is
+# only written when named (sfpu-sim report --all --out reports/), so following the README
+# never adds files to it.
+DEFAULT_OUT = "sfpu-sim-reports"
 
 
 def _csv_target(path: str | None, files):
@@ -96,6 +100,42 @@ def cmd_report(args, console: Console) -> int:
     return 0
 
 
+RESEARCH_TITLES = [("The BF16 GELU study: its convention, the truth, the device",
+                    "gelu_study.md"),
+                   ("Determinism: the hellas kernels on Wormhole, Blackhole and binary32 "
+                    "hosts", "determinism.md")]
+
+
+def _research_reports(out, files) -> list[tuple[str, object]]:
+    """The research reports ``report --all`` also rebuilds, as (name, writer of ``out``): the
+    BF16 GELU study and the determinism comparison of the hellas kernels."""
+    def gelu_study():
+        from sfpu_sim.report import study_gelu
+        from sfpu_sim.study import report as study_report
+
+        return study_gelu.write(study_report.build(), out)
+
+    def determinism_report():
+        from sfpu_sim import determinism
+        from sfpu_sim.determinism import render
+
+        model = determinism.compare(determinism.resolve(["hellas_*"]),
+                                    command="sfpu-sim determinism 'hellas_*'")
+        return list(render.write(model, out, "determinism").values())
+
+    for stem, fmts in (("gelu_study", ("md", "png", "json")), ("determinism", ("md", "json"))):
+        for fmt in fmts:
+            files.claim(out / f"{stem}.{fmt}", f"the {stem} report's {fmt.upper()}")
+    return [("gelu_study", gelu_study), ("determinism", determinism_report)]
+
+
+def _default_cell(args) -> bool:
+    """``report --all`` with nothing narrowed or changed: the rebuild of reports/."""
+    return (args.arch is None and args.dest is None and args.reference_rounding == "rne"
+            and args.ulp == "daz-index" and args.input_format == "bf16"
+            and args.output_format == "bf16" and args.range is None and args.region is None)
+
+
 def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
@@ -107,6 +147,7 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     for spec, chip in jobs:
         _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
     files.claim(out / "README.md", "the index")
+    research = _research_reports(out, files) if _default_cell(args) else []
     entries, failures = [], []
     index = out / "README.md"
     atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
@@ -122,6 +163,11 @@ def _report_all(args, console: Console, formats, out, files) -> int:
                 m, written = report.write(result, out, formats)
                 entries.append((m, written["md"].name if "md" in written else None))
             atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
+        for name, write in research:
+            progress.begin(f"research report {name}")
+            write()
+    if research:
+        atomic_write(index, report.index_markdown(entries, failures, 0, RESEARCH_TITLES))
     table = Table(title=f"{len(entries)} reports in {out}")
     for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
         table.add_column(column)
@@ -324,8 +370,8 @@ def add_parser(sub, parents) -> None:
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
     sweep_options(report, arch="optional", select=True)
-    report.add_argument("--out", default="reports", metavar="DIR",
-                        help="output directory (default: reports/)")
+    report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help=f"output directory (default: {DEFAULT_OUT}/)")
     report.add_argument("--format", default="md,png,json",
                         help="comma-separated: md, png, json (default: all three)")
     report.add_argument("--csv", metavar="FILE",
@@ -361,8 +407,8 @@ def add_parser(sub, parents) -> None:
     sweep_options(compare, arch="none", select=True)
     compare.add_argument("--arch", action="append", choices=list(CHIPS),
                          help="chip(s) for items without @ARCH (repeatable)")
-    compare.add_argument("--out", default="reports", metavar="DIR",
-                         help="output directory (default: reports/)")
+    compare.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                         help=f"output directory (default: {DEFAULT_OUT}/)")
     compare.add_argument("--format", default="md,png,json",
                          help="comma-separated: md, png, json (default: all three)")
     compare.add_argument("--name", metavar="STEM", help="file name stem of the outputs")

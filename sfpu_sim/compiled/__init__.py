@@ -127,6 +127,8 @@ def _instructions(program, m: Machine) -> list[Instruction] | None:
 
 
 def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
+    if type(m) is not Machine:
+        return f"a Machine subclass ({type(m).__name__}) may execute instructions differently"
     if m.trace is not None:
         return "tracing (the Machine records every instruction)"
     if m.lane_config.any():

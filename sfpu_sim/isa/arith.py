@@ -25,16 +25,26 @@ def destination(m, i, mod1: int):
     return indirect(m, i.vd, mod1 & INDIRECT_VD and i.vd != 16)
 
 
-def sfpmad(m, i):
-    """SFPMAD / SFPADD / SFPMUL: ``VD = VA * VB + VC`` (the three opcodes are one operation;
-    SFPADD and SFPMUL are its spellings for VA = 1.0 and VC = 0)."""
+def _operands(m, i):
     a = m.read(indirect(m, i.va, i.mod1 & INDIRECT_VA))
     b, c = m.read(i.vb), m.read(i.vc)
     if i.mod1 & NEGATE_VA:
         a = a ^ SIGN
     if i.mod1 & NEGATE_VC:
         c = c ^ SIGN
-    m.write(destination(m, i, i.mod1), m.arch.fma(a, b, c))
+    return a, b, c
+
+
+def sfpmad(m, i):
+    """SFPMAD / SFPADD / SFPMUL: ``VD = VA * VB + VC`` (the three opcodes are one operation;
+    SFPADD and SFPMUL are its spellings for VB = 1.0 and VC = 0)."""
+    m.write(destination(m, i, i.mod1), m.arch.fma(*_operands(m, i)))
+
+
+def sfpmul(m, i):
+    """SFPMUL: the SFPMAD operation on both chips; the platform's plain product on a
+    binary32 host (``Arch.multiply``)."""
+    m.write(destination(m, i, i.mod1), m.arch.multiply(*_operands(m, i)))
 
 
 def sfpaddi(m, i):

@@ -12,7 +12,9 @@ tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhol
 545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
 ``ApplyAddrMod``), ``SFPLOADMACRO.md`` (both f7fda211); digest in isa-reference §1.6-1.8,
 §3.5, §3.6, §3.15. Chip differences are Arch fields: ``sign_magnitude_conversions``,
-``load_int8_magnitude_bits``, ``int32_all_uses_stack_pointer``.
+``load_int8_magnitude_bits``, ``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 ->
+FP32 store conversions are ``bf16_store`` and ``fp32_store`` (the chips truncate and flush; the
+binary32 hosts of :mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
 
 Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
 resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
@@ -190,9 +192,9 @@ def store_datum(m, mode: int, x):
     if mode == FP16:
         return formats.fp16_to_dst(formats.fp32_to_fp16a_truncate(x)).astype(np.uint32)
     if mode == BF16:
-        return formats.bf16_to_dst(formats.fp32_to_bf16_truncate(x)).astype(np.uint32)
+        return formats.bf16_to_dst(m.arch.bf16_store(x)).astype(np.uint32)
     if mode == FP32:
-        return formats.fp32_to_dst(formats.flush_denormals(x))
+        return formats.fp32_to_dst(m.arch.fp32_store(x))
     if mode in (INT32, INT32_ALL):
         return formats.fp32_to_dst(x)
     if mode == INT32_SM:

@@ -53,15 +53,18 @@ def _evaluate(m, i, mod, slope, intercept, l3):
     m.write(destination(m, i, mod), d)
 
 
+def sfplut_entries(m, i):
+    """(slope, intercept) FP32 patterns SFPLUT uses in each lane: the coefficient word is L0,
+    L1 or L2 by the range of ``|L3|`` (< 1, < 2, else); its bits 15..8 are the slope and 7..0
+    the intercept, each an 8-bit code (:func:`lut8_to_fp32`)."""
+    coefficients = m.read(_range_index(m.read(3) & MAGNITUDE))
+    return lut8_to_fp32(coefficients >> np.uint32(8)), lut8_to_fp32(coefficients)
+
+
 def sfplut(m, i):
-    """SFPLUT: the coefficient word is L0, L1 or L2 by the range of ``|L3|`` (< 1, < 2, else);
-    its bits 15..8 are the slope and 7..0 the intercept, each an 8-bit code
-    (:func:`lut8_to_fp32`). Mod0: SGN_RETAIN (4), INDIRECT_VD (8)."""
-    l3 = m.read(3)
-    coefficients = m.read(_range_index(l3 & MAGNITUDE))
-    slope = lut8_to_fp32(coefficients >> np.uint32(8))
-    intercept = lut8_to_fp32(coefficients)
-    _evaluate(m, i, i.mod0, slope, intercept, l3)
+    """SFPLUT: ``slope * |L3| + intercept`` with the entries of :func:`sfplut_entries`.
+    Mod0: SGN_RETAIN (4), INDIRECT_VD (8)."""
+    _evaluate(m, i, i.mod0, *sfplut_entries(m, i), m.read(3))
 
 
 def _fp16_half(m, first, index, shift):
@@ -70,8 +73,9 @@ def _fp16_half(m, first, index, shift):
     return formats.lut16_to_fp32_bits(m.read(first + index) >> shift)
 
 
-def sfplutfp32(m, i):
-    """SFPLUTFP32, by Mod1 (range index ``i`` = 0, 1, 2 for ``|L3|`` < 1, < 2, else):
+def sfplutfp32_entries(m, i):
+    """(slope, intercept) FP32 patterns SFPLUTFP32 uses in each lane, by Mod1 (range index
+    ``i`` = 0, 1, 2 for ``|L3|`` < 1, < 2, else):
 
     * bit 1 clear: FP32 3-entry table, slope ``L[i]``, intercept ``L[4 + i]``;
     * ``Mod1 & 10 == 10``: FP16 3-entry table, slope ``L[i] >> 16``, intercept the low half
@@ -81,10 +85,8 @@ def sfplutfp32(m, i):
       low half for ``|L3|`` in [0, 0.5), [1, 1.5), [2, cut), the high half above, with cut
       3.0 (bit 0 clear) or 4.0 (bit 0 set).
 
-    Bit 2 SGN_RETAIN copies L3's sign onto the result. Blackhole's Mod1Mirror field only feeds
-    the stall logic and is ignored here."""
-    l3 = m.read(3)
-    b = l3 & MAGNITUDE
+    Blackhole's Mod1Mirror field only feeds the stall logic and is ignored here."""
+    b = m.read(3) & MAGNITUDE
     index = _range_index(b)
     mod1 = i.mod1
     if not mod1 & FP16_6ENTRY_TABLE1:
@@ -98,4 +100,10 @@ def sfplutfp32(m, i):
         shift = np.where(upper, np.uint32(16), np.uint32(0))
         slope = _fp16_half(m, 0, index, shift)
         intercept = _fp16_half(m, 4, index, shift)
-    _evaluate(m, i, mod1, slope, intercept, l3)
+    return slope, intercept
+
+
+def sfplutfp32(m, i):
+    """SFPLUTFP32: ``slope * |L3| + intercept`` with the entries of
+    :func:`sfplutfp32_entries`; bit 2 SGN_RETAIN copies L3's sign onto the result."""
+    _evaluate(m, i, i.mod1, *sfplutfp32_entries(m, i), m.read(3))

@@ -72,7 +72,8 @@ def write_comparison(c: dict, out_dir, formats=FORMATS, stem: str = "comparison"
 
 
 def index_markdown(entries: list[tuple[dict, str | None]],
-                   failures: list[tuple[str, str, str]] = (), pending: int = 0) -> str:
+                   failures: list[tuple[str, str, str]] = (), pending: int = 0,
+                   research: list[tuple[str, str]] = ()) -> str:
     """The README of a report directory: one row per (model, link to its Markdown), then the
     (kernel, chip, error) of every sweep that failed. ``pending``: report sets not written
     yet (the index is rewritten after every set, so an interrupted run says so)."""
@@ -94,6 +95,9 @@ def index_markdown(entries: list[tuple[dict, str | None]],
              *markdown.table(["Kernel", "Chip", "Mode", "Dst", "Reference", "Max ULP",
                               "Mean ULP (over inputs)", "Exact", "Report"], rows,
                              "lllllrrrl"), ""]
+    if research:
+        lines += ["Research reports:", ""]
+        lines += [f"- [{title}]({link})" for title, link in research] + [""]
     if failures:
         lines += ["Failed (no report):", ""]
         lines += [f"- {markdown.code(name)} on {chip}: {' '.join(message.split())}"

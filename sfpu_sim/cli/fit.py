@@ -1,0 +1,263 @@
+"""``sfpu-sim fit``: design a polynomial kernel in one command (fit -> quantise -> certify ->
+emit -> predicted device ULP).
+
+Knows the public API: :func:`sfpu_sim.design.fit`, :mod:`sfpu_sim.design.emit`, the registry,
+the device path of :mod:`sfpu_sim.sweeps`, references and ULP distances.
+"""
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from fractions import Fraction
+
+from rich.console import Console
+from rich.table import Table
+
+from sfpu_sim.cli.common import CHIPS
+from sfpu_sim.errors import SfpuSimError
+
+ULP_CONVENTION = "daz-index"
+
+
+def cmd_fit(args, console: Console) -> int:
+    from sfpu_sim.design import emit, fit
+    from sfpu_sim.report.files import RunFiles
+
+    if args.sweep and not args.emit:
+        raise SfpuSimError("--sweep runs the emitted kernel: give --emit FILE.py too")
+    if (args.scheme or args.name) and not args.emit:
+        raise SfpuSimError("--scheme and --name shape the emitted kernel: give --emit FILE.py")
+    if args.emit:                     # checked before the fit, so a refused run writes nothing
+        emit.kernel_name(args.emit, args.name)
+        RunFiles(inputs=args.kernel_files).claim(args.emit, "--emit")
+    result = fit(args.function, args.interval, powers=args.powers, degree=args.degree,
+                 parity=args.parity, error=args.error, weight=args.weight,
+                 formats=args.format, fix=args.fix, precision=args.precision,
+                 backend=args.backend)
+    emitted = prediction = None
+    if args.emit:
+        path, name = emit.write_kernel(result, args.emit, args.name, args.scheme or "horner",
+                                       command=_command(args))
+        emitted = {"kernel_file": str(args.emit), "kernel": name,
+                   "scheme": args.scheme or "horner"}
+    if args.sweep:
+        prediction = _predict(result, path, name, args)
+    if args.json:
+        from sfpu_sim.report.files import json_text
+
+        document = result.to_json()
+        if emitted:
+            document["emitted"] = emitted
+        if prediction:
+            document["sweep"] = prediction
+        sys.stdout.write(json_text(document))
+        return 0
+    _print(result, console)
+    if emitted:
+        console.print(f"wrote {emitted['kernel_file']} (kernel {emitted['kernel']}, "
+                      f"{emitted['scheme']}; load it with --kernels {emitted['kernel_file']})",
+                      highlight=False, markup=False, soft_wrap=True)
+    if prediction:
+        _print_prediction(prediction, console)
+    return 0
+
+
+def _command(args) -> str:
+    """The command line, rebuilt from the parsed options (the same wherever it runs)."""
+    parts = ["sfpu-sim fit", args.function, f"--interval {shlex.quote(args.interval)}"]
+    if args.powers is not None:
+        parts.append(f"--powers {args.powers}")
+    else:
+        parts.append(f"--degree {args.degree}" + (f" --parity {args.parity}"
+                                                  if args.parity else ""))
+    parts.append(f"--error {args.error}")
+    if args.weight:
+        parts.append(f"--weight {shlex.quote(args.weight)}")
+    parts.append(f"--format {args.format}")
+    if args.fix:
+        parts.append(f"--fix {args.fix}")
+    if args.backend != "sfpu-sim":
+        parts.append(f"--backend {args.backend}")
+    return " ".join(parts)
+
+
+def _print(result, console: Console) -> None:
+    proven = result.certificate.proven
+    table = Table(title=f"{result.function} on [{result.interval}]: powers "
+                        f"{', '.join(map(str, result.powers))}, {result.error_measure} error"
+                        + (f", weight {result.weight}" if result.weight else ""))
+    for column in ("power", "format", "coefficient", "bits", "real minimax"):
+        table.add_column(column, justify="left" if column in ("format", "bits") else "right")
+    for k, fmt, value, bits, real in zip(result.powers, result.formats, result.values,
+                                         result.bits(), result.minimax_coefficients):
+        fixed = " (fixed)" if k in result.fixed else ""
+        table.add_row(str(k), fmt, repr(value) + fixed, bits, f"{real:.17g}")
+    console.print(table)
+    c = result.certificate
+    lines = [
+        ("sup error, rounded coefficients",
+         f"{result.sup_error:.10e}  " + (f"certified: in [{float(c.lower):.10e}, "
+                                         f"{result.sup_error:.10e}], {c.pieces} pieces"
+                                         if proven else "sampled, NOT proven (no arb form)")),
+        ("largest error at x", f"{float(c.argmax):.10g}"),
+        ("minimax error (real coefficients)",
+         f"{result.minimax_error:.10e}  (proven >= {result.minimax_lower:.10e} for every "
+         f"polynomial on these powers)"),
+        ("cost of rounding", f"{result.sup_error / result.minimax_error - 1:+.4%}"
+         if result.minimax_error else "-"),
+        ("equioscillation points", ", ".join(f"{x:.6g}" for x in result.equioscillation_points)),
+        ("coefficients from", f"{result.method} (backend {result.backend})"),
+    ]
+    summary = Table(show_header=False, box=None)
+    summary.add_column(style="bold")
+    summary.add_column(overflow="fold")
+    for label, text in lines:
+        summary.add_row(label, text)
+    console.print(summary)
+
+
+# ------------------------------------------------------------------------------------------
+# Predicted device ULP over a range
+# ------------------------------------------------------------------------------------------
+
+def _float_range(text: str | None, result):
+    """The ``--range`` (default: the fit's interval) as the closed float range holding exactly
+    the floats inside the real interval (ends such as pi/4 rounded inward)."""
+    import math
+
+    from sfpu_sim.design.interval import parse_interval
+
+    bounds = parse_interval(text, "--range") if text else parse_interval(result.interval)
+    lo, hi = bounds.inner()
+    low, high = float(lo), float(hi)
+    if Fraction(low) < lo:
+        low = math.nextafter(low, math.inf)
+    if Fraction(high) > hi:
+        high = math.nextafter(high, -math.inf)
+    return (low, high), bounds
+
+
+def _polynomial_bits(result, inputs):
+    """The exact polynomial at each input, rounded to nearest even BF16 (denormal results
+    flushed to zero of their sign, as the device's FTZ would)."""
+    import ml_dtypes
+    import numpy as np
+
+    from sfpu_sim import formats
+    from sfpu_sim.design.numbers import COEFFICIENT_FORMATS
+
+    bf16 = COEFFICIENT_FORMATS["bf16"]
+    tiny = Fraction(2) ** bf16.emin
+    out = []
+    for x in formats.bits_to_float64(inputs, formats.BF16).tolist():
+        x = Fraction(x)
+        value = sum((c * x ** k for c, k in zip(result.coefficients, result.powers)),
+                    Fraction(0))
+        out.append(0.0 if abs(value) < tiny else float(bf16.nearest(value)))
+    return np.array(out, dtype=ml_dtypes.bfloat16).view(np.uint16)
+
+
+def _predict(result, path, name: str, args) -> dict:
+    """Sweeps of the emitted kernel over the range (sfpu_sim.sweeps with a Selection, so the
+    figures are those of ``sfpu-sim sweep KERNEL --range``), and the exact polynomial on the
+    same inputs against the same reference."""
+    from sfpu_sim import registry, ulp
+    from sfpu_sim.selection import Selection
+    from sfpu_sim.sweeps import sweep
+
+    registry.load_kernel_files([path])
+    spec = registry.get(name)
+    (low, high), bounds = _float_range(args.range, result)
+    selection = Selection((low, high))
+    dest = args.dest or spec.dest
+    chips = list(CHIPS) if args.arch in (None, "both") else [args.arch]
+    rows, first = {}, None
+    for chip in chips:
+        swept = sweep(spec, chip, dest=dest, ulp_convention=ULP_CONVENTION,
+                      selection=selection)
+        s = swept.summary
+        rows[chip] = {"max_ulp": s["max_ulp"], "mean_ulp": s["mean_ulp"],
+                      "exact_fraction": s["exact_frac"], "counted": s["count"],
+                      "instructions": len(spec.program(chip))}
+        first = first or swept
+    inputs, expected = first.arrays["x_bits"], first.arrays["expected"]
+    polynomial = ulp.distance(expected, _polynomial_bits(result, inputs), ULP_CONVENTION,
+                              "bf16").summary()
+    rows = {"polynomial": {"max_ulp": polynomial["max"], "mean_ulp": polynomial["mean"],
+                           "exact_fraction": polynomial["exact_fraction"],
+                           "counted": polynomial["counted"]}, **rows}
+    return {"range": [low, high], "range_text": bounds.text, "inputs": int(inputs.size),
+            "reference": f"{result.function} correctly rounded to BF16 (rne)",
+            "ulp_convention": ULP_CONVENTION, "dest": dest, "output_format": "bf16",
+            "rows": rows}
+
+
+def _print_prediction(p: dict, console: Console) -> None:
+    lo, hi = p["range"]
+    table = Table(title=f"predicted ULP over the {p['inputs']:,} BF16 inputs in "
+                        f"[{p['range_text']}] = [{lo:.6g}, {hi:.6g}]; reference: "
+                        f"{p['reference']}; ULP: {p['ulp_convention']}")
+    for column in ("evaluation", "max ULP", "mean ULP", "exact"):
+        table.add_column(column, justify="left" if column == "evaluation" else "right")
+    for key, row in p["rows"].items():
+        label = ("polynomial, exact arithmetic, rounded to nearest BF16" if key == "polynomial"
+                 else f"{CHIPS[key]} (SFPU kernel, {row['instructions']} instructions, "
+                      f"{p['dest'].upper()} Dst)")
+        table.add_row(label, str(row["max_ulp"]), f"{row['mean_ulp']:.4f}",
+                      f"{row['exact_fraction']:.2%}")
+    console.print(table)
+
+
+# ------------------------------------------------------------------------------------------
+# The parser
+# ------------------------------------------------------------------------------------------
+
+def add_parser(sub, parents) -> None:
+    from sfpu_sim.design.emit import SCHEMES
+    from sfpu_sim.design.numbers import COEFFICIENT_FORMATS
+    from sfpu_sim.sweeps import FORMATS
+
+    parser = sub.add_parser(
+        "fit", parents=parents,
+        help="design a polynomial: minimax fit, coefficient rounding, certified error, kernel",
+        description="Fit a minimax polynomial to FUNCTION, round its coefficients to their "
+                    "formats (at least as well as Sollya's fpminimax), prove the rounded "
+                    "polynomial's error bound, and optionally emit and sweep a kernel file.")
+    # Interval ends such as -pi/4 start with a dash: read them as values, not options.
+    parser._negative_number_matcher = re.compile(r"^-[^-]")
+    parser.add_argument("function", help="a reference function (exp, log, sin, ...; a kernel "
+                                         "file's register_kernel(..., reference=) adds one)")
+    parser.add_argument("--interval", required=True, metavar="LO,HI",
+                        help="e.g. -pi/4,pi/4 or 0,log(2) (numbers, pi, e, log(), sqrt(), ...)")
+    parser.add_argument("--powers", metavar="K,K,...", help="powers of x, e.g. 1,3,5,7")
+    parser.add_argument("--degree", type=int, metavar="N", help="all powers up to N "
+                                                                "(see --parity)")
+    parser.add_argument("--parity", choices=("odd", "even"), help="with --degree: odd or even "
+                                                                  "powers only")
+    parser.add_argument("--error", choices=("absolute", "relative"), default="absolute")
+    parser.add_argument("--weight", metavar="EXPR", help="an expression in x multiplying the "
+                                                         "error, e.g. exp(-x)")
+    parser.add_argument("--format", default="fp32", metavar="F[,F...]",
+                        help=f"coefficient format(s): {', '.join(COEFFICIENT_FORMATS)}, one "
+                             f"for all or one per power (default fp32)")
+    parser.add_argument("--fix", metavar="K=V[,K=V]", help="fix coefficients, e.g. 0=1")
+    parser.add_argument("--precision", type=int, default=128, metavar="BITS",
+                        help="Remez working precision (default 128)")
+    parser.add_argument("--backend", choices=("sfpu-sim", "sollya"), default="sfpu-sim",
+                        help="who rounds the coefficients (sollya: its fpminimax, if installed)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--emit", metavar="FILE.py", help="write a kernel file evaluating the "
+                                                          "polynomial")
+    parser.add_argument("--name", help="the emitted kernel's name (default: the file's stem)")
+    parser.add_argument("--scheme", choices=SCHEMES, help="evaluation (default horner)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="run the emitted kernel over the BF16 inputs in --range and print "
+                             "the predicted device ULP per chip")
+    parser.add_argument("--arch", choices=list(CHIPS) + ["both"], default="both",
+                        help="chips for --sweep (default both)")
+    parser.add_argument("--range", metavar="LO,HI", help="inputs for --sweep (default: the "
+                                                         "interval)")
+    parser.add_argument("--dest", choices=FORMATS, help="Dst format for --sweep (default: the "
+                                                        "kernel's, bf16)")
+    parser.set_defaults(handler=cmd_fit)
