@@ -28,6 +28,7 @@ import numba
 import numpy as np
 
 from sfpu_sim import jit, threads
+from sfpu_sim.arch import ARCHES
 from sfpu_sim.compiled.codegen import NotCompiled, Translation
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa.spec import Instruction, IsaError
@@ -127,6 +128,9 @@ def _instructions(program, m: Machine) -> list[Instruction] | None:
 
 
 def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
+    if ARCHES.get(m.arch.name) is not m.arch:
+        return (f"platform {m.arch.name!r} is not one of the chips (its arithmetic and stores "
+                f"are data the compiled path does not read)")
     if type(m) is not Machine:
         return f"a Machine subclass ({type(m).__name__}) may execute instructions differently"
     if m.trace is not None:
