@@ -247,14 +247,32 @@ class Dst:
         """Store one standard-layout pattern per lane (``bits`` has one entry per lane of the
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        (self.write16 if width == 16 else self.write32)(rows, cols, encode(bits), groups)
+        physical, cols = self._grid_cells(addr, width)
+        values = np.asarray(encode(bits)).astype(np.uint32).reshape(-1, 4, 8)
+        if width == 16:
+            self.bits[:, physical[0], cols] = values.astype(np.uint16)
+        else:
+            self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
+            self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        return decode((self.read16 if width == 16 else self.read32)(rows, cols, groups))
+        physical, cols = self._grid_cells(addr, width)
+        cells = self.bits[:, physical[0], cols].astype(np.uint32)
+        if width == 32:
+            cells = (cells << np.uint32(16)) | self.bits[:, physical[1], cols]
+        return decode(cells.reshape(-1))
+
+    def _grid_cells(self, addr: int, width: int):
+        """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
+        SFPU at grid row ``r`` of the physical rows returned (one array of 4 rows per half;
+        32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
+        high = self.adj16(rows) if width == 16 else self.adj32(rows)
+        physical = [high] if width == 16 else [high, high + 8]
+        self._check_rows(physical[-1])
+        return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
@@ -327,8 +345,12 @@ class Machine:
 
     @property
     def lane_id(self) -> np.ndarray:
-        """Lane number within its 32-lane SFPU (0..31) for every lane."""
-        return (np.arange(self.lanes, dtype=np.uint32) % LANES_PER_SFPU)
+        """Lane number within its 32-lane SFPU (0..31) for every lane (read-only; computed once:
+        sweeps ask for it on every Dst access)."""
+        if getattr(self, "_lane_id", None) is None or self._lane_id.size != self.lanes:
+            self._lane_id = np.arange(self.lanes, dtype=np.uint32) % np.uint32(LANES_PER_SFPU)
+            self._lane_id.flags.writeable = False
+        return self._lane_id
 
     # ----------------------------------------------------------------------------------------
     # Lane views used by instructions
@@ -441,13 +463,7 @@ class Machine:
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
         self._check_hazard(instruction)
-        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
-            where = f" at {instruction.source}" if instruction.source else ""
-            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
-                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
-            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
-                                            f"{where}): {kind}", kind, self.executed,
-                                            instruction.source or ""), stacklevel=2)
+        self._check_cc_disabled(instruction)
         before = self.trace.snapshot(self) if self.trace is not None else None
         self.active = self._backdoor(instruction)
         self._enabled = self.lane_enabled()
@@ -486,6 +502,15 @@ class Machine:
         capture = (self.lane_config & DISABLE_BACKDOOR_LOAD) == 0
         np.copyto(self.loadmacro.templates[vd - 12], np.uint32(instruction.word), where=capture)
         return ~capture
+
+    def _check_cc_disabled(self, instruction: Instruction) -> None:
+        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
+            where = f" at {instruction.source}" if instruction.source else ""
+            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
+                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
+            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
+                                            f"{where}): {kind}", kind, self.executed,
+                                            instruction.source or ""), stacklevel=3)
 
     def _check_hazard(self, instruction: Instruction) -> None:
         if self.previous is None:
