@@ -325,9 +325,10 @@ class Machine:
         chip's reset values; PRNG state zero (ttsim's reset value; hardware seeds it)."""
         lanes = self.lanes
         self.lreg = np.zeros((16, lanes), dtype=np.uint32).view(LRegFile)
+        registers = self.lreg.view(np.ndarray)            # the chip's own values: no checks
         for index, value in self.arch.constant_lregs.items():
-            self.lreg[index] = value
-        self.lreg[15] = self.lane_id * 2
+            registers[index] = value
+        registers[15] = self.lane_id * 2
         self.lreg_macro = np.zeros(lanes, dtype=np.uint32)
         self.cc = CC(lanes, self.arch.cc_stack_depth)
         self.dst = Dst(self.groups, self.dst_rows, self)

@@ -272,20 +272,19 @@ def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> l
     return out
 
 
-def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf16",
-          output_format: str = "bf16", reference_rounding: str = "rne",
-          ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
-          selection: Selection = EVERYTHING, progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` (a :class:`~sfpu_sim.registry.KernelSpec`) on
-    ``arch`` (see the module docstring). ``dest``: the Dst format (default: the kernel's).
-    ``selection``: the inputs counted (a range of values, a region); statistics, worst lists
-    and arrays then cover only those, and the summary says which."""
-    from sfpu_sim.registry import KernelSpec
-
-    if not isinstance(kernel, KernelSpec):
-        raise SweepError(f"sweep() takes a registered kernel (sfpu_sim.registry.get(name)), "
-                         f"not {type(kernel).__name__}")
-    spec = kernel
+def sweep(kernel, arch: str | None = None, *, function: str | None = None,
+          dest: str | None = None, input_format: str = "bf16", output_format: str = "bf16",
+          reference_rounding: str = "rne", ulp_convention: str = "daz-index",
+          regions=DEFAULT_REGIONS, worst: int = 20, selection: Selection = EVERYTHING,
+          progress=None) -> SweepResult:
+    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring): a
+    :class:`~sfpu_sim.registry.KernelSpec`, or a :class:`~sfpu_sim.isa.spec.Program` with the
+    ``function`` it approximates (its chip is the program's). ``dest``: the Dst format
+    (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
+    values, a region); statistics, worst lists and arrays then cover only those, and the
+    summary says which. Looking kernels up by name is the CLI's and ``testing``'s business."""
+    spec = _as_spec(kernel, function)
+    arch = arch or spec.chips[0]
     dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
@@ -391,6 +390,25 @@ def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
     return SweepResult(jsonable(summary), arrays)
+
+
+def _as_spec(kernel, function):
+    """A KernelSpec as is; a Program as an unregistered one-chip kernel of ``function``."""
+    from sfpu_sim.registry import KernelSpec
+
+    if isinstance(kernel, KernelSpec):
+        return kernel
+    if not isinstance(kernel, Program):
+        raise SweepError(f"sweep() takes a kernel (sfpu_sim.registry.get(name)) or a Program, "
+                         f"not {type(kernel).__name__}")
+    if function is None:
+        raise SweepError("sweep() of a Program needs function=, the reference it approximates")
+    if function not in reference.functions():
+        raise SweepError(f"unknown function {function!r} (known: "
+                         f"{', '.join(reference.functions())})")
+    return KernelSpec(name=kernel.name or "program", function=function,
+                      chips=(kernel.arch.name,), mode="accurate", dest="bf16",
+                      provenance="a Program given to sweep()", build=lambda arch: kernel)
 
 
 def _listing_line(instruction) -> dict:
