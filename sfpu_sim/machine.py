@@ -5,10 +5,8 @@ Owns: LRegs, per-lane predication (CC flags, CC enable, CC stack), LaneConfig, D
 configuration bits the SFPU reads, the SFPLOADMACRO state, the PRNG; executing an instruction
 and applying lane enable in one place. Knows nothing of what a kernel computes.
 
-Single-issue and sequential: a step executes one instruction and its writes land at once.
-While SFPLOADMACRO work is in flight a step is one cycle of :mod:`sfpu_sim.macro`, which runs
-the scheduled instructions beside the issued one and lands LReg writes through
-:meth:`Machine.write` at the end of their cycle.
+A step executes one instruction and its writes land at once, except while SFPLOADMACRO work is
+in flight: then a step is a cycle of :mod:`sfpu_sim.macro` (scheduled instructions beside it).
 
 Lanes are a numpy axis. ``Machine(arch, lanes)`` with ``lanes`` a multiple of 32 is a batch of
 ``lanes // 32`` independent SFPUs running the same program in lockstep; cross-lane
@@ -254,14 +252,32 @@ class Dst:
         """Store one standard-layout pattern per lane (``bits`` has one entry per lane of the
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        (self.write16 if width == 16 else self.write32)(rows, cols, encode(bits), groups)
+        physical, cols = self._grid_cells(addr, width)
+        values = np.asarray(encode(bits)).astype(np.uint32).reshape(-1, 4, 8)
+        if width == 16:
+            self.bits[:, physical[0], cols] = values.astype(np.uint16)
+        else:
+            self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
+            self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        return decode((self.read16 if width == 16 else self.read32)(rows, cols, groups))
+        physical, cols = self._grid_cells(addr, width)
+        cells = self.bits[:, physical[0], cols].astype(np.uint32)
+        if width == 32:
+            cells = (cells << np.uint32(16)) | self.bits[:, physical[1], cols]
+        return decode(cells.reshape(-1))
+
+    def _grid_cells(self, addr: int, width: int):
+        """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
+        SFPU at grid row ``r`` of the physical rows returned (one array of 4 rows per half;
+        32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
+        high = self.adj16(rows) if width == 16 else self.adj32(rows)
+        physical = [high] if width == 16 else [high, high + 8]
+        self._check_rows(physical[-1])
+        return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
@@ -315,9 +331,10 @@ class Machine:
         chip's reset values; PRNG state zero (ttsim's reset value; hardware seeds it)."""
         lanes = self.lanes
         self.lreg = np.zeros((16, lanes), dtype=np.uint32).view(LRegFile)
+        registers = self.lreg.view(np.ndarray)            # the chip's own values: no checks
         for index, value in self.arch.constant_lregs.items():
-            self.lreg[index] = value
-        self.lreg[15] = self.lane_id * 2
+            registers[index] = value
+        registers[15] = self.lane_id * 2
         self.lreg_macro = np.zeros(lanes, dtype=np.uint32)
         self.cc = CC(lanes, self.arch.cc_stack_depth)
         self.dst = Dst(self.groups, self.dst_rows, self)
@@ -333,15 +350,19 @@ class Machine:
         self.last_ran: Instruction | None = None    # the last issued one that acted somewhere
         self.executed = 0
         self.trace: Trace | None = None
-        self.store_watch: StoreWatch | None = None
+        self.store_watch = None            # sees every SFPSTORE (sweeps.StoreWatch)
         self.active = np.ones(lanes, dtype=bool)
         self._sink: list | None = None    # the cycle engine collects LReg writes here
         self._enabled = None
 
     @property
     def lane_id(self) -> np.ndarray:
-        """Lane number within its 32-lane SFPU (0..31) for every lane."""
-        return (np.arange(self.lanes, dtype=np.uint32) % LANES_PER_SFPU)
+        """Lane number within its 32-lane SFPU (0..31) for every lane (read-only; computed once:
+        sweeps ask for it on every Dst access)."""
+        if getattr(self, "_lane_id", None) is None or self._lane_id.size != self.lanes:
+            self._lane_id = np.arange(self.lanes, dtype=np.uint32) % np.uint32(LANES_PER_SFPU)
+            self._lane_id.flags.writeable = False
+        return self._lane_id
 
     # ----------------------------------------------------------------------------------------
     # Lane views used by instructions
@@ -465,13 +486,7 @@ class Machine:
         captured = self._captured(instruction)
         if not captured:
             self._check_hazard(instruction)
-        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
-            where = f" at {instruction.source}" if instruction.source else ""
-            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
-                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
-            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
-                                            f"{where}): {kind}", kind, self.executed,
-                                            instruction.source or ""), stacklevel=2)
+        self._check_cc_disabled(instruction)
         before = self.trace.snapshot(self) if self.trace is not None else None
         if self.macros.busy:
             self.macros.run_cycle(instruction)
@@ -484,15 +499,10 @@ class Machine:
         self.executed += 1
 
     def stored(self, address: int, source, lanes) -> None:
-        """An SFPSTORE (issued or scheduled) stored ``source`` at ``address`` in ``lanes``."""
+        """An SFPSTORE (issued or scheduled) stored ``source`` at ``address`` in ``lanes``:
+        told to ``store_watch`` (``see(address, source, lanes)``) if one is set."""
         if self.store_watch is not None:
             self.store_watch.see(address, source, lanes)
-
-    def watch_stores(self, address: int) -> StoreWatch:
-        """From now on keep, per lane, the LReg value the last SFPSTORE to the cells of
-        ``address`` stored (issued or scheduled by SFPLOADMACRO)."""
-        self.store_watch = StoreWatch(address, self.lanes)
-        return self.store_watch
 
     def record(self, lanes, dst_addresses=None) -> Trace:
         """Start recording, for the given lanes, every instruction executed from now on and
@@ -501,12 +511,13 @@ class Machine:
         self.trace = Trace(self, lanes, dst_addresses)
         return self.trace
 
-    def run(self, program: Program | list) -> "Machine":
-        """Execute a program (a :class:`Program`, instructions or words) in order, then
-        :meth:`drain`."""
+    def run(self, program: Program | list, drain: bool = True) -> "Machine":
+        """Execute a program (a :class:`Program`, instructions or words) in order, then (unless
+        the program goes on later) :meth:`drain`."""
         for instruction in program:
             self.step(instruction)
-        self.drain()
+        if drain:
+            self.drain()
         return self
 
     def drain(self) -> None:
@@ -542,19 +553,6 @@ class Machine:
         captured = instruction is not None and self._captured(instruction)
         self.last_ran = None if captured else instruction
 
-    def discarded(self, issued: Instruction, scheduled: Instruction) -> None:
-        """An issued instruction met a scheduled one at its sub-unit and was dropped."""
-        problem = (f"{issued.mnemonic} is silently discarded: {scheduled.mnemonic} scheduled "
-                   f"by SFPLOADMACRO runs on the {issued.op.unit} sub-unit in the same cycle")
-        message = (f"hazard at instruction {self.executed} ({issued.mnemonic}"
-                   f"{' at ' + issued.source if issued.source else ''}): {problem} "
-                   f"({scheduled.source})")
-        if self.strict:
-            raise HazardError(message)
-        warnings.warn(HazardWarning(message, "hazard: an issued instruction meets one "
-                                    "SFPLOADMACRO scheduled at its sub-unit and is discarded",
-                                    self.executed, issued.source or ""), stacklevel=4)
-
     # ----------------------------------------------------------------------------------------
     def _captured(self, instruction: Instruction) -> bool:
         """Whether the VD >= 12 backdoor captures the instruction in every lane (it then reads
@@ -575,6 +573,15 @@ class Machine:
         np.copyto(self.loadmacro.templates[vd - 12], np.uint32(instruction.word), where=capture)
         return ~capture
 
+    def _check_cc_disabled(self, instruction: Instruction) -> None:
+        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
+            where = f" at {instruction.source}" if instruction.source else ""
+            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
+                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
+            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
+                                            f"{where}): {kind}", kind, self.executed,
+                                            instruction.source or ""), stacklevel=3)
+
     def _check_hazard(self, instruction: Instruction) -> None:
         if self.previous is None or self._previous_captured:
             return
@@ -589,15 +596,3 @@ class Machine:
         warnings.warn(HazardWarning(message, kind, self.executed,
                                     instruction.source or ""), stacklevel=3)
 
-
-class StoreWatch:
-    """What :meth:`Machine.watch_stores` keeps: ``values``, per lane, the LReg value the last
-    SFPSTORE to the cells of ``address`` stored (0 where none did)."""
-
-    def __init__(self, address: int, lanes: int):
-        self.address = address & ~1           # bit 0 of an address selects nothing
-        self.values = np.zeros(lanes, dtype=np.uint32)
-
-    def see(self, address: int, source, lanes) -> None:
-        if address & ~1 == self.address:
-            np.copyto(self.values, source, where=lanes)

@@ -48,6 +48,7 @@ latencies); isa-reference §3.15, §4.1, §5.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -150,7 +151,7 @@ class Sequencer:
             units[entry.unit] = entry
         runs = issued is not None
         if runs and issued.op.unit in units and issued.mnemonic != "SFPNOP":
-            m.discarded(issued, units[issued.op.unit].instruction)
+            self._discard(issued, units[issued.op.unit].instruction)
             runs = False
         if runs:
             self._check_stall(issued)
@@ -193,6 +194,22 @@ class Sequencer:
 
     # ----------------------------------------------------------------------------------------
     # Rules
+    def _discard(self, issued: Instruction, scheduled: Instruction) -> None:
+        """The issued instruction met a scheduled one at its sub-unit and is dropped: a hazard
+        (the page says software must not do it), an error in strict mode."""
+        from sfpu_sim.machine import HazardError, HazardWarning
+
+        m = self.machine
+        message = (f"hazard at instruction {m.executed} ({issued.mnemonic}"
+                   f"{' at ' + issued.source if issued.source else ''}): {issued.mnemonic} is "
+                   f"silently discarded: {scheduled.mnemonic} scheduled by SFPLOADMACRO runs on "
+                   f"the {issued.op.unit} sub-unit in the same cycle ({scheduled.source})")
+        if m.strict:
+            raise HazardError(message)
+        warnings.warn(HazardWarning(message, "hazard: an issued instruction meets one "
+                                    "SFPLOADMACRO scheduled at its sub-unit and is discarded",
+                                    m.executed, issued.source or ""), stacklevel=5)
+
     def _check_stall(self, issued: Instruction) -> None:
         """The stalls the pages document for an issued instruction: after SFPSWAP unless it is
         SFPNOP (both chips); on Blackhole after the SFPSHFT2 shuffles unless SFPNOP, and after

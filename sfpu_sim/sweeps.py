@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import sfpu_sim
-from sfpu_sim import cost, formats, reference, ulp
+from sfpu_sim import compiled, cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
@@ -98,6 +98,7 @@ class DeviceRun:
     path: DevicePath
     program: Program
     trace: object = None
+    engine: str = "machine"       # "compiled", or "machine" (with the reason it was not compiled)
 
 
 def _last_store(program: Program) -> int:
@@ -155,45 +156,77 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
     return output[:count]
 
 
+ENGINES = ("compiled", "machine")
+
+
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
                trace_lanes=None, machine_class=Machine, *,
-               fp32_inputs: bool = False) -> DeviceRun:
+               fp32_inputs: bool = False, engine: str = "compiled") -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
     see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
     instruction changed in those lanes (input order); ``machine_class`` as for
-    :func:`device_machine`."""
+    :func:`device_machine`.
+
+    ``engine``: "compiled" (default) runs the program as one compiled per-lane function
+    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or for a Machine
+    subclass), "machine" the per-instruction Machine. Both give the same bits;
+    ``DeviceRun.engine`` says which ran."""
+    if engine not in ENGINES:
+        raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     if uses_loadmacro(program):
-        addresses = [0]
-        trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ProgramWarning)
-            kernel_fp32 = _run_macro_program(m, program)
+        trace = m.record(trace_lanes, [0]) if trace_lanes is not None else None
+        kernel_fp32, engine = _run_macro_program(m, program, engine)
         return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
-                         program, trace)
+                         program, trace, engine)
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
-        m.run(program.instructions[:store])
-        kernel_fp32 = m.read(program[store].vd).copy()
-        m.run(program.instructions[store:])
+        if engine == "compiled" and trace is None and type(m) is Machine:
+            kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
+            engine = "compiled" if why_not is None else f"machine ({why_not})"
+        else:
+            m.run(program.instructions[:store])
+            kernel_fp32 = m.read(program[store].vd).copy()
+            m.run(program.instructions[store:])
+            engine = "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
-                     program, trace)
+                     program, trace, engine)
 
 
-def _run_macro_program(m: Machine, program: Program) -> np.ndarray:
-    """Run a program that uses SFPLOADMACRO to the end of its scheduled work; the LReg values
-    the last store to Dst address 0 stored."""
-    watch = m.watch_stores(0)
-    m.run(program)
+class StoreWatch:
+    """Set as ``Machine.store_watch``: ``values``, per lane, the LReg value the last SFPSTORE
+    (issued or scheduled) to the cells of ``address`` stored (0 where none did)."""
+
+    def __init__(self, address: int, lanes: int):
+        self.address = address & ~1           # bit 0 of an address selects nothing
+        self.values = np.zeros(lanes, dtype=np.uint32)
+
+    def see(self, address: int, source, lanes) -> None:
+        if address & ~1 == self.address:
+            np.copyto(self.values, source, where=lanes)
+
+
+def _run_macro_program(m: Machine, program: Program, engine: str):
+    """Run a program that uses SFPLOADMACRO to the end of its scheduled work (the compiled
+    path declines it, with its reason); the LReg values the last store to Dst address 0
+    stored, and the engine that ran."""
+    watch = m.store_watch = StoreWatch(0, m.lanes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
+        if engine == "compiled":
+            _, why_not = compiled.execute(m, program)
+            engine = f"machine ({why_not})"
+        else:
+            m.run(program)
     if m.macros.pending:
         raise SweepError(f"kernel program {program.name!r} ends with {len(m.macros.pending)} "
                          f"SFPLOADMACRO-scheduled instruction(s) waiting for issued "
                          f"instructions (UnitDelayKind); end it with enough SFPNOPs")
-    return watch.values.copy()
+    return watch.values.copy(), engine
 
 
 def program_hash(program: Program) -> str:
@@ -286,20 +319,19 @@ def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> l
     return out
 
 
-def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf16",
-          output_format: str = "bf16", reference_rounding: str = "rne",
-          ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
-          selection: Selection = EVERYTHING, progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` (a :class:`~sfpu_sim.registry.KernelSpec`) on
-    ``arch`` (see the module docstring). ``dest``: the Dst format (default: the kernel's).
-    ``selection``: the inputs counted (a range of values, a region); statistics, worst lists
-    and arrays then cover only those, and the summary says which."""
-    from sfpu_sim.registry import KernelSpec
-
-    if not isinstance(kernel, KernelSpec):
-        raise SweepError(f"sweep() takes a registered kernel (sfpu_sim.registry.get(name)), "
-                         f"not {type(kernel).__name__}")
-    spec = kernel
+def sweep(kernel, arch: str | None = None, *, function: str | None = None,
+          dest: str | None = None, input_format: str = "bf16", output_format: str = "bf16",
+          reference_rounding: str = "rne", ulp_convention: str = "daz-index",
+          regions=DEFAULT_REGIONS, worst: int = 20, selection: Selection = EVERYTHING,
+          progress=None) -> SweepResult:
+    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring): a
+    :class:`~sfpu_sim.registry.KernelSpec`, or a :class:`~sfpu_sim.isa.spec.Program` with the
+    ``function`` it approximates (its chip is the program's). ``dest``: the Dst format
+    (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
+    values, a region); statistics, worst lists and arrays then cover only those, and the
+    summary says which. Looking kernels up by name is the CLI's and ``testing``'s business."""
+    spec = _as_spec(kernel, function)
+    arch = arch or spec.chips[0]
     dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
@@ -405,6 +437,25 @@ def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
     return SweepResult(jsonable(summary), arrays)
+
+
+def _as_spec(kernel, function):
+    """A KernelSpec as is; a Program as an unregistered one-chip kernel of ``function``."""
+    from sfpu_sim.registry import KernelSpec
+
+    if isinstance(kernel, KernelSpec):
+        return kernel
+    if not isinstance(kernel, Program):
+        raise SweepError(f"sweep() takes a kernel (sfpu_sim.registry.get(name)) or a Program, "
+                         f"not {type(kernel).__name__}")
+    if function is None:
+        raise SweepError("sweep() of a Program needs function=, the reference it approximates")
+    if function not in reference.functions():
+        raise SweepError(f"unknown function {function!r} (known: "
+                         f"{', '.join(reference.functions())})")
+    return KernelSpec(name=kernel.name or "program", function=function,
+                      chips=(kernel.arch.name,), mode="accurate", dest="bf16",
+                      provenance="a Program given to sweep()", build=lambda arch: kernel)
 
 
 def _listing_line(instruction) -> dict:

@@ -96,3 +96,8 @@ def test_locate_refuses_a_kernel_built_on_sfploadmacro(capsys):
     err = capsys.readouterr().err
     assert "uses SFPLOADMACRO: locate follows issued instructions" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_the_compiled_engine_declines_sfploadmacro_and_says_why():
+    macro, _ = runs("exp_approx_loadmacro", "exp_approx", "wormhole")
+    assert macro.engine.startswith("machine (SFPLOADMACRO schedules instructions"), macro.engine
