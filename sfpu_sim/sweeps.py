@@ -15,7 +15,10 @@ Device path, per cell (kernels.md §0, §1.2, §14a; Packers/FormatConversion.md
    format of the input's, so ``SFPLOAD``/``SFPSTORE`` mode 0 resolve as on the device.
 3. The last ``SFPSTORE`` writes the result: truncating FP32 -> BF16 into a BF16 Dst, raw FP32
    (denormals flushed) into an FP32 Dst. The LReg it stores is captured per lane: the kernel's
-   own FP32 result, before any device conversion (error attribution).
+   own FP32 result, before any device conversion (error attribution). A kernel built on
+   SFPLOADMACRO runs as the device calls it, on 8 row groups (Dst addresses 0-14, one face);
+   its stores are scheduled, so the value captured is what the last store to address 0
+   stored, and the machine then runs on until the scheduled work is done.
 4. Pack: Dst -> the output format. BF16 Dst -> BF16: identity. FP32 Dst -> BF16: the packer's
    rounding conversion (nearest, ties away; denormals -> 0, -0 -> +0, NaN -> Inf). Any ->
    FP32: exact.
@@ -105,6 +108,10 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
+def uses_loadmacro(program: Program) -> bool:
+    return any(ins.mnemonic == "SFPLOADMACRO" for ins in program)
+
+
 def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
                    machine_class=Machine, *, fp32_inputs: bool = False):
     """A Machine set up as the device path leaves it before the kernel runs (module
@@ -120,7 +127,10 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
     lanes = max(32, -(-inputs.size // 32) * 32)
     padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
-    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
+    # 16 rows hold address 0; an SFPLOADMACRO kernel walks a face and its pipelines reach
+    # back to the row group before the first (tt-llk's FP32 reciprocal: address -2 = 1022).
+    m = machine_class(program.arch, lanes=lanes,
+                      dst_rows=1024 if uses_loadmacro(program) else 16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
@@ -165,6 +175,11 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
+    if uses_loadmacro(program):
+        trace = m.record(trace_lanes, [0]) if trace_lanes is not None else None
+        kernel_fp32, engine = _run_macro_program(m, program, engine)
+        return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
+                         program, trace, engine)
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
@@ -180,6 +195,38 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
             engine = "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
                      program, trace, engine)
+
+
+class StoreWatch:
+    """Set as ``Machine.store_watch``: ``values``, per lane, the LReg value the last SFPSTORE
+    (issued or scheduled) to the cells of ``address`` stored (0 where none did)."""
+
+    def __init__(self, address: int, lanes: int):
+        self.address = address & ~1           # bit 0 of an address selects nothing
+        self.values = np.zeros(lanes, dtype=np.uint32)
+
+    def see(self, address: int, source, lanes) -> None:
+        if address & ~1 == self.address:
+            np.copyto(self.values, source, where=lanes)
+
+
+def _run_macro_program(m: Machine, program: Program, engine: str):
+    """Run a program that uses SFPLOADMACRO to the end of its scheduled work (the compiled
+    path declines it, with its reason); the LReg values the last store to Dst address 0
+    stored, and the engine that ran."""
+    watch = m.store_watch = StoreWatch(0, m.lanes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
+        if engine == "compiled":
+            _, why_not = compiled.execute(m, program)
+            engine = f"machine ({why_not})"
+        else:
+            m.run(program)
+    if m.macros.pending:
+        raise SweepError(f"kernel program {program.name!r} ends with {len(m.macros.pending)} "
+                         f"SFPLOADMACRO-scheduled instruction(s) waiting for issued "
+                         f"instructions (UnitDelayKind); end it with enough SFPNOPs")
+    return watch.values.copy(), engine
 
 
 def program_hash(program: Program) -> str:
