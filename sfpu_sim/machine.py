@@ -253,10 +253,11 @@ class Dst:
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        values = np.asarray(encode(bits)).astype(np.uint32).reshape(-1, 4, 8)
+        values = np.asarray(encode(bits))
         if width == 16:
-            self.bits[:, physical[0], cols] = values.astype(np.uint16)
+            self.bits[:, physical[0], cols] = values.astype(np.uint16).reshape(-1, 4, 8)
         else:
+            values = values.astype(np.uint32).reshape(-1, 4, 8)
             self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
             self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
@@ -264,9 +265,9 @@ class Dst:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        cells = self.bits[:, physical[0], cols].astype(np.uint32)
+        cells = self.bits[:, physical[0], cols]
         if width == 32:
-            cells = (cells << np.uint32(16)) | self.bits[:, physical[1], cols]
+            cells = (cells.astype(np.uint32) << np.uint32(16)) | self.bits[:, physical[1], cols]
         return decode(cells.reshape(-1))
 
     def _grid_cells(self, addr: int, width: int):
@@ -277,6 +278,9 @@ class Dst:
         high = self.adj16(rows) if width == 16 else self.adj32(rows)
         physical = [high] if width == 16 else [high, high + 8]
         self._check_rows(physical[-1])
+        # consecutive rows (the usual case) as a slice: numpy then views Dst, never copies it
+        physical = [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
+                    for p in physical]
         return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
