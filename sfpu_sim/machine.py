@@ -45,7 +45,6 @@ MAX_STATE_BYTES = 4 << 30
 STATE_BYTES_PER_LANE = 113
 
 
-
 class HazardError(IsaError):
     """A program breaks a documented scheduling rule (strict mode)."""
 
@@ -253,11 +252,11 @@ class Dst:
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        values = np.asarray(encode(bits))
+        values = np.asarray(encode(bits)).astype(np.uint16 if width == 16 else np.uint32)
         if width == 16:
-            self.bits[:, physical[0], cols] = values.astype(np.uint16).reshape(-1, 4, 8)
+            self.bits[:, physical[0], cols] = values.reshape(-1, 4, 8)
         else:
-            values = values.astype(np.uint32).reshape(-1, 4, 8)
+            values = values.reshape(-1, 4, 8)
             self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
             self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
@@ -278,10 +277,9 @@ class Dst:
         high = self.adj16(rows) if width == 16 else self.adj32(rows)
         physical = [high] if width == 16 else [high, high + 8]
         self._check_rows(physical[-1])
-        # consecutive rows (the usual case) as a slice: numpy then views Dst, never copies it
-        physical = [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
-                    for p in physical]
-        return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
+        # consecutive rows (the usual case) as a slice, so that numpy views Dst, never copies
+        return [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
+                for p in physical], slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
