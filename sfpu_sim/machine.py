@@ -253,10 +253,10 @@ class Dst:
         encode, width = _DST_ENCODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
         values = np.asarray(encode(bits)).astype(np.uint16 if width == 16 else np.uint32)
+        values = values.reshape(-1, 4, 8)
         if width == 16:
-            self.bits[:, physical[0], cols] = values.reshape(-1, 4, 8)
+            self.bits[:, physical[0], cols] = values
         else:
-            values = values.reshape(-1, 4, 8)
             self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
             self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
@@ -271,13 +271,12 @@ class Dst:
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
-        SFPU at grid row ``r`` of the physical rows returned (one array of 4 rows per half;
-        32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        SFPU at grid row ``r`` of the physical rows returned (4 per half, a slice if consecutive:
+        a view; 32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
         rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
         high = self.adj16(rows) if width == 16 else self.adj32(rows)
         physical = [high] if width == 16 else [high, high + 8]
         self._check_rows(physical[-1])
-        # consecutive rows (the usual case) as a slice, so that numpy views Dst, never copies
         return [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
                 for p in physical], slice((addr >> 1) & 1, self.COLUMNS, 2)
 
