@@ -14,7 +14,8 @@ compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp c
 every Dst address, the configuration, and the LRegs and LaneFlags whose value is the same in
 all lanes (constants). The same function runs a Machine (:func:`execute`: every lane's state
 read and written back) or a sweep's batch of SFPUs that all start as one template SFPU
-(:func:`execute_sfpus`: only Dst exists for the whole batch, nothing is written back). It needs LaneConfig zero and no tracing; a program or state it cannot compile
+(:func:`execute_sfpus`: only Dst exists for the whole batch, nothing is written back).
+It needs LaneConfig zero and no tracing; a program or state it cannot compile
 faithfully runs on the Machine instead, with the reason given (:func:`execute`), never a
 different answer. The Machine stays the reference: tests/test_compiled.py holds the two to
 agreement bit for bit.
