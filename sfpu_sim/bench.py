@@ -1,4 +1,4 @@
-"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, loop, locate.
+"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, kernel, loop, locate.
 
 Throughput is measured, never asserted: this machine is shared and noisy, so each figure is the
 best of several repetitions after a warm-up call (which also triggers compilation), and ratios
@@ -7,6 +7,7 @@ are only meaningful within one run.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -16,13 +17,16 @@ from rich.table import Table
 SEED = 20261126
 
 
-def best_seconds(call, repeat: int) -> float:
+def best_seconds(call, repeat: int, clock=time.perf_counter) -> float:
+    """Best time of ``repeat`` calls after a warm-up call; ``clock`` may be
+    ``time.process_time`` (CPU seconds of the process: on a shared, loaded machine the fair
+    figure for one thread)."""
     call()                                   # warm-up: compilation, page faults
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         call()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, clock() - start)
     return best
 
 
@@ -39,21 +43,30 @@ def raw_bits(rng, n: int) -> np.ndarray:
 
 
 def bench_fma(args, console: Console) -> None:
-    import numba
-
-    from sfpu_sim import fma
+    """The FMA models on arrays: one thread, all threads, and the default count (which drops
+    to one while the load average oversubscribes the cores; sfpu_sim.threads)."""
+    from sfpu_sim import fma, threads
 
     rng = np.random.default_rng(SEED)
-    table = Table(title=f"FMA models: lane-ops/s (best of {args.repeat}; "
-                        f"{numba.get_num_threads()} threads)")
-    for column in ("model", "lanes", "inputs", "M lane-ops/s"):
+    most = threads.max_threads()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    table = Table(title=f"FMA models: M lane-ops/s (best of {args.repeat}; load average "
+                        f"{load:.1f} at the start)")
+    for column in ("model", "lanes", "inputs", "1 thread", f"{most} threads", "default"):
         table.add_column(column, justify="right" if column != "model" else "left")
-    for lanes in args.lanes:
-        for kind, make in (("moderate floats", moderate_floats), ("raw bits", raw_bits)):
-            x, y, z = (make(rng, lanes) for _ in range(3))
-            for name, model in fma.MODELS.items():
-                seconds = best_seconds(lambda: model(x, y, z), args.repeat)
-                table.add_row(name, f"{lanes:,}", kind, f"{lanes / seconds / 1e6:,.0f}")
+    try:
+        for lanes in args.lanes:
+            for kind, make in (("moderate floats", moderate_floats), ("raw bits", raw_bits)):
+                x, y, z = (make(rng, lanes) for _ in range(3))
+                for name, model in fma.MODELS.items():
+                    rates = []
+                    for n in (1, most, None):
+                        threads.set_threads(n)
+                        seconds = best_seconds(lambda: model(x, y, z), args.repeat)
+                        rates.append(f"{lanes / seconds / 1e6:,.0f}")
+                    table.add_row(name, f"{lanes:,}", kind, *rates)
+    finally:
+        threads.set_threads(None)
     console.print(table)
 
 
@@ -132,6 +145,58 @@ def bench_reference(args, console: Console) -> None:
         table.add_column(column, justify="right" if column == "seconds" else "left")
     for option, name, seconds, note in measure():
         table.add_row(option, name, f"{seconds:.3f}", note)
+    console.print(table)
+
+
+KERNEL_BENCH = ("exp", "tanh", "log", "gelu")
+TTSIM_FIGURE = "ttsim v1.10.0, end to end, all 65,536 BF16 inputs, exp and tanh: 260-400 M/s"
+
+
+def bench_kernel(args, console: Console) -> None:
+    """Whole kernels over all 65,536 BF16 inputs (``sweeps.run_device``, end to end: Machine
+    and Dst set-up, the program, reading the results): M lane-instructions/s (instructions x
+    65,536 per second), compiled and Machine, one thread (wall clock and CPU time) and all
+    threads (wall clock); ratios are of figures measured in this run."""
+    from sfpu_sim import registry, threads
+    from sfpu_sim.sweeps import DevicePath, run_device
+
+    inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    most = threads.max_threads()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    table = Table(title=f"Whole kernels, all 65,536 BF16 inputs: M lane-instructions/s "
+                        f"(best of {args.repeat}; load average {load:.1f} at the start)",
+                  caption=f"C = compiled, M = Machine; 1t / {most}t: threads, wall clock; "
+                          f"cpu: CPU time of the process (1 thread). first s: the first call, "
+                          f"compiling the program or loading it from the on-disk cache. For "
+                          f"comparison (not measured in this run): {TTSIM_FIGURE}.")
+    columns = ("kernel", "chip", "n", "first s", "C 1t", "C 1t cpu", f"C {most}t", "M 1t",
+               "M 1t cpu", f"M {most}t", "C/M 1t cpu")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("kernel", "chip") else "right")
+    runs = (("compiled", 1, time.perf_counter), ("compiled", 1, time.process_time),
+            ("compiled", most, time.perf_counter), ("machine", 1, time.perf_counter),
+            ("machine", 1, time.process_time), ("machine", most, time.perf_counter))
+    try:
+        for name in args.kernels or KERNEL_BENCH:
+            spec = registry.get(name)
+            for arch in spec.chips:
+                program = spec.program(arch)
+                path = DevicePath(dest=spec.dest)
+                work = inputs.size * len(program) / 1e6
+                start = time.perf_counter()
+                engine = run_device(program, inputs, path).engine
+                first = time.perf_counter() - start
+                rates = []
+                for kind, n, clock in runs:
+                    threads.set_threads(n)
+                    seconds = best_seconds(lambda: run_device(program, inputs, path,
+                                                              engine=kind), args.repeat, clock)
+                    rates.append(work / seconds)
+                label = spec.name if engine == "compiled" else f"{spec.name} ({engine})"
+                table.add_row(label, arch, str(len(program)), f"{first:.2f}",
+                              *(f"{rate:,.0f}" for rate in rates), f"{rates[1] / rates[4]:.1f}x")
+    finally:
+        threads.set_threads(None)
     console.print(table)
 
 
@@ -269,8 +334,8 @@ def bench_loop(args, console: Console) -> None:
 
 
 TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
-           "study": bench_study, "loop": bench_loop, "locate": bench_locate,
-           "fit": bench_fit}
+           "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
+           "locate": bench_locate, "fit": bench_fit}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 
@@ -281,8 +346,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="lanes: array sizes for fma (default 1M and 16M), the machine's "
                              "lane count for machine (default 65,536)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--kernels", nargs="+", default=None,
+                        help=f"kernel: registered kernels to run (default: "
+                             f"{' '.join(KERNEL_BENCH)})")
     args = parser.parse_args(argv)
-    TARGETS[args.target](args, Console())
+    TARGETS[args.target](args, Console(width=max(Console().width, 120)))
     return 0
 
 

@@ -15,29 +15,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sfpu_sim.isa.records import COST_CLASSES
 from sfpu_sim.isa.spec import Program
 
 LANES = 32
 ITERATIONS_PER_TILE = 32
 
-CLASSES = {
-    "load/store": {"SFPLOAD", "SFPSTORE", "SFPLOADMACRO"},
-    "SFPLOADI (constants)": {"SFPLOADI"},
-    "MAD-class": {"SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPMUL24"},
-    "LUT": {"SFPLUT", "SFPLUTFP32"},
-    "conversion / rounding": {"SFP_STOCH_RND", "SFPCAST", "SFPARECIP"},
-    "predication": {"SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC", "SFPGT", "SFPLE"},
-    "NOP": {"SFPNOP"},
-    "config": {"SFPCONFIG"},
-}
-OTHER = "other simple (fields, moves, integer, swap)"
-
-
-def instruction_class(mnemonic: str) -> str:
-    for name, members in CLASSES.items():
-        if mnemonic in members:
-            return name
-    return OTHER
+def instruction_class(instruction) -> str:
+    """What an instruction's issue slot is counted as: its record's cost class."""
+    return instruction.op.cost_class
 
 
 @dataclass(frozen=True)
@@ -75,7 +61,7 @@ def estimate(program: Program) -> Cost:
     body = list(program.instructions[program.init_length:])
     by_class: dict[str, int] = {}
     for ins in body:
-        name = instruction_class(ins.mnemonic)
+        name = instruction_class(ins)
         by_class[name] = by_class.get(name, 0) + 1
     stalls = 0
     for k, ins in enumerate(body):
@@ -87,5 +73,5 @@ def estimate(program: Program) -> Cost:
         elif ins.mnemonic == "SFPSHFT2" and ins.mod1 in (2, 3, 4) and \
                 program.arch.shuffles_stall:
             stalls += 1
-    ordered = {name: by_class[name] for name in [*CLASSES, OTHER] if name in by_class}
+    ordered = {name: by_class[name] for name in COST_CLASSES if name in by_class}
     return Cost(program.arch.name, program.init_length, len(body), stalls, ordered)

@@ -22,8 +22,9 @@ is data (:class:`FmaRules`):
   whose exponent is below the denormal binade are flushed *before* rounding.
 
 Speed: the per-lane datapath is full of data-dependent shifts, so it is compiled with numba into
-numpy ufuncs (broadcasting, any shape), with a multithreaded variant for large arrays. Measured
-alternatives and figures: ``python -m sfpu_sim.bench fma`` and the foundation issue's note.
+array kernels (broadcasting, any shape), spread over threads for large arrays only
+(:mod:`sfpu_sim.threads`). Measured alternatives and figures: ``python -m sfpu_sim.bench fma``
+and the foundation issue's note.
 """
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ import numpy as np
 from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
+
+from sfpu_sim.jit import njit
+from sfpu_sim.threads import parallel_for
 
 __all__ = ["FmaRules", "IEEE", "BLACKHOLE", "WORMHOLE", "fma_ieee", "fma_blackhole", "fma_wormhole",
            "fma_model", "fma_with", "MODELS"]
@@ -241,31 +245,32 @@ def _datapath(x, y, z, rules):
 # Array kernels. The per-lane datapath branches on every lane's exponents, so it is compiled
 # with numba; each model gets its own kernel with its rules as a global constant, which lets
 # the compiler fold every rule away (passing the rules as an argument measured 3-4x slower, and
-# numba ufuncs built with @vectorize another 3x slower than a plain loop). Compiled code is
-# cached on disk next to this file.
-@numba.njit(cache=True, parallel=True)
-def _lanes_ieee(x, y, z, out):
-    for i in numba.prange(out.size):
+# numba ufuncs built with @vectorize another 3x slower than a plain loop). Each kernel runs a
+# range of lanes without the GIL, so that sfpu_sim.threads can spread large calls over threads
+# and keep small ones serial; sfpu_sim.jit decides where the compiled code is cached.
+@njit(nogil=True)
+def _lanes_ieee(start, stop, x, y, z, out):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), IEEE)
 
 
-@numba.njit(cache=True, parallel=True)
-def _lanes_blackhole(x, y, z, out):
-    for i in numba.prange(out.size):
+@njit(nogil=True)
+def _lanes_blackhole(start, stop, x, y, z, out):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), BLACKHOLE)
 
 
-@numba.njit(cache=True, parallel=True)
-def _lanes_wormhole(x, y, z, out):
-    for i in numba.prange(out.size):
+@njit(nogil=True)
+def _lanes_wormhole(start, stop, x, y, z, out):
+    for i in range(np.uint64(start), np.uint64(stop)):       # unsigned: no wraparound test
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), WORMHOLE)
 
 
-@numba.njit(cache=True, parallel=True)
-def _lanes_any(x, y, z, out, rules):
+@njit(nogil=True)
+def _lanes_any(start, stop, x, y, z, out, rules):
     """Rules passed at run time: the combinations no chip has, which sfpu_sim.determinism
     builds by switching one rule at a time (about 3x slower than the folded kernels)."""
-    for i in numba.prange(out.size):
+    for i in range(np.uint64(start), np.uint64(stop)):
         out[i] = _datapath(np.int64(x[i]), np.int64(y[i]), np.int64(z[i]), rules)
 
 
@@ -277,7 +282,7 @@ def _lanes(kernel, x, y, z, *extra) -> np.ndarray:
     x, y, z = np.broadcast_arrays(*(np.asarray(v, dtype=np.uint32) for v in (x, y, z)))
     out = np.empty(x.shape, dtype=np.uint32)
     flat = [np.ascontiguousarray(v).reshape(-1) for v in (x, y, z)]
-    kernel(*flat, out.reshape(-1), *extra)
+    parallel_for(kernel, out.size, *flat, out.reshape(-1), *extra)
     return out
 
 

@@ -34,7 +34,6 @@ from sfpu_sim.isa.spec import (
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32
-CC_STACK_DEPTH = 8
 # A Machine's state is ~113 bytes per lane plus Dst (2 bytes x 16 columns x rows per 32 lanes);
 # past this budget it is refused up front rather than failing inside numpy.
 MAX_STATE_BYTES = 4 << 30
@@ -133,10 +132,12 @@ class RWC:
 class CC:
     """Predication state: ``flags`` (LaneFlags, one bool per lane), ``enable``
     (UseLaneFlagsForLaneEnable; every writer sets it for all lanes at once, so it is one bool)
-    and the CC stack of (flags, enable) pairs, ``depth`` entries deep (at most 8)."""
+    and the CC stack of (flags, enable) pairs, ``depth`` entries deep (at most the chip's
+    ``cc_stack_depth``)."""
 
-    def __init__(self, lanes: int):
+    def __init__(self, lanes: int, depth: int):
         self.flags = np.zeros(lanes, dtype=bool)
+        self.max_depth = depth
         self.enable = False
         self.stack: list[tuple[np.ndarray, bool]] = []
 
@@ -145,8 +146,8 @@ class CC:
         return len(self.stack)
 
     def push(self, flags: np.ndarray, enable: bool) -> None:
-        if len(self.stack) >= CC_STACK_DEPTH:
-            raise UndefinedBehaviour(f"SFPPUSHC onto a full CC stack ({CC_STACK_DEPTH} entries)")
+        if len(self.stack) >= self.max_depth:
+            raise UndefinedBehaviour(f"SFPPUSHC onto a full CC stack ({self.max_depth} entries)")
         self.stack.append((flags.copy(), enable))
 
 
@@ -246,14 +247,32 @@ class Dst:
         """Store one standard-layout pattern per lane (``bits`` has one entry per lane of the
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        (self.write16 if width == 16 else self.write32)(rows, cols, encode(bits), groups)
+        physical, cols = self._grid_cells(addr, width)
+        values = np.asarray(encode(bits)).astype(np.uint32).reshape(-1, 4, 8)
+        if width == 16:
+            self.bits[:, physical[0], cols] = values.astype(np.uint16)
+        else:
+            self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
+            self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
 
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
-        rows, cols, groups = self.lane_cells(addr)
-        return decode((self.read16 if width == 16 else self.read32)(rows, cols, groups))
+        physical, cols = self._grid_cells(addr, width)
+        cells = self.bits[:, physical[0], cols].astype(np.uint32)
+        if width == 32:
+            cells = (cells << np.uint32(16)) | self.bits[:, physical[1], cols]
+        return decode(cells.reshape(-1))
+
+    def _grid_cells(self, addr: int, width: int):
+        """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
+        SFPU at grid row ``r`` of the physical rows returned (one array of 4 rows per half;
+        32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
+        high = self.adj16(rows) if width == 16 else self.adj32(rows)
+        physical = [high] if width == 16 else [high, high + 8]
+        self._check_rows(physical[-1])
+        return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
@@ -310,7 +329,7 @@ class Machine:
             self.lreg[index] = value
         self.lreg[15] = self.lane_id * 2
         self.lreg_macro = np.zeros(lanes, dtype=np.uint32)
-        self.cc = CC(lanes)
+        self.cc = CC(lanes, self.arch.cc_stack_depth)
         self.dst = Dst(self.groups, self.dst_rows, self)
         self.config = Config()
         self.rwc = RWC()
@@ -322,11 +341,16 @@ class Machine:
         self.executed = 0
         self.trace: Trace | None = None
         self.active = np.ones(lanes, dtype=bool)
+        self._enabled = None
 
     @property
     def lane_id(self) -> np.ndarray:
-        """Lane number within its 32-lane SFPU (0..31) for every lane."""
-        return (np.arange(self.lanes, dtype=np.uint32) % LANES_PER_SFPU)
+        """Lane number within its 32-lane SFPU (0..31) for every lane (read-only; computed once:
+        sweeps ask for it on every Dst access)."""
+        if getattr(self, "_lane_id", None) is None or self._lane_id.size != self.lanes:
+            self._lane_id = np.arange(self.lanes, dtype=np.uint32) % np.uint32(LANES_PER_SFPU)
+            self._lane_id.flags.writeable = False
+        return self._lane_id
 
     # ----------------------------------------------------------------------------------------
     # Lane views used by instructions
@@ -350,6 +374,12 @@ class Machine:
         enabled = self.active & ~self.row_masked()
         return enabled & self.cc.flags if self.cc.enable else enabled
 
+    @property
+    def enabled(self) -> np.ndarray:
+        """The lanes the current instruction is enabled in, as it began (:meth:`step` takes
+        this snapshot once; instructions read it here and never work it out themselves)."""
+        return self._enabled if self._enabled is not None else self.lane_enabled()
+
     # ----------------------------------------------------------------------------------------
     # Writes: the one place where lane enable and register writability are applied
     def write(self, vd, values, lanes=None) -> None:
@@ -358,7 +388,7 @@ class Machine:
         ``vd`` is a register index or a per-lane array of indices (indirect addressing).
         Only LReg 0-7 and 16 are writable; other targets are silently not written, as on
         the hardware."""
-        lanes = self.lane_enabled() if lanes is None else lanes
+        lanes = self.enabled if lanes is None else lanes
         values = np.broadcast_to(np.asarray(values, dtype=np.uint32), (self.lanes,))
         if np.ndim(vd) == 0:
             vd = int(vd)
@@ -372,7 +402,7 @@ class Machine:
 
     def set_flags(self, values, lanes=None) -> None:
         """LaneFlags = values in ``lanes`` (default: the enabled lanes)."""
-        lanes = self.lane_enabled() if lanes is None else lanes
+        lanes = self.enabled if lanes is None else lanes
         np.copyto(self.cc.flags, np.asarray(values, dtype=bool), where=lanes)
 
     def read(self, index) -> np.ndarray:
@@ -433,19 +463,15 @@ class Machine:
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
         self._check_hazard(instruction)
-        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
-            where = f" at {instruction.source}" if instruction.source else ""
-            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
-                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
-            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
-                                            f"{where}): {kind}", kind, self.executed,
-                                            instruction.source or ""), stacklevel=2)
+        self._check_cc_disabled(instruction)
         before = self.trace.snapshot(self) if self.trace is not None else None
         self.active = self._backdoor(instruction)
+        self._enabled = self.lane_enabled()
         try:
             op.execute(self, instruction)
         finally:
             self.active = np.ones(self.lanes, dtype=bool)
+            self._enabled = None
         if before is not None:
             self.trace.record(self.executed, instruction, before, self.trace.snapshot(self))
         self.previous = instruction
@@ -476,6 +502,15 @@ class Machine:
         capture = (self.lane_config & DISABLE_BACKDOOR_LOAD) == 0
         np.copyto(self.loadmacro.templates[vd - 12], np.uint32(instruction.word), where=capture)
         return ~capture
+
+    def _check_cc_disabled(self, instruction: Instruction) -> None:
+        if not self.cc.enable and cc_isa.sets_lane_flags(instruction):
+            where = f" at {instruction.source}" if instruction.source else ""
+            kind = (f"{instruction.mnemonic} writes lane flags while CC is disabled (nothing "
+                    f"is predicated until SFPENCC enables it; SFPSETCC clears every flag)")
+            warnings.warn(CCDisabledWarning(f"instruction {self.executed} ({instruction.mnemonic}"
+                                            f"{where}): {kind}", kind, self.executed,
+                                            instruction.source or ""), stacklevel=3)
 
     def _check_hazard(self, instruction: Instruction) -> None:
         if self.previous is None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import sfpu_sim
-from sfpu_sim import cost, formats, reference, ulp
+from sfpu_sim import compiled, cost, formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
@@ -95,6 +95,7 @@ class DeviceRun:
     path: DevicePath
     program: Program
     trace: object = None
+    engine: str = "machine"       # "compiled", or "machine" (with the reason it was not compiled)
 
 
 def _last_store(program: Program) -> int:
@@ -145,13 +146,23 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
     return output[:count]
 
 
+ENGINES = ("compiled", "machine")
+
+
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
                trace_lanes=None, machine_class=Machine, *,
-               fp32_inputs: bool = False) -> DeviceRun:
+               fp32_inputs: bool = False, engine: str = "compiled") -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
     see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
     instruction changed in those lanes (input order); ``machine_class`` as for
-    :func:`device_machine`."""
+    :func:`device_machine`.
+
+    ``engine``: "compiled" (default) runs the program as one compiled per-lane function
+    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or for a Machine
+    subclass), "machine" the per-instruction Machine. Both give the same bits;
+    ``DeviceRun.engine`` says which ran."""
+    if engine not in ENGINES:
+        raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     store = _last_store(program)
@@ -159,11 +170,16 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
-        m.run(program.instructions[:store])
-        kernel_fp32 = m.read(program[store].vd).copy()
-        m.run(program.instructions[store:])
+        if engine == "compiled" and trace is None and type(m) is Machine:
+            kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
+            engine = "compiled" if why_not is None else f"machine ({why_not})"
+        else:
+            m.run(program.instructions[:store])
+            kernel_fp32 = m.read(program[store].vd).copy()
+            m.run(program.instructions[store:])
+            engine = "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
-                     program, trace)
+                     program, trace, engine)
 
 
 def program_hash(program: Program) -> str:

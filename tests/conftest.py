@@ -1,6 +1,7 @@
 """Shared test fixtures: the golden vector files in ../shared/vectors (read-only)."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,8 @@ settings.register_profile("sfpu-sim", derandomize=True, database=None)
 settings.load_profile("sfpu-sim")
 
 ROOT = Path(__file__).resolve().parent.parent
-VECTORS = ROOT.parent / "shared" / "vectors"
+# ../shared beside the checkout; SFPU_SIM_SHARED names another place (a git worktree elsewhere).
+VECTORS = Path(os.environ.get("SFPU_SIM_SHARED") or ROOT.parent / "shared") / "vectors"
 
 
 def load_vectors(name: str):

@@ -7,6 +7,8 @@ MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 from __future__ import annotations
 
 import numpy as np
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
 
 SIGN = np.uint32(0x80000000)
 ONE = np.uint32(0x3F800000)
@@ -93,3 +95,53 @@ def sfpmul24(m, i):
     product = (a * b >> np.uint64(23)) if i.mod1 & UPPER else (a * b) & MANTISSA
     result = _mul24_shift_add(product.astype(np.uint32), m.read(i.vc))
     m.write(destination(m, i, i.mod1), result)
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _mad_reads(i):
+    if i.mod1 & INDIRECT_VA:             # any register, chosen by L7
+        return rec.ALL_LREGS
+    return frozenset({i.va, i.vb, i.vc} | ({7} if i.mod1 & INDIRECT_VD else set()))
+
+
+def _vd_immediate_reads(i):              # SFPADDI / SFPMULI read their own VD
+    return frozenset({i.vd} | ({7} if i.mod1 & INDIRECT_VD else set()))
+
+
+_IMM16 = (imm("imm16", 8, 16), lreg("vd", 4), mod("mod1", 0))
+_WORMHOLE_MAD_MODES = frozenset({0, 4, 8, 12})
+_MAD_NAMES = rec.names("SFPMAD_MOD1", INDIRECT_VA=4, INDIRECT_VD=8)
+_BLACKHOLE_MAD = {"modes": rec.EVERY_MODE,
+                  "mod_names": rec.names("SFPMAD_MOD1", INDIRECT_VA=4, INDIRECT_VD=8,
+                                       NEGATE_VA=1, NEGATE_VC=2)}
+
+
+def _mad(mnemonic, opcode, execute):
+    return Opcode(mnemonic, opcode, rec.mad_format(), MAD, execute, "mod1", _WORMHOLE_MAD_MODES,
+                  _MAD_NAMES, reads=_mad_reads, writes=rec.indirect_vd_writes("mod1"),
+                  cost_class=rec.MAD_CLASS)
+
+
+def _immediate(mnemonic, opcode, execute):
+    return Opcode(mnemonic, opcode, _IMM16, MAD, execute, "mod1", frozenset({0, 8}),
+                  rec.names(f"{mnemonic}_MOD1", INDIRECT_VD=8), reads=_vd_immediate_reads,
+                  writes=rec.indirect_vd_writes("mod1"), cost_class=rec.MAD_CLASS)
+
+
+RECORDS = (_immediate("SFPMULI", 0x74, sfpmuli), _immediate("SFPADDI", 0x75, sfpaddi),
+           _mad("SFPMAD", 0x84, sfpmad), _mad("SFPADD", 0x85, sfpmad),
+           _mad("SFPMUL", 0x86, sfpmul))
+BLACKHOLE = {
+    "SFPMAD": _BLACKHOLE_MAD, "SFPADD": _BLACKHOLE_MAD, "SFPMUL": _BLACKHOLE_MAD,
+    **{m: {"modes": frozenset({0, 2, 8, 10}),
+           "mod_names": rec.names(f"{m}_MOD1", INDIRECT_VD=8, NEGATE_VC=2)}
+       for m in ("SFPMULI", "SFPADDI")},
+    "SFPMUL24": Opcode("SFPMUL24", 0x98, rec.mad_format(), MAD, sfpmul24, "mod1",
+                       frozenset({0, 1, 4, 5, 8, 9, 12, 13}),
+                       rec.names("SFPMUL24_MOD1", UPPER=1, INDIRECT_VA=4, INDIRECT_VD=8),
+                       reads=_mad_reads, writes=rec.indirect_vd_writes("mod1"),
+                       cost_class=rec.MAD_CLASS),
+}

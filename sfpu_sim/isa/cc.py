@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import SIMPLE, Opcode
 
 MAGNITUDE = np.uint32(0x7FFFFFFF)
 
@@ -194,7 +196,7 @@ def _compare_result(m, i, result):
     """The common tail of SFPGT/SFPLE: in enabled lanes, mod1 & 8 SET_VD writes -1 / 0 to VD
     and mod1 & 1 SET_CC writes LaneFlags; independently of lane enable, mod1 & 2 MUTATE_STACK
     ANDs the result into the top entry's flags (ORs with mod1 & 4 MUTATE_OR), if any."""
-    enabled = m.lane_enabled()
+    enabled = m.enabled
     if i.mod1 & SET_VD:
         m.write(i.vd, np.where(result, ALL_ONES, np.uint32(0)), enabled)
     if i.mod1 & SET_CC:
@@ -215,3 +217,39 @@ def sfple(m, i):
     """SFPLE (Blackhole): result = ``L[VD] <= L[VC]`` in the sign-magnitude total order
     (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
     _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(i.vd)))
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _no_registers(mnemonic, opcode, operands, execute, modes=None, mod_names=None):
+    return Opcode(mnemonic, opcode, operands, SIMPLE, execute, "mod1" if modes else None,
+                  modes, mod_names or {}, reads=rec.none, writes=rec.none, writes_vd=False,
+                  cost_class=rec.PREDICATION)
+
+
+def _comparison(mnemonic, opcode, execute):      # SFPGT / SFPLE write VD only with SET_VD
+    flags = dict(SET_CC=1, MUTATE_STACK=2, MUTATE_OR=4, SET_VD=8)
+    return Opcode(mnemonic, opcode, rec.imm12_format(), SIMPLE, execute, "mod1", rec.EVERY_MODE,
+                  {**rec.names("MOD1", **flags), **rec.names(f"{mnemonic}_MOD1", **flags)},
+                  reads=rec.vc_vd, writes=lambda i: frozenset({i.vd}) if i.mod1 & 8 else rec.NONE,
+                  writes_vd=False, cost_class=rec.PREDICATION)
+
+
+RECORDS = (
+    Opcode("SFPSETCC", 0x7B, rec.imm12_format(0, 1), SIMPLE, sfpsetcc, "mod1",
+           frozenset({0, 1, 2, 4, 6, 8}),
+           rec.names("SFPSETCC_MOD1", IMM_BIT0=1, CLEAR=8, LREG_LT0=0, LREG_NE0=2, LREG_GTE0=4,
+                   LREG_EQ0=6),
+           reads=rec.vc, writes=rec.none, writes_vd=False, cost_class=rec.PREDICATION),
+    _no_registers("SFPPUSHC", 0x87, rec.imm12_format(vc_high=0), sfppushc, frozenset({0})),
+    _no_registers("SFPPOPC", 0x88, rec.imm12_format(vc_high=0), sfppopc, rec.EVERY_MODE),
+    _no_registers("SFPENCC", 0x8A, rec.imm12_format(0, 3, vc_high=0), sfpencc,
+                  frozenset({0, 1, 2, 3, 8, 9, 10, 11}),
+                  rec.names("SFPENCC_MOD1", EC=1, EI=2, RI=8)),
+    _no_registers("SFPCOMPC", 0x8B, rec.imm12_format(vc_high=0, mod_high=0), sfpcompc),
+)
+BLACKHOLE = {"SFPPUSHC": {"modes": rec.EVERY_MODE},
+             "SFPLE": _comparison("SFPLE", 0x96, sfple),
+             "SFPGT": _comparison("SFPGT", 0x97, sfpgt)}

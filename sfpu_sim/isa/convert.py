@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
 
 SIGN = np.uint32(0x80000000)
 MAGNITUDE = np.uint32(0x7FFFFFFF)
@@ -91,7 +93,7 @@ def sfpstochrnd(m, i):
     Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic; 2
     (Blackhole) toward zero. "Round up" is always ``discarded >= P`` as documented, including
     its bugs (stochastic upward bias; toward zero rounding all-ones discarded bits away)."""
-    lanes = m.lane_enabled()
+    lanes = m.enabled
     threshold = _threshold(m, i, lanes)
     x = m.read(i.vc)
     mode = i.mod1 & 7
@@ -133,7 +135,7 @@ def sfpcast(m, i):
     7-bit stochastic rounding (the only mode that advances the PRNG). Blackhole 2: two's
     complement absolute value (documented hardware bug; -2**31 stays); 3: two's complement <->
     sign-magnitude (one operation both ways; -0 and -2**31 map onto each other)."""
-    lanes = m.lane_enabled()
+    lanes = m.enabled
     x = m.read(i.vc)
     negative = (x & SIGN) != 0
     if i.mod1 == CAST_INT32_ABS:
@@ -232,3 +234,42 @@ def sfparecip(m, i):
     else:
         result = sign | approx_exp(a)
     m.write(i.vd, result)
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _stochrnd_operands(round_mode_bits: int):
+    return (imm("round_mode", 21, round_mode_bits, high=round_mode_bits),
+            imm("imm5", 16, 5), lreg("vb", 12), lreg("vc", 8), lreg("vd", 4), mod("mod1", 0))
+
+
+def _stochrnd_reads(i):
+    uses_vb = i.mod1 in (4, 5) and not i.mod1 & 8
+    return frozenset({i.vc, i.vb} if uses_vb else {i.vc})
+
+
+RECORDS = (
+    Opcode("SFP_STOCH_RND", 0x8E, _stochrnd_operands(1), ROUND, sfpstochrnd, "mod1",
+           frozenset({*range(8), 12, 13}),
+           rec.names("SFPSTOCHRND_MOD1", FP32_TO_FP16A=0, FP32_TO_FP16B=1, FP32_TO_UINT8=2,
+                   FP32_TO_INT8=3, INT32_TO_UINT8=4, INT32_TO_INT8=5, FP32_TO_UINT16=6,
+                   FP32_TO_INT16=7, USE_IMM5=8),
+           reads=_stochrnd_reads, writes=rec.vd, cost_class=rec.CONVERSION),
+    Opcode("SFPCAST", 0x90, (lreg("vc", 8), lreg("vd", 4), mod("mod1", 0)), SIMPLE, sfpcast,
+           "mod1", frozenset({0, 1}), rec.names("SFPCAST_MOD1", RND_EVEN=0, RND_STOCH=1),
+           reads=rec.vc, writes=rec.vd, cost_class=rec.CONVERSION),
+)
+BLACKHOLE = {
+    "SFP_STOCH_RND": {"operands": _stochrnd_operands(2)},
+    "SFPCAST": {"modes": frozenset(range(4)),
+                "mod_names": rec.names("SFPCAST_MOD1", RND_EVEN=0, RND_STOCH=1, INT32_ABS=2,
+                                     INT32_SM32=3)},
+    "SFPARECIP": Opcode("SFPARECIP", 0x99, rec.imm12_format(0, 15), SIMPLE, sfparecip, "mod1",
+                        frozenset({0, 1, 2}),
+                        rec.names("SFPARECIP_MOD1", RECIP=0, COND_RECIP=1, EXP=2),
+                        reads=lambda i: frozenset({i.vc, i.imm12 & 15} if i.mod1 == 1
+                                                  else {i.vc}),
+                        writes=rec.vd, cost_class=rec.CONVERSION),
+}

@@ -9,6 +9,8 @@ tt-isa-documentation BlackholeA0 ``SFPEXEXP.md``, ``SFPEXMAN.md``, ``SFPSETEXP.m
 from __future__ import annotations
 
 import numpy as np
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import SIMPLE, Opcode
 
 SIGN = np.uint32(0x80000000)
 EXPONENT = np.uint32(0x7F800000)
@@ -25,7 +27,7 @@ def sfpexexp(m, i):
     Flags, only when VD < 8, in the enabled lanes: SET_CC_SGN_EXP (2) sets LaneFlags =
     result < 0; then SET_CC_COMP_EXP (8) inverts LaneFlags (so 8 alone inverts the existing
     flag)."""
-    lanes = m.lane_enabled()
+    lanes = m.enabled
     exponent = exponent_field(m.read(i.vc)).astype(np.int32)
     result = exponent if i.mod1 & 1 else exponent - 127
     m.write(i.vd, result.view(np.uint32), lanes)
@@ -128,7 +130,7 @@ def sfpmov(m, i):
     reads special state instead of VC: LoadMacro templates (VC 0-3), sequences (4-7), misc (8),
     the PRNG (9: returns the state and advances it, in enabled lanes), LaneConfig (15), zero
     otherwise; NEGATE is not applied to special sources."""
-    lanes = m.active if i.mod1 == 2 else m.lane_enabled()
+    lanes = m.active if i.mod1 == 2 else m.enabled
     if i.mod1 & 8:
         value = _special_source(m, i.vc, lanes)
     else:
@@ -136,3 +138,34 @@ def sfpmov(m, i):
         if i.mod1 & 1:
             value = value ^ SIGN
     m.write(i.vd, value, lanes)
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+RECORDS = (
+    Opcode("SFPDIVP2", 0x76, rec.imm12_format(-128, 127, signed=True), SIMPLE, sfpdivp2, "mod1",
+           frozenset({0, 1}), rec.names("SFPDIVP2_MOD1", ADD=1), reads=rec.vc, writes=rec.vd),
+    Opcode("SFPEXEXP", 0x77, rec.imm12_format(), SIMPLE, sfpexexp, "mod1",
+           frozenset({0, 1, 2, 3, 8, 9, 10, 11}),
+           rec.names("SFPEXEXP_MOD1", NODEBIAS=1, SET_CC_SGN_EXP=2, SET_CC_COMP_EXP=8),
+           reads=rec.vc, writes=rec.vd),
+    Opcode("SFPEXMAN", 0x78, rec.imm12_format(), SIMPLE, sfpexman, "mod1", frozenset({0, 1}),
+           rec.names("SFPEXMAN_MOD1", PAD9=1), reads=rec.vc, writes=rec.vd),
+    Opcode("SFPMOV", 0x7C, rec.imm12_format(), SIMPLE, sfpmov, "mod1", frozenset({0, 1, 2, 8}),
+           rec.names("SFPMOV_MOD1", NEGATE=1, ALL_LANES_ENABLED=2, FROM_SPECIAL=8),
+           reads=lambda i: rec.NONE if i.mod1 & 8 else frozenset({i.vc}), writes=rec.vd),
+    Opcode("SFPABS", 0x7D, rec.imm12_format(), SIMPLE, sfpabs, "mod1", frozenset({0, 1}),
+           rec.names("SFPABS_MOD1", INT=0, FLOAT=1), reads=rec.vc, writes=rec.vd),
+    Opcode("SFPSETEXP", 0x82, rec.imm12_format(0, 255), SIMPLE, sfpsetexp, "mod1",
+           frozenset({0, 1, 2}), rec.names("SFPSETEXP_MOD1", ARG_IMM=1, ARG_EXPONENT=2),
+           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
+    Opcode("SFPSETMAN", 0x83, rec.imm12_format(0, 4095), SIMPLE, sfpsetman, "mod1",
+           frozenset({0, 1}), rec.names("SFPSETMAN_MOD1", ARG_IMM=1),
+           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
+    Opcode("SFPSETSGN", 0x89, rec.imm12_format(0, 1), SIMPLE, sfpsetsgn, "mod1",
+           frozenset({0, 1}), rec.names("SFPSETSGN_MOD1", ARG_IMM=1),
+           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
+)
+BLACKHOLE = {}

@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import SIMPLE, Opcode
 
 # SFPIADD Mod1
 IADD_ARG_IMM, IADD_SUBTRACT, IADD_CC_NONE, IADD_CC_GTE0 = 1, 2, 4, 8
@@ -37,7 +39,7 @@ def sfpiadd(m, i):
     Flags, only when VD < 8, in the enabled lanes and whatever UseLaneFlagsForLaneEnable is:
     unless CC_NONE, ``LaneFlags = result < 0`` (as int32); then CC_GTE0 inverts LaneFlags, so
     CC_NONE | CC_GTE0 (12) just inverts the existing flags."""
-    lanes = m.lane_enabled()
+    lanes = m.enabled
     c = m.read(i.vc)
     if i.mod1 & IADD_ARG_IMM:
         result = c + np.uint32(i.imm12 & 0xFFFFFFFF)
@@ -106,9 +108,54 @@ def sfplz(m, i):
 
     Flags, only when VD < 8 (enabled lanes): CC_NE0 sets ``LaneFlags = c != 0``; then CC_COMP
     inverts LaneFlags (so CC_COMP alone inverts the existing flags)."""
-    lanes = m.lane_enabled()
+    lanes = m.enabled
     c = m.read(i.vc) & np.uint32(0x7FFFFFFF if i.mod1 & LZ_NOSGN_MASK else 0xFFFFFFFF)
     m.write(i.vd, (32 - formats.bit_length(c)).astype(np.uint32), lanes)
     if i.vd < 8 and i.mod1 & (LZ_CC_NE0 | LZ_CC_COMP):
         flags = c != 0 if i.mod1 & LZ_CC_NE0 else m.cc.flags
         m.set_flags(~flags if i.mod1 & LZ_CC_COMP else flags, lanes)
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _shft_reads(i):
+    if i.mod1 & 1:
+        return frozenset({i.vc} if i.mod1 & 4 else {i.vd})
+    return frozenset({i.vc, i.vd})
+
+
+def _and_or_reads(i):                    # Blackhole USE_VB: the second operand is Imm12 & 15
+    return frozenset({i.vc, i.imm12 & 15} if i.mod1 & 1 else {i.vc, i.vd})
+
+
+def _and_or(mnemonic, opcode, execute):
+    return Opcode(mnemonic, opcode, rec.imm12_format(0, 0), SIMPLE, execute, "mod1",
+                  frozenset({0}), {}, reads=_and_or_reads, writes=rec.vd)
+
+
+_SIGNED_IMM12 = rec.imm12_format(-2048, 2047, signed=True)
+
+RECORDS = (
+    Opcode("SFPIADD", 0x79, _SIGNED_IMM12, SIMPLE, sfpiadd, "mod1", rec.EVERY_MODE,
+           rec.names("SFPIADD_MOD1", ARG_LREG_DST=0, ARG_IMM=1, ARG_2SCOMP_LREG_DST=2,
+                   CC_LT0=0, CC_NONE=4, CC_GTE0=8),
+           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
+    Opcode("SFPSHFT", 0x7A, _SIGNED_IMM12, SIMPLE, sfpshft, "mod1", frozenset({0, 1}),
+           rec.names("SFPSHFT_MOD1", ARG_IMM=1), reads=_shft_reads, writes=rec.vd),
+    _and_or("SFPAND", 0x7E, sfpand), _and_or("SFPOR", 0x7F, sfpor),
+    Opcode("SFPNOT", 0x80, rec.imm12_format(mod_high=0), SIMPLE, sfpnot, reads=rec.vc,
+           writes=rec.vd),
+    Opcode("SFPLZ", 0x81, rec.imm12_format(), SIMPLE, sfplz, "mod1", frozenset(range(0, 16, 2)),
+           rec.names("SFPLZ_MOD1", CC_NE0=2, NOSGN_MASK=4, CC_COMP=8), reads=rec.vc, writes=rec.vd),
+    Opcode("SFPXOR", 0x8D, rec.imm12_format(mod_high=0), SIMPLE, sfpxor, reads=rec.vc_vd,
+           writes=rec.vd),
+)
+BLACKHOLE = {
+    "SFPSHFT": {"modes": frozenset(range(8)),
+                "mod_names": rec.names("SFPSHFT_MOD1", ARG_IMM=1, ARITHMETIC=2,
+                                     ARG_IMM_USE_VC=4)},
+    **{m: {"operands": rec.imm12_format(0, 15), "modes": frozenset({0, 1}),
+           "mod_names": rec.names(f"{m}_MOD1", USE_VB=1)} for m in ("SFPAND", "SFPOR")},
+}

@@ -15,6 +15,8 @@ import numpy as np
 
 from sfpu_sim.isa.cc import smag_less
 from sfpu_sim.isa.spec import ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Unsupported
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
 
 ZERO = np.uint32(0)
 
@@ -48,7 +50,7 @@ def sfpswap(m, i):
         vc_smaller = smag_less(c, d)
         swap = np.where(gets_min, vc_smaller, ~vc_smaller)
         swap ^= (m.lane_config & EXCHANGE_SRCB_SRCC) != 0
-    swap &= m.lane_enabled()
+    swap &= m.enabled
     dest_index = (m.lane_config & ENABLE_DEST_INDEX) != 0
     plain, indexed = swap & ~dest_index, swap & dest_index
     m.write(i.vc, d, plain)
@@ -72,7 +74,7 @@ def sfptransp(m, i):
     """SFPTRANSP: for LReg[0..3] and LReg[4..7] separately, each grid column's 4 registers x
     4 grid rows are transposed: new ``LReg[base + r][row c]`` = old ``LReg[base + c][row r]``,
     each element written only if its destination lane is enabled."""
-    enabled = m.lane_enabled()
+    enabled = m.enabled
     for base in (0, 4):
         block = m.lreg[base:base + 4].reshape(4, m.groups, 4, 8)
         transposed = np.ascontiguousarray(block.transpose(2, 1, 0, 3)).reshape(4, m.lanes)
@@ -156,7 +158,7 @@ def sfpshft2(m, i):
     Sources are read before any write; every write is gated per destination lane. Modes 0-2
     write the fixed L0-L3 (VD matters only for the backdoor); 3-6 write VD if < 8."""
     mode = i.mod1
-    enabled = m.lane_enabled()
+    enabled = m.enabled
     if mode <= SHFLROR1_AND_COPY4:
         l0, l1, l2, l3 = (m.read(r).copy() for r in range(4))
         if mode == COPY4:
@@ -249,3 +251,54 @@ def sfpconfig(m, i):
 def sfpnop(m, i):
     """SFPNOP: no effect (it occupies a sub-unit for a cycle, which the emulator does not
     time)."""
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+def _shft2_reads(i):
+    mode = i.mod1
+    if mode in (0, 1):
+        return frozenset({0, 1, 2, 3})
+    if mode == 2:
+        return frozenset({0, 1, 2, 3, i.vc})
+    if mode in (3, 4):
+        return frozenset({i.vc})
+    if mode == 5:
+        return frozenset({i.imm12 & 15, i.vc})
+    return frozenset({i.imm12 & 15})
+
+
+_CONFIG_NAMES = {"IMM16_IS_VALUE": 1, "BITWISE_OR": 2, "BITWISE_AND": 4, "BITWISE_XOR": 6,
+                 "IMM16_IS_LANE_MASK": 8}
+
+RECORDS = (
+    Opcode("SFPTRANSP", 0x8C, rec.imm12_format(vc_high=0, mod_high=0), SIMPLE, sfptransp,
+           reads=lambda i: frozenset(range(8)), writes=lambda i: frozenset(range(8)),
+           writes_vd=False),
+    Opcode("SFPNOP", 0x8F, (), SIMPLE, sfpnop, reads=rec.none, writes=rec.none, writes_vd=False,
+           backdoor=False, cost_class=rec.NOP),
+    Opcode("SFPCONFIG", 0x91, (imm("imm16", 8, 16), lreg("vd", 4), mod("mod1", 0)), SIMPLE,
+           sfpconfig, "mod1", rec.EVERY_MODE,
+           {**_CONFIG_NAMES, **{f"MOD1_{k}": v for k, v in _CONFIG_NAMES.items()}},
+           reads=lambda i: frozenset({0}),
+           writes=lambda i: frozenset({i.vd} if 11 <= i.vd <= 14 else set()),
+           writes_vd=False, backdoor=False, cost_class=rec.CONFIG),
+    Opcode("SFPSWAP", 0x92, rec.imm12_format(), SIMPLE, sfpswap, "mod1", frozenset(range(10)),
+           rec.names("SFPSWAP_MOD1", SWAP=0, VEC_MIN_MAX=1, SUBVEC_MIN01_MAX23=2,
+                   SUBVEC_MIN02_MAX13=3, SUBVEC_MIN03_MAX12=4, SUBVEC_MIN0_MAX123=5,
+                   SUBVEC_MIN1_MAX023=6, SUBVEC_MIN2_MAX013=7, SUBVEC_MIN3_MAX012=8,
+                   VEC_MAX_MIN=9),
+           reads=lambda i: frozenset({i.vc, i.vd, 4, 5, 6, 7}),
+           writes=lambda i: frozenset({i.vc, i.vd, 4, 5, 6, 7}), writes_vd=False),
+    Opcode("SFPSHFT2", 0x94, rec.imm12_format(-2048, 2047, signed=True), ROUND, sfpshft2, "mod1",
+           frozenset(range(7)),
+           rec.names("SFPSHFT2_MOD1", COPY4=0, SUBVEC_CHAINED_COPY4=1,
+                   SUBVEC_SHFLROR1_AND_COPY4=2, SUBVEC_SHFLROR1=3, SUBVEC_SHFLSHR1=4,
+                   SHFT_LREG=5, SHFT_IMM=6),
+           reads=_shft2_reads,
+           writes=lambda i: frozenset({0, 1, 2, 3}) if i.mod1 <= 2 else frozenset({i.vd}),
+           writes_vd=False),
+)
+BLACKHOLE = {}

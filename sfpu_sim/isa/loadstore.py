@@ -31,6 +31,8 @@ from sfpu_sim.isa.spec import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST,
                                CAPTURE_DEFAULT_DEST_INDEX, DEST_RD_COL_EXCHANGE,
                                DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF,
                                UndefinedBehaviour, Unsupported)
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import LOAD, STORE, Opcode, imm, lreg, mod
 
 # Mod0 formats of SFPLOAD / SFPSTORE / SFPLOADMACRO (MOD0_FMT_*)
 (SRCB, FP16, BF16, FP32, INT32, INT8, UINT16, HI16, INT16, LO16, INT32_ALL, ZERO, INT32_SM,
@@ -166,7 +168,7 @@ def sfpload(m, i):
         sp = (sp - m.config.sfpu_stack_incr) & COUNTER_MASK
     address = dst_address(m, i.imm10, int32_all, sp)
     if i.vd < 8:
-        lanes = (m.active if int32_all else m.lane_enabled()) & \
+        lanes = (m.active if int32_all else m.enabled) & \
             ((m.lane_config & BLOCK_SFPU_RD_FROM_DEST) == 0)
         rows, columns, groups = m.dst.lane_cells(address, DEST_RD_COL_EXCHANGE)
         read = m.dst.read32 if mode in LOAD_32BIT else m.dst.read16
@@ -232,7 +234,7 @@ def sfpstore(m, i):
     int32_all = mode == INT32_ALL
     slot = m.addr_mod_slot(i.addr_mod, "SFPSTORE")
     address = dst_address(m, i.imm10, int32_all, m.rwc.sp)
-    lanes = (m.active if int32_all else m.lane_enabled()) & \
+    lanes = (m.active if int32_all else m.enabled) & \
         ((m.lane_config & BLOCK_DEST_WR_FROM_SFPU) == 0)
     rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
     write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
@@ -258,3 +260,47 @@ def sfploadmacro(m, i):
     raise Unsupported(f"SFPLOADMACRO (macro {macro}, VD {vd}) is not modelled: it schedules "
                       f"instructions on the SFPU sub-units by cycle, which a sequential "
                       f"emulator cannot reproduce")
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+LOADSTORE_FORMATS = {"SRCB": 0, "FP16": 1, "FP16A": 1, "BF16": 2, "FP16B": 2, "FP32": 3,
+                     "INT32": 4, "INT8": 5, "UINT16": 6, "HI16": 7, "INT16": 8, "LO16": 9,
+                     "INT32_ALL": 10, "ZERO": 11, "INT32_SM": 12, "INT8_COMP": 13,
+                     "LO16_ONLY": 14, "HI16_ONLY": 15}
+LOADSTORE_NAMES = {**{f"MOD0_FMT_{k}": v for k, v in LOADSTORE_FORMATS.items()},
+                   **LOADSTORE_FORMATS}
+# The AddrMod field: 2 bits at 14 on Wormhole, 3 bits at 13 on Blackhole.
+WORMHOLE_ADDR_MOD, BLACKHOLE_ADDR_MOD = imm("addr_mod", 14, 2), imm("addr_mod", 13, 3)
+
+
+def _dst_access(addr_mod):
+    return (lreg("vd", 20), mod("mod0", 16), addr_mod, imm("imm10", 0, 10))
+
+
+def _macro_operands(addr_mod):
+    return (imm("lreg_ind", 20, 4), mod("mod0", 16), addr_mod, imm("dest_reg_addr", 0, 10))
+
+
+RECORDS = (
+    Opcode("SFPLOAD", 0x70, _dst_access(WORMHOLE_ADDR_MOD), LOAD, sfpload, "mod0",
+           rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.none, writes=rec.vd, backdoor=False,
+           cost_class=rec.LOAD_STORE),
+    Opcode("SFPLOADI", 0x71, (lreg("vd", 20), mod("mod0", 16), imm("imm16", 0, 16)), LOAD,
+           sfploadi, "mod0", frozenset({0, 1, 2, 4, 8, 10}),
+           rec.names("SFPLOADI_MOD0", FLOATB=0, FLOATA=1, USHORT=2, SHORT=4, UPPER=8, LOWER=10),
+           reads=lambda i: frozenset({i.vd}) if i.mod0 in (8, 10) else rec.NONE, writes=rec.vd,
+           backdoor=False, cost_class=rec.CONSTANTS),
+    Opcode("SFPSTORE", 0x72, _dst_access(WORMHOLE_ADDR_MOD), STORE, sfpstore, "mod0",
+           rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.vd, writes=rec.none, writes_vd=False,
+           cost_class=rec.LOAD_STORE),
+    Opcode("SFPLOADMACRO", 0x93, _macro_operands(WORMHOLE_ADDR_MOD), LOAD, sfploadmacro, "mod0",
+           rec.EVERY_MODE, LOADSTORE_NAMES, reads=lambda i: rec.ALL_LREGS,
+           writes=lambda i: rec.ALL_LREGS, writes_vd=False, backdoor=False,
+           cost_class=rec.LOAD_STORE),
+)
+BLACKHOLE = {"SFPLOAD": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
+             "SFPSTORE": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
+             "SFPLOADMACRO": {"operands": _macro_operands(BLACKHOLE_ADDR_MOD)}}

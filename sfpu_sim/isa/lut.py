@@ -16,6 +16,8 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.isa.arith import destination
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
 
 SIGN = np.uint32(0x80000000)
 MAGNITUDE = np.uint32(0x7FFFFFFF)
@@ -107,3 +109,26 @@ def sfplutfp32(m, i):
     """SFPLUTFP32: ``slope * |L3| + intercept`` with the entries of
     :func:`sfplutfp32_entries`; bit 2 SGN_RETAIN copies L3's sign onto the result."""
     _evaluate(m, i, i.mod1, *sfplutfp32_entries(m, i), m.read(3))
+
+
+# --------------------------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------------------------
+
+RECORDS = (
+    Opcode("SFPLUT", 0x73, (lreg("vd", 20), mod("mod0", 16),
+                            imm("dest_reg_addr", 0, 16, high=0, default=0)),
+           MAD, sfplut, "mod0", frozenset({0, 4, 8, 12}),
+           rec.names("SFPLUT_MOD0", SGN_RETAIN=4, INDIRECT_VD=8),
+           reads=lambda i: frozenset({0, 1, 2, 3} | ({7} if i.mod0 & 8 else set())),
+           writes=rec.indirect_vd_writes("mod0"), cost_class=rec.LUT),
+    Opcode("SFPLUTFP32", 0x95, (lreg("vd", 4), mod("mod1", 0)), MAD, sfplutfp32, "mod1",
+           rec.EVERY_MODE,
+           rec.names("SFPLUTFP32_MOD1", FP32_3ENTRY_TABLE=0, FP16_6ENTRY_TABLE1=2,
+                   FP16_6ENTRY_TABLE2=3, SGN_RETAIN=4, INDIRECT_VD=8, FP16_3ENTRY_TABLE=10),
+           reads=lambda i: frozenset(range(8)), writes=rec.indirect_vd_writes("mod1"),
+           cost_class=rec.LUT),
+)
+# Blackhole's SFPLUTFP32 repeats mod1 in bits 16-19.
+BLACKHOLE = {"SFPLUTFP32": {"operands": (lreg("vd", 4), mod("mod1", 0),
+                                         mod("mod1_mirror", 16, default=0))}}

@@ -138,16 +138,18 @@ LOAD, SIMPLE, MAD, ROUND, STORE = "load", "simple", "mad", "round", "store"
 
 @dataclass(frozen=True)
 class Opcode:
-    """An instruction as one chip has it.
+    """An instruction as one chip has it: its record (see :mod:`sfpu_sim.isa.records`).
 
-    ``mode_field`` names the operand holding the modifier the ISA pages enumerate (``mod0`` or
-    ``mod1``), ``modes`` the values given a meaning on this chip (others are rejected),
-    ``mod_names`` symbolic names for that field. ``execute(machine, instruction)`` runs it;
-    ``reads``/``writes`` give the LRegs it reads and writes (static view, for hazards and
-    register allocation); ``latency`` is 2 for the MAD-class results the next instruction
-    must not read on Wormhole. ``writes_vd`` marks instructions whose VD field only names a
-    destination (an assembler error if it is a read-only register). ``backdoor``: a VD field
-    of 12 or more captures the word as a LoadMacro template instead (all but the loads)."""
+    ``unit`` is the sub-unit it issues to (LOAD, SIMPLE, MAD, ROUND, STORE: the SFPLOADMACRO
+    columns; MAD-unit results are what Wormhole does not interlock). ``mode_field`` names the
+    operand holding the modifier the ISA pages enumerate (``mod0`` or ``mod1``), ``modes`` the
+    values given a meaning on this chip (others are rejected), ``mod_names`` symbolic names for
+    that field. ``execute(machine, instruction)`` runs it; ``reads``/``writes`` give the LRegs
+    it reads and writes (static view, for hazards and register allocation). ``writes_vd``
+    marks instructions whose VD field only names a destination (an assembler error if it is a
+    read-only register). ``backdoor``: a VD field of 12 or more captures the word as a
+    LoadMacro template instead (all but the loads). ``cost_class``: what its issue slot is
+    counted as in the static cost estimate."""
     mnemonic: str
     opcode: int
     operands: tuple[Operand, ...]
@@ -158,10 +160,9 @@ class Opcode:
     mod_names: Mapping[str, int] = field(default_factory=dict)
     reads: Callable = None
     writes: Callable = None
-    latency: int = 1
     writes_vd: bool = True
     backdoor: bool = True
-    doc: str = ""
+    cost_class: str = "other simple (fields, moves, integer, swap)"
 
     def operand(self, name: str) -> Operand:
         for op in self.operands:

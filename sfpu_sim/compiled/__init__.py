@@ -1,0 +1,331 @@
+"""A kernel program compiled once into one per-lane function, run on a Machine's state.
+
+Owns: turning a :class:`~sfpu_sim.isa.spec.Program` and the state it starts from into a
+numba-compiled function (:mod:`sfpu_sim.compiled.codegen` writes its source), caching it (in
+this process by program and state; on disk by the hash of its source, which holds everything it
+bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine`, leaving the
+Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
+
+The compiled function keeps each lane's LRegs, flags and CC stack in local variables and runs
+every instruction before moving to the next lane. State that is the same in every lane is fixed
+while compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp counters
+and every Dst address, the configuration, and the LRegs whose value is the same in all lanes
+(constants). It needs LaneConfig zero and no tracing; a program or state it cannot compile
+faithfully runs on the Machine instead, with the reason given (:func:`execute`), never a
+different answer. The Machine stays the reference: tests/test_compiled.py holds the two to
+agreement bit for bit.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from sfpu_sim import jit, threads
+from sfpu_sim.arch import ARCHES
+from sfpu_sim.compiled.codegen import NotCompiled, Translation
+from sfpu_sim.isa import cc as cc_isa
+from sfpu_sim.isa.spec import Instruction, IsaError
+from sfpu_sim.machine import LANES_PER_SFPU, Machine
+
+__all__ = ["execute", "compile_for", "NotCompiled", "Compiled"]
+
+_HERE = Path(__file__).resolve().parent
+# What compiled programs call or bake in (numba's cache does not follow callees): a change
+# here must give every program a new source, hence a new cache entry.
+_HELPERS = [_HERE / "scalar.py", _HERE.parent / "fma.py", _HERE.parent / "isa" / "convert.py"]
+_SCALAR_NAMES = ("M32", "SIGN", "MAGNITUDE", "MANTISSA", "fma_wormhole", "fma_blackhole",
+                 "int32", "leading_zeros32", "sign_magnitude_to_twos_complement",
+                 "twos_complement_to_sign_magnitude", "smag_less", "shift_signed_amount",
+                 "bf16_to_dst", "dst_to_bf16", "fp16_to_dst", "dst_to_fp16", "fp32_to_dst",
+                 "dst_to_fp32", "fp16a_to_fp32", "fp16_floata_to_fp32", "lut16_to_fp32",
+                 "fp32_to_fp16a_truncate", "fp32_to_bf16_truncate", "flush_denormal",
+                 "drop_mantissa_bits", "lut8_to_fp32", "prng_step", "float_to_int",
+                 "int_to_int8", "sign_magnitude_to_fp32", "approx_recip", "approx_exp",
+                 "mul24_shift_add")
+
+
+@dataclass
+class Compiled:
+    """A compiled program for one starting state: the function and the state it ends in."""
+    function: object
+    source: str
+    digest: str
+    written: tuple[int, ...]
+    end_enable: bool
+    end_stack: tuple[bool, ...]
+    end_rwc: tuple
+    uses_prng: bool
+    instructions: int
+    enable_before: tuple[bool, ...]
+    words: tuple[int, ...]
+
+
+_MEMORY: dict[tuple, Compiled | str] = {}
+# Longer programs run on the Machine: numba's compile time grows faster than the program (a
+# 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
+MAX_INSTRUCTIONS = 1000
+SIGNATURE = ("(int64, int64, uint32[:, ::1], uint32[::1], bool[::1], bool[:, ::1], "
+             "bool[:, ::1], uint32[::1], uint16[:, ::1], uint32[::1])")
+
+
+def execute(m: Machine, program, capture_at: int | None = None):
+    """Run ``program`` on ``m`` compiled, else on the Machine itself; return ``(captured,
+    reason)``: ``captured`` is LReg[VD] of instruction ``capture_at`` just before it runs
+    (per lane; None without ``capture_at``), ``reason`` None when compiled, else why not."""
+    instructions = _instructions(program, m)
+    compiled = None
+    reason = None
+    if instructions is None:
+        reason = "an instruction word does not decode"
+    else:
+        compiled = compile_for(m, instructions, capture_at)
+        if isinstance(compiled, str):
+            reason, compiled = compiled, None
+    if compiled is None:
+        return _run_machine(m, program, capture_at), reason
+    return _run_compiled(m, instructions, compiled, capture_at), None
+
+
+def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | None = None):
+    """The :class:`Compiled` program for ``m``'s current state, or the reason (a string) why
+    it cannot be compiled."""
+    words = tuple(ins.word for ins in instructions)
+    problem = _state_problem(m, instructions, words)
+    if problem:
+        return problem
+    uniform = _uniform_lregs(m)
+    key = (m.arch.name, words, capture_at, repr(m.config), repr(m.rwc), m.cc.enable,
+           tuple(e for _, e in m.cc.stack), uniform, m.dst.rows)
+    if key not in _MEMORY:
+        try:
+            _MEMORY[key] = _build(m, instructions, capture_at, uniform)
+        except NotCompiled as reason:
+            _MEMORY[key] = str(reason)
+    return _MEMORY[key]
+
+
+# --------------------------------------------------------------------------------------------
+
+def _instructions(program, m: Machine) -> list[Instruction] | None:
+    out = []
+    for item in program:
+        if isinstance(item, Instruction):
+            out.append(item)
+            continue
+        from sfpu_sim.asm import decode
+        try:
+            out.append(decode(int(item), m.arch))
+        except IsaError:
+            return None
+    return out
+
+
+def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
+    if ARCHES.get(m.arch.name) is not m.arch:
+        return (f"platform {m.arch.name!r} is not one of the chips (its arithmetic and stores "
+                f"are data the compiled path does not read)")
+    if type(m) is not Machine:
+        return f"a Machine subclass ({type(m).__name__}) may execute instructions differently"
+    if m.trace is not None:
+        return "tracing (the Machine records every instruction)"
+    if m.lane_config.any():
+        return "LaneConfig is set in some lanes"
+    if m.strict and _hazards(m, instructions, words, dry_run=True):
+        return "strict mode and a hazard in the program (the Machine raises it in place)"
+    return None
+
+
+def _uniform_lregs(m: Machine) -> tuple:
+    """Per LReg 0..16, its value when every lane holds the same one (compiled in), else None."""
+    same = np.zeros(17, dtype=np.bool_)
+    _same_in_every_lane(m.lreg.view(np.ndarray), same[:16])
+    _same_in_every_lane(m.lreg_macro[None], same[16:])
+    return tuple(int(m.lreg[k, 0]) if same[k] else None for k in range(16)) + \
+        ((int(m.lreg_macro[0]) if same[16] else None),)
+
+
+@jit.njit(nogil=True)
+def _same_in_every_lane(rows, out):
+    """out[k] = every entry of rows[k] equals its first (one pass; no early exit, so that
+    the loop vectorises)."""
+    for k in range(rows.shape[0]):
+        first = rows[k, 0]
+        differ = np.uint32(0)
+        for j in range(rows.shape[1]):
+            differ |= rows[k, j] ^ first
+        out[k] = differ == 0
+
+
+def _hazards(m: Machine, instructions, words: tuple, dry_run: bool, enable_before=()) -> bool:
+    """Machine.step's checks before each instruction, hazards and flags written while CC is
+    disabled, warned as the Machine warns them, in its order; with ``dry_run`` only whether
+    there is a hazard, the Machine left untouched. ``enable_before``: CC enable as each
+    instruction starts (known while compiling)."""
+    inside = _hazard_positions(m.arch, words, instructions)
+    first = m.previous is not None and instructions and \
+        m.arch.hazard(m.previous, instructions[0]) is not None
+    if dry_run:
+        return bool(inside) or first
+    hazards = set(inside) | ({0} if first else set())
+    disabled = {k for k, enable in enumerate(enable_before)
+                if not enable and cc_isa.sets_lane_flags(instructions[k])}
+    executed, enable, previous = m.executed, m.cc.enable, m.previous
+    try:
+        for k in sorted(hazards | disabled):
+            m.previous, m.executed = (instructions[k - 1] if k else previous), executed + k
+            if k in hazards:
+                m._check_hazard(instructions[k])
+            m.cc.enable = enable_before[k]
+            m._check_cc_disabled(instructions[k])
+    finally:
+        m.cc.enable = enable
+    m.previous = instructions[-1] if instructions else previous
+    m.executed = executed + len(instructions)
+    return False
+
+
+_HAZARDS: dict[tuple, tuple[int, ...]] = {}
+
+
+def _hazard_positions(arch, words: tuple, instructions) -> tuple[int, ...]:
+    """Indices k >= 1 where instruction k may not follow instruction k - 1 (per program)."""
+    key = (arch.name, words)
+    if key not in _HAZARDS:
+        _HAZARDS[key] = tuple(k for k in range(1, len(instructions))
+                              if arch.hazard(instructions[k - 1], instructions[k]) is not None)
+    return _HAZARDS[key]
+
+
+def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
+    if len(instructions) > MAX_INSTRUCTIONS:
+        raise NotCompiled(f"{len(instructions):,} instructions, more than the "
+                          f"{MAX_INSTRUCTIONS:,} compiled")
+    t = Translation(m, instructions, capture_at)
+    source = _source(t, instructions, capture_at, uniform)
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    try:
+        function = _load(source, digest)
+        function.compile(SIGNATURE)             # now, so that a failure falls back
+    except Exception as error:                  # numba's limits, never a wrong answer
+        raise NotCompiled(f"numba could not compile it ({type(error).__name__}: "
+                          f"{str(error).splitlines()[0][:120] if str(error) else ''})") from None
+    return Compiled(function, source, digest, tuple(sorted(t.written)), t.enable,
+                    tuple(t.stack), (t.shadow.rwc.dst, t.shadow.rwc.dst_cr, t.shadow.rwc.sp,
+                                     t.shadow.rwc.extra_addr_mod_bit),
+                    t.uses_prng, len(instructions), tuple(t.enable_before),
+                    tuple(ins.word for ins in instructions))
+
+
+def _helpers_digest() -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for path in _HELPERS:
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _source(t: Translation, instructions, capture_at, uniform) -> str:
+    lines = [f'"""sfpu-sim compiled program ({t.arch.name}, {len(instructions)} instructions). '
+             f'Generated by sfpu_sim.compiled; do not edit."""',
+             f"# helpers {_helpers_digest()}",
+             "import numpy as np",
+             "from sfpu_sim.jit import njit",
+             "SEVEN = np.uint64(7)",
+             f"from sfpu_sim.compiled.scalar import ({', '.join(_SCALAR_NAMES)})", ""]
+    lines += t.tables
+    lines += ["", "", "@njit(nogil=True, error_model='numpy')",
+              "def run(start, stop, lreg, macro, flags, stack_in, stack_out, prng, dst, capture):",
+              f"    cfgv = np.zeros(({max(t.configs, 1)}, 8), dtype=np.int64)",
+              f"    cfgf = np.zeros(({max(t.configs, 1)}, 8), dtype=np.bool_)",
+              # unsigned indices: numba then skips the negative-index test on every access
+              f"    for lane in range(np.uint64(start * {LANES_PER_SFPU}), "
+              f"np.uint64(stop * {LANES_PER_SFPU})):",
+              "        g = lane >> np.uint64(5)",
+              "        lu = lane & np.uint64(31)",
+              "        l = np.int64(lu)"]
+    body = []
+    for k in sorted(t.used):
+        source = "macro[lane]" if k == 16 else f"lreg[{k}, lane]"
+        body.append(f"r{k} = {uniform[k]}" if uniform[k] is not None
+                    else f"r{k} = np.int64({source})")
+    body.append("f = flags[lane]")
+    body += [f"s{k} = stack_in[{k}, lane]" for k in range(t.start_depth)]
+    if t.uses_prng:
+        body.append("p = np.int64(prng[lane])")
+    body += t.lines
+    for k in sorted(t.written):
+        body.append(f"macro[lane] = r{k}" if k == 16 else f"lreg[{k}, lane] = r{k}")
+    body.append("flags[lane] = f")
+    body += [f"stack_out[{k}, lane] = s{k}" for k in range(len(t.stack))]
+    if t.uses_prng:
+        body.append("prng[lane] = p")
+    lines += ["        " + line for line in body]
+    return "\n".join(lines) + "\n"
+
+
+def _load(source: str, digest: str):
+    """The ``run`` function of ``source``: imported from a file in the program directory, so
+    that numba's on-disk cache applies, or compiled in memory when there is no directory."""
+    directory = jit.program_directory()
+    module_name = f"sfpu_sim_program_{digest}"
+    if directory is None:
+        namespace: dict = {"__name__": module_name}
+        exec(compile(source, f"<{module_name}>", "exec"), namespace)
+        return namespace["run"]
+    path = directory / f"{module_name}.py"
+    try:
+        current = path.read_text() if path.is_file() else None
+    except OSError:
+        current = None
+    if current != source:
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(source)
+        os.replace(temporary, path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module.run
+
+
+# --------------------------------------------------------------------------------------------
+
+def _run_machine(m: Machine, program, capture_at):
+    instructions = list(program)
+    if capture_at is None:
+        m.run(instructions)
+        return None
+    m.run(instructions[:capture_at])
+    store = instructions[capture_at]
+    if not isinstance(store, Instruction):
+        from sfpu_sim.asm import decode
+        store = decode(int(store), m.arch)
+    captured = m.read(store.vd).copy()
+    m.run(instructions[capture_at:])
+    return captured
+
+
+def _run_compiled(m: Machine, instructions, c: Compiled, capture_at):
+    _hazards(m, instructions, c.words, dry_run=False, enable_before=c.enable_before)
+    lanes = m.lanes
+    start_depth = len(m.cc.stack)
+    stack_in = np.zeros((max(start_depth, 1), lanes), dtype=np.bool_)
+    for k, (flags, _) in enumerate(m.cc.stack):
+        stack_in[k] = flags
+    stack_out = np.zeros((max(len(c.end_stack), 1), lanes), dtype=np.bool_)
+    captured = np.zeros(lanes if capture_at is not None else 0, dtype=np.uint32)
+    dst = m.dst.bits.reshape(m.groups, -1)
+    # An instruction costs about a quarter of a multiply-add lane, on average (measured).
+    threads.parallel_for(c.function, m.groups, m.lreg.view(np.ndarray), m.lreg_macro,
+                         m.cc.flags, stack_in, stack_out, m.prng, dst, captured,
+                         cost=LANES_PER_SFPU * c.instructions / 4, lanes_per_item=LANES_PER_SFPU)
+    m.cc.enable = c.end_enable
+    m.cc.stack = [(stack_out[k].copy(), enable) for k, enable in enumerate(c.end_stack)]
+    m.rwc.dst, m.rwc.dst_cr, m.rwc.sp, m.rwc.extra_addr_mod_bit = c.end_rwc
+    return captured if capture_at is not None else None

@@ -1,0 +1,540 @@
+"""A Program as Python source for numba: one snippet per instruction, run lane after lane.
+
+Owns: the translation of each instruction into per-lane statements over local variables (LRegs
+``r0``..``r16``, LaneFlags ``f``, the CC stack's flags ``s0``..``s7``, the PRNG state ``p``),
+and the state that is the same in every lane and therefore known while translating: CC enable
+and the enables on the stack, the stack depth, the Dst/Sp counters, every Dst cell address.
+Knows nothing of loading or caching the result (:mod:`sfpu_sim.compiled`).
+
+Each snippet reads like its instruction in :mod:`sfpu_sim.isa` (same names, same branches),
+with lane enable applied where the Machine applies it. Whatever cannot be translated faithfully
+raises :class:`NotCompiled` with the reason; the caller then runs the Machine, so a program is
+either compiled exactly or not compiled at all. Static facts are computed by the Machine's own
+code on a shadow of its counters (``addr_mod_slot``, ``apply_partial_addr_mod``, ``dst_address``,
+``resolve_format``, ``Dst.lane_cells``/``adj16``/``adj32``), never re-derived. The
+condition-code instructions are in :mod:`sfpu_sim.compiled.predication`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from types import SimpleNamespace
+
+import numpy as np
+
+from sfpu_sim.compiled.predication import NotCompiled, PredicationOps
+from sfpu_sim.isa import convert, integer, lanes, loadstore, lut
+from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD, NEGATE_VA, NEGATE_VC
+from sfpu_sim.isa.spec import ExecutionError
+from sfpu_sim.machine import Machine
+
+LS = loadstore
+MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI",
+                                                     "SFPMULI", "SFPMUL24")}
+
+
+class Translation(PredicationOps):
+    """The per-lane body of one program for one starting state, and the state it ends in."""
+
+    def __init__(self, machine: Machine, program, capture_at: int | None):
+        m = machine
+        self.m, self.arch = m, m.arch
+        self.fma = f"fma_{m.arch.fma_rules.name}"
+        self.enable = m.cc.enable
+        self.stack = [enable for _, enable in m.cc.stack]      # flags live in s0, s1, ...
+        self.start_depth = len(self.stack)
+        self.shadow = SimpleNamespace(config=m.config, rwc=copy.copy(m.rwc), arch=m.arch)
+        self.lines: list[str] = []
+        self.tables: list[str] = []
+        self.used: set[int] = set()
+        self.written: set[int] = set()
+        self.uses_prng = False
+        self.configs = 0
+        self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
+        self.k = -1
+        self.open_guard: str | None = None
+        self.enable_before: list[bool] = []    # CC enable as each instruction starts
+        for k, instruction in enumerate(program):
+            self.k = k
+            self.enable_before.append(self.enable)
+            if k == capture_at:
+                self.emit(f"capture[lane] = {self.read(instruction.vd)}")
+            self.translate(k, instruction)
+        self._check_cells()
+
+    # ---------------------------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        if not line.startswith("#"):
+            self.open_guard = None
+        self.lines.append(self.temp(line))
+
+    def temp(self, text: str) -> str:
+        """``text`` with each temporary (``t_``, ``e_``, ...) made unique to this instruction:
+        numba gives a variable one type, and temporaries hold ints here, bools there."""
+        return re.sub(r"\b([a-z]+)_(?![A-Za-z0-9])", rf"\1_{self.k}", text)
+
+    def read(self, index: int) -> str:
+        self.used.add(index)
+        return f"r{index}"
+
+    def en(self) -> str:
+        """LaneEnabled as an expression (LaneConfig is zero, no backdoor: see translate)."""
+        return "f" if self.enable else "True"
+
+    def write(self, vd: int, value: str, when: str) -> None:
+        """Machine.write: LReg 0-7 and 16 only; others are silently not written."""
+        if not (vd < 8 or vd == 16):
+            return
+        self.used.add(vd)
+        self.written.add(vd)
+        self.guarded(when, f"r{vd} = {value}")
+
+    def guarded(self, when: str, *statements: str) -> None:
+        if when == "True":
+            for statement in statements:
+                self.emit(statement)
+            return
+        if when != self.open_guard:      # consecutive statements under one guard share it
+            self.emit(f"if {when}:")
+        self.lines.extend("    " + self.temp(s) for s in statements)
+        changed = any(re.match(rf"{re.escape(self.temp(when))} = ", self.temp(s))
+                      for s in statements)
+        self.open_guard = None if changed else when
+
+    def set_flags(self, value: str, when: str) -> None:
+        self.guarded(when, f"f = {value}")
+
+    # ---------------------------------------------------------------------------------------
+    def translate(self, k: int, i) -> None:
+        op = i.op
+        if self.arch.opcodes.get(op.mnemonic) is not op:
+            raise NotCompiled(f"instruction {k} ({op.mnemonic}) is not the {self.arch.name} one")
+        vd = i.values.get("vd")
+        if vd is not None and vd >= 12 and op.backdoor:
+            raise NotCompiled(f"instruction {k} ({op.mnemonic} VD {vd}) is a LoadMacro "
+                              f"backdoor capture, not compiled")
+        if i.mnemonic in MASK_MODES and i.mod1 & (INDIRECT_VA | INDIRECT_VD) or \
+                i.mnemonic in ("SFPLUT", "SFPLUTFP32") and i.mode & INDIRECT_VD and vd != 16:
+            raise NotCompiled(f"instruction {k} ({op.mnemonic}) addresses registers through L7 "
+                              f"(indirect), not compiled")
+        emitter = getattr(self, "op_" + op.mnemonic.replace("_", ""), None)
+        if emitter is None:
+            raise NotCompiled(f"instruction {k} ({op.mnemonic}) is not compiled")
+        self.emit(f"# [{k}] {i!r}")     # no source line: the same words share one cache entry
+        try:
+            emitter(i)
+        except ExecutionError as error:       # the Machine raises it, at the right point
+            raise NotCompiled(f"instruction {k} ({op.mnemonic}): {error}") from None
+
+    # --- MAD sub-unit --------------------------------------------------------------------------
+    def op_SFPMAD(self, i):
+        a, b, c = self.read(i.va), self.read(i.vb), self.read(i.vc)
+        a = f"({a} ^ SIGN)" if i.mod1 & NEGATE_VA else a
+        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
+        self.write(i.vd, f"{self.fma}({a}, {b}, {c})", self.en())
+
+    op_SFPADD = op_SFPMUL = op_SFPMAD
+
+    def op_SFPADDI(self, i):
+        c = self.read(i.vd)
+        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
+        self.write(i.vd, f"{self.fma}({i.imm16 << 16}, 0x3F800000, {c})", self.en())
+
+    def op_SFPMULI(self, i):
+        c = self.read(i.vd)
+        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
+        self.write(i.vd, f"{self.fma}({i.imm16 << 16}, {c}, 0)", self.en())
+
+    def op_SFPMUL24(self, i):
+        a, b = f"({self.read(i.va)} & MANTISSA)", f"({self.read(i.vb)} & MANTISSA)"
+        product = f"(({a} * {b}) >> 23)" if i.mod1 & 1 else f"(({a} * {b}) & MANTISSA)"
+        self.write(i.vd, f"mul24_shift_add({product}, {self.read(i.vc)})", self.en())
+
+    def _lut_result(self, i, mod: int, slope: str, intercept: str) -> None:
+        d = f"{self.fma}({slope}, r3 & MAGNITUDE, {intercept})"
+        if mod & 4:                                              # SGN_RETAIN
+            d = f"(({d}) & MAGNITUDE) | (r3 & SIGN)"
+        self.write(i.vd, d, self.en())
+
+    def op_SFPLUT(self, i):
+        for r in range(4):
+            self.read(r)
+        coefficients = "(r0 if r3 & MAGNITUDE < 0x3F800000 else " \
+                       "(r1 if r3 & MAGNITUDE < 0x40000000 else r2))"
+        self.emit(f"w_ = {coefficients}")
+        self._lut_result(i, i.mod0, "lut8_to_fp32(w_ >> 8)", "lut8_to_fp32(w_)")
+
+    def op_SFPLUTFP32(self, i):
+        for r in range(8):
+            self.read(r)
+        mod1 = i.mod1
+        pick = "({0} if b_ < 0x3F800000 else ({1} if b_ < 0x40000000 else {2}))"
+        self.emit("b_ = r3 & MAGNITUDE")
+        if not mod1 & lut.FP16_6ENTRY_TABLE1:
+            self._lut_result(i, mod1, pick.format("r0", "r1", "r2"), pick.format("r4", "r5", "r6"))
+            return
+        if mod1 & lut.FP16_3ENTRY_TABLE == lut.FP16_3ENTRY_TABLE:
+            self.emit(f"w_ = {pick.format('r0', 'r1', 'r2')}")
+            self._lut_result(i, mod1, "lut16_to_fp32(w_ >> 16)", "lut16_to_fp32(w_)")
+            return
+        cut = 0x40800000 if mod1 & lut.FP16_6ENTRY_TABLE2 == lut.FP16_6ENTRY_TABLE2 else 0x40400000
+        self.emit(f"h_ = 16 if (0x3F000000 <= b_ < 0x3F800000) or (0x3FC00000 <= b_ < 0x40000000) "
+                  f"or b_ >= {cut:#x} else 0")
+        self._lut_result(i, mod1, f"lut16_to_fp32({pick.format('r0', 'r1', 'r2')} >> h_)",
+                         f"lut16_to_fp32({pick.format('r4', 'r5', 'r6')} >> h_)")
+
+    # --- loads and stores -----------------------------------------------------------------------
+    def _cell_tables(self, address: int, width: int, exchange: int, is_write: bool) -> list[str]:
+        """Names of the per-lane Dst offset tables (high half first for 32 bits), registering
+        each cell's lanes for the cross-lane check."""
+        m = self.m
+        rows, cols, _ = m.dst.lane_cells(address, exchange)
+        rows, cols = rows[:32], cols[:32]
+        physical = [m.dst.adj16(rows)] if width == 16 else [m.dst.adj32(rows)]
+        if width == 32:
+            physical.append(physical[0] + 8)
+        names = []
+        for phys in physical:
+            if np.any(phys >= m.dst.rows):
+                raise NotCompiled(f"a Dst access reaches row {int(np.max(phys))}, beyond the "
+                                  f"machine's {m.dst.rows} rows")
+            offsets = (phys.astype(np.int64) * m.dst.COLUMNS + cols).tolist()
+            for lane, offset in enumerate(offsets):
+                self.cells.setdefault(offset, []).append((lane, is_write))
+            name = f"CELL{len(self.tables)}"
+            self.tables.append(f"{name} = np.array({offsets}, dtype=np.uint64)")
+            names.append(name)
+        return names
+
+    def _check_cells(self) -> None:
+        for offset, touches in self.cells.items():
+            if len({lane for lane, _ in touches}) > 1 and any(w for _, w in touches):
+                raise NotCompiled(f"two lanes of an SFPU meet in Dst cell {offset // 16}, "
+                                  f"{offset % 16} (lanes are compiled one after another)")
+
+    def _address(self, i, mnemonic: str, sp_step: int):
+        sh = self.shadow
+        mode = LS.resolve_format(sh, i.mod0)
+        int32_all = mode == LS.INT32_ALL
+        slot = Machine.addr_mod_slot(sh, i.addr_mod, mnemonic)
+        sp = sh.rwc.sp
+        if sp_step < 0 and int32_all and self.arch.int32_all_uses_stack_pointer and sp != 0:
+            sp = (sp - sh.config.sfpu_stack_incr) & LS.COUNTER_MASK
+        return mode, int32_all, slot, sp, LS.dst_address(sh, i.imm10, int32_all, sp)
+
+    def op_SFPLOAD(self, i):
+        mode, int32_all, slot, sp, address = self._address(i, "SFPLOAD", -1)
+        if i.vd < 8:
+            width = 32 if mode in LS.LOAD_32BIT else 16
+            tables = self._cell_tables(address, width, LS.DEST_RD_COL_EXCHANGE, False)
+            cell = f"np.int64(dst[g, {tables[0]}[lu]])"
+            if width == 32:
+                cell = f"(({cell} << 16) | np.int64(dst[g, {tables[1]}[lu]]))"
+            when = "True" if int32_all else self.en()
+            self.guarded(when, f"c_ = {cell}", f"r{i.vd} = {self._load_datum(mode, i.vd)}")
+            self.used.add(i.vd)
+            self.written.add(i.vd)
+        self.shadow.rwc.sp = sp
+        Machine.apply_partial_addr_mod(self.shadow, slot)
+
+    def _load_datum(self, mode: int, vd: int) -> str:
+        """isa.loadstore.load_datum for the cell ``c``."""
+        sm = self.arch.sign_magnitude_conversions
+        sign = "((c_ >> 15) << 31)"
+        if mode == LS.FP16:
+            return "fp16a_to_fp32(dst_to_fp16(c_))"
+        if mode == LS.BF16:
+            return "(dst_to_bf16(c_) << 16)"
+        if mode in (LS.FP32, LS.INT32, LS.INT32_ALL):
+            return "dst_to_fp32(c_)"
+        if mode == LS.INT32_SM:
+            return "sign_magnitude_to_twos_complement(dst_to_fp32(c_))" if sm else "dst_to_fp32(c_)"
+        if mode == LS.INT8:
+            return f"({sign} | ((c_ >> 5) & {(1 << self.arch.load_int8_magnitude_bits) - 1}))"
+        if mode == LS.INT8_COMP:
+            value = f"({sign} | ((c_ >> 5) & 0x3FF))"
+            return f"sign_magnitude_to_twos_complement({value})" if sm else value
+        if mode == LS.INT16:
+            return f"({sign} | (c_ & 0x7FFF))"
+        if mode in (LS.UINT16, LS.LO16):
+            return "c_"
+        if mode == LS.HI16:
+            return "(c_ << 16)"
+        if mode == LS.LO16_ONLY:
+            return f"((r{vd} & 0xFFFF0000) | c_)"
+        if mode == LS.HI16_ONLY:
+            return f"((c_ << 16) | (r{vd} & 0xFFFF))"
+        return "0"
+
+    def op_SFPSTORE(self, i):
+        mode, int32_all, slot, _, address = self._address(i, "SFPSTORE", 0)
+        width = 32 if mode in LS.STORE_32BIT else 16
+        tables = self._cell_tables(address, width, LS.DEST_WR_COL_EXCHANGE, True)
+        x = self.read(i.vd)
+        when = "True" if int32_all else self.en()
+        stores = [f"c_ = {self._store_datum(mode, x)}"]
+        if width == 16:
+            stores.append(f"dst[g, {tables[0]}[lu]] = c_ & 0xFFFF")
+        else:
+            stores += [f"dst[g, {tables[0]}[lu]] = c_ >> 16",
+                       f"dst[g, {tables[1]}[lu]] = c_ & 0xFFFF"]
+        self.guarded(when, *stores)
+        if int32_all and self.arch.int32_all_uses_stack_pointer:
+            rwc = self.shadow.rwc
+            rwc.sp = (rwc.sp + self.shadow.config.sfpu_stack_incr) & LS.COUNTER_MASK
+        Machine.apply_partial_addr_mod(self.shadow, slot)
+
+    def _store_datum(self, mode: int, x: str) -> str:
+        """isa.loadstore.store_datum of the LReg value ``x``."""
+        sm = self.arch.sign_magnitude_conversions
+        sign16 = f"(({x} >> 31) << 15)"
+        if mode == LS.FP16:
+            return f"fp16_to_dst(fp32_to_fp16a_truncate({x}))"
+        if mode == LS.BF16:
+            return f"bf16_to_dst(fp32_to_bf16_truncate({x}))"
+        if mode == LS.FP32:
+            return f"fp32_to_dst(flush_denormal({x}))"
+        if mode in (LS.INT32, LS.INT32_ALL):
+            return f"fp32_to_dst({x})"
+        if mode == LS.INT32_SM:
+            return f"fp32_to_dst(twos_complement_to_sign_magnitude({x}))" if sm else \
+                f"fp32_to_dst({x})"
+        if mode in (LS.INT8, LS.INT8_COMP):
+            value = f"twos_complement_to_sign_magnitude({x})" \
+                if mode == LS.INT8_COMP and sm else x
+            return f"fp16_to_dst({sign16} | 0x4000 | ({value} & 0x3FF))"
+        if mode == LS.INT16:
+            return f"({sign16} | ({x} & 0x7FFF))"
+        if mode in (LS.UINT16, LS.LO16_ONLY):
+            return f"({x} & 0xFFFF)"
+        if mode == LS.HI16_ONLY:
+            return f"({x} >> 16)"
+        if mode == LS.LO16:
+            return f"((({x} << 16) & M32) | ({x} >> 16))"
+        if mode == LS.HI16:
+            return x
+        return "0"
+
+    def op_SFPLOADI(self, i):
+        imm, mod0 = i.imm16, i.mod0
+        if mod0 == 0:
+            value = str(imm << 16)
+        elif mod0 == 1:
+            value = f"fp16_floata_to_fp32({imm})"
+        elif mod0 == 2:
+            value = str(imm)
+        elif mod0 == 4:
+            value = str(((imm ^ 0x8000) - 0x8000) & 0xFFFFFFFF)
+        elif mod0 == 8:
+            value = f"({imm << 16} | ({self.read(i.vd)} & 0xFFFF))"
+        elif mod0 == 10:
+            value = f"(({self.read(i.vd)} & 0xFFFF0000) | {imm})"
+        else:
+            raise NotCompiled(f"SFPLOADI mod0 = {mod0} is undefined")
+        self.write(i.vd, value, self.en())
+
+    # --- simple sub-unit: fields, integers, moves -----------------------------------------------
+    def op_SFPEXEXP(self, i):
+        self.emit(f"e_ = {self.en()}")
+        exponent = f"(({self.read(i.vc)} >> 23) & 0xFF)"
+        self.emit(f"t_ = {exponent if i.mod1 & 1 else exponent + ' - 127'}")
+        self.write(i.vd, "t_ & M32", "e_")
+        if i.vd < 8:
+            flags = "t_ < 0" if i.mod1 & 2 else "f"
+            self.set_flags(f"not ({flags})" if i.mod1 & 8 else flags, "e_")
+
+    def op_SFPEXMAN(self, i):
+        hidden = 0 if i.mod1 & 1 else 0x800000
+        self.write(i.vd, f"({self.read(i.vc)} & MANTISSA) | {hidden}", self.en())
+
+    def op_SFPSETEXP(self, i):
+        vc = self.read(i.vc)
+        if i.mod1 & 1:
+            exponent = str(i.imm12 & 0xFF)
+        elif i.mod1 & 2:
+            exponent = f"(({self.read(i.vd)} >> 23) & 0xFF)"
+        else:
+            exponent = f"({self.read(i.vd)} & 0xFF)"
+        self.write(i.vd, f"({vc} & 0x807FFFFF) | ({exponent} << 23)", self.en())
+
+    def op_SFPSETMAN(self, i):
+        mantissa = str(i.imm12 << 11) if i.mod1 & 1 else f"({self.read(i.vd)} & MANTISSA)"
+        self.write(i.vd, f"({self.read(i.vc)} & 0xFF800000) | {mantissa}", self.en())
+
+    def op_SFPSETSGN(self, i):
+        sign = str((i.imm12 & 1) << 31) if i.mod1 & 1 else f"({self.read(i.vd)} & SIGN)"
+        self.write(i.vd, f"({self.read(i.vc)} & MAGNITUDE) | {sign}", self.en())
+
+    def op_SFPDIVP2(self, i):
+        vc, imm8 = self.read(i.vc), i.imm12 & 0xFF
+        exponent = f"(({vc} >> 23) & 0xFF)"
+        new = f"({exponent} if {exponent} == 255 else ({exponent} + {imm8}) & 0xFF)" \
+            if i.mod1 & 1 else str(imm8)
+        self.write(i.vd, f"({vc} & 0x807FFFFF) | ({new} << 23)", self.en())
+
+    def op_SFPABS(self, i):
+        x = self.read(i.vc)
+        if i.mod1 & 1:
+            value = f"({x} & MAGNITUDE if SIGN <= {x} <= 0xFF800000 else {x})"
+        else:
+            value = f"((-{x}) & M32 if {x} >= SIGN else {x})"
+        self.write(i.vd, value, self.en())
+
+    def op_SFPMOV(self, i):
+        when = "True" if i.mod1 == 2 else self.en()
+        if not i.mod1 & 8:
+            value = self.read(i.vc)
+            self.write(i.vd, f"({value} ^ SIGN)" if i.mod1 & 1 else value, when)
+        elif i.vc == 9:                    # the PRNG: returns the state, steps it
+            self.uses_prng = True
+            self.emit("t_ = p")
+            self.guarded(when, "p = prng_step(p)")
+            self.write(i.vd, "t_", when)
+        elif i.vc < 9:
+            raise NotCompiled("SFPMOV from LoadMacro state is not compiled")
+        else:                              # LaneConfig (zero here) or nothing
+            self.write(i.vd, "0", when)
+
+    def op_SFPIADD(self, i):
+        self.emit(f"e_ = {self.en()}")
+        c = self.read(i.vc)
+        if i.mod1 & integer.IADD_ARG_IMM:
+            result = f"({c} + {i.imm12 & 0xFFFFFFFF}) & M32"
+        elif i.mod1 & integer.IADD_SUBTRACT:
+            result = f"({c} - {self.read(i.vd)}) & M32"
+        else:
+            result = f"({c} + {self.read(i.vd)}) & M32"
+        self.emit(f"t_ = {result}")
+        self.write(i.vd, "t_", "e_")
+        if i.vd < 8:
+            flags = "f" if i.mod1 & integer.IADD_CC_NONE else "int32(t_) < 0"
+            self.set_flags(f"not ({flags})" if i.mod1 & integer.IADD_CC_GTE0 else flags, "e_")
+
+    def op_SFPSHFT(self, i):
+        x, amount = self.read(i.vd), f"int32({self.read(i.vc)})"
+        if i.mod1 & integer.SHFT_ARG_IMM:
+            if i.mod1 & integer.SHFT_ARG_IMM_USE_VC:
+                x = self.read(i.vc)
+            amount = str(i.imm12)
+        self.emit(f"a_ = {amount}")
+        right = f"(int32({x}) >> ((-a_) & 31)) & M32" if i.mod1 & integer.SHFT_ARITHMETIC \
+            else f"{x} >> ((-a_) & 31)"
+        self.write(i.vd, f"(({x} << (a_ & 31)) & M32 if a_ >= 0 else {right})", self.en())
+
+    def _bitwise(self, i, operator: str):
+        source = self.read(i.imm12 & 15 if i.mod1 & integer.USE_VB else i.vd)
+        self.write(i.vd, f"{source} {operator} {self.read(i.vc)}", self.en())
+
+    def op_SFPAND(self, i):
+        self._bitwise(i, "&")
+
+    def op_SFPOR(self, i):
+        self._bitwise(i, "|")
+
+    def op_SFPXOR(self, i):
+        self.write(i.vd, f"{self.read(i.vd)} ^ {self.read(i.vc)}", self.en())
+
+    def op_SFPNOT(self, i):
+        self.write(i.vd, f"(~{self.read(i.vc)}) & M32", self.en())
+
+    def op_SFPLZ(self, i):
+        self.emit(f"e_ = {self.en()}")
+        mask = 0x7FFFFFFF if i.mod1 & integer.LZ_NOSGN_MASK else 0xFFFFFFFF
+        self.emit(f"t_ = {self.read(i.vc)} & {mask}")
+        self.write(i.vd, "leading_zeros32(t_)", "e_")
+        if i.vd < 8 and i.mod1 & (integer.LZ_CC_NE0 | integer.LZ_CC_COMP):
+            flags = "t_ != 0" if i.mod1 & integer.LZ_CC_NE0 else "f"
+            self.set_flags(f"not ({flags})" if i.mod1 & integer.LZ_CC_COMP else flags, "e_")
+
+    def op_SFPNOP(self, i):
+        pass
+
+    # --- conversions --------------------------------------------------------------------------
+    def op_SFPSTOCHRND(self, i):
+        self.uses_prng = True
+        self.emit(f"e_ = {self.en()}")
+        self.emit("t_ = p & MANTISSA")                    # _threshold: every lane advances
+        self.guarded("e_", "p = prng_step(p)")
+        threshold = {convert.RND_NEAREST: "0x400000", convert.RND_ZERO: "0x7FFFFF"}.get(
+            i.round_mode, "t_")
+        x, mode = self.read(i.vc), i.mod1 & 7
+        if mode in (0, 1):
+            drop, shift = (13, 10) if mode == 0 else (16, 7)
+            value = f"drop_mantissa_bits({x}, {drop}, ({threshold}) >> {shift})"
+        elif mode in (4, 5):
+            shift = str(i.imm5) if i.mod1 & convert.USE_IMM5 else f"({self.read(i.vb)} & 31)"
+            value = f"int_to_int8({x}, {shift}, {mode == 4}, {threshold})"
+        else:
+            keep_sign, largest = convert._FLOAT_TO_INT[mode]
+            value = f"float_to_int({x}, {keep_sign}, {largest}, {threshold})"
+        self.write(i.vd, value, "e_")
+
+    def op_SFPCAST(self, i):
+        self.emit(f"e_ = {self.en()}")
+        x = self.read(i.vc)
+        if i.mod1 == convert.CAST_INT32_ABS:
+            value = f"((-{x}) & M32 if {x} & SIGN else {x})"
+        elif i.mod1 == convert.CAST_INT32_SM32:
+            value = f"twos_complement_to_sign_magnitude({x})"
+        else:
+            stochastic = i.mod1 == convert.CAST_RND_STOCH
+            if stochastic:
+                self.uses_prng = True
+                self.emit("t_ = p")
+                self.guarded("e_", "p = prng_step(p)")
+            value = f"sign_magnitude_to_fp32({x}, {'t_' if stochastic else 0}, {stochastic})"
+        self.write(i.vd, value, "e_")
+
+    def op_SFPARECIP(self, i):
+        x = self.read(i.vc)
+        if i.mod1 == convert.ARECIP_RECIP:
+            value = f"({x} & SIGN) | approx_recip({x} & MAGNITUDE)"
+        elif i.mod1 == convert.ARECIP_COND_RECIP:
+            value = f"(approx_recip({x} & MAGNITUDE) if int32({self.read(i.imm12 & 15)}) < 0 " \
+                    f"else {x})"
+        else:
+            value = f"({x} & SIGN) | approx_exp({x} & MAGNITUDE)"
+        self.write(i.vd, value, self.en())
+
+    # --- lane movement and configuration -------------------------------------------------------
+    def op_SFPSWAP(self, i):
+        c, d = self.read(i.vc), self.read(i.vd)
+        if i.mod1 == 0:
+            swap = "True"
+        else:
+            gets_min = f"(({lanes.VD_GETS_MIN[i.mod1]} >> l) & 1) != 0"
+            swap = f"(smag_less({c}, {d}) if {gets_min} else not smag_less({c}, {d}))"
+        if self.en() == "True":
+            when = swap
+        else:
+            when = "f" if swap == "True" else f"f and {swap}"
+        self.emit(f"tc_, td_ = {c}, {d}")
+        self.emit(f"sw_ = {when}")
+        self.write(i.vc, "td_", "sw_")
+        self.write(i.vd, "tc_", "sw_")
+
+    def op_SFPSHFT2(self, i):
+        if i.mod1 < lanes.SHFT_LREG:
+            raise NotCompiled(f"SFPSHFT2 mode {i.mod1} moves values between lanes")
+        source = self.read(i.imm12 & 15)
+        amount = f"int32({self.read(i.vc)})" if i.mod1 == lanes.SHFT_LREG else str(i.imm12)
+        self.write(i.vd, f"shift_signed_amount({source}, {amount})", self.en())
+
+    def op_SFPCONFIG(self, i):
+        vd, mod1 = i.vd, i.mod1
+        if vd < 9 or vd == 15:
+            state = "LaneConfig" if vd == 15 else "LoadMacro state"
+            raise NotCompiled(f"SFPCONFIG VD {vd} writes {state}, not compiled")
+        if vd < 11:
+            return                                             # NonContractual: nothing
+        k = self.configs
+        self.configs += 1
+        self.read(0)
+        self.guarded("l < 8", f"cfgv[{k}, lu] = r0", f"cfgf[{k}, lu] = f")   # grid row 0 first
+        conditions = [f"(({i.imm16} >> (2 * (l & 7))) & 1) != 0"] if mod1 & 8 else []
+        if self.enable:
+            conditions.append(f"cfgf[{k}, lu & SEVEN]")
+        value = str(self.arch.constant_lregs[vd]) if mod1 & 1 else f"cfgv[{k}, lu & SEVEN]"
+        self.used.add(vd)
+        self.written.add(vd)
+        self.guarded(" and ".join(conditions) or "True", f"r{vd} = {value}")

@@ -1,0 +1,104 @@
+"""The vocabulary of instruction records, and a chip's instruction table built from them.
+
+Every family module (``arith``, ``cc``, ``convert``, ``fields``, ``integer``, ``lanes``,
+``loadstore``, ``lut``) ends with its records: ``RECORDS``, one :class:`~sfpu_sim.isa.spec.
+Opcode` per instruction as Wormhole B0 has it (encoding, modes, symbolic names, registers read
+and written, sub-unit, cost class, execute function), and ``BLACKHOLE``, what Blackhole A0
+changes, as data: field overrides per mnemonic, or a whole record for an instruction only
+Blackhole has. :func:`table` assembles a chip's table. Knows nothing of execution.
+
+Sources: ../shared/spec/isa-reference.md §2-§4 (tt-isa-documentation WormholeB0/ and
+BlackholeA0/ TensixTile/TensixCoprocessor/*.md, 2025-06 to 2025-09 revisions); macro argument
+orders from tenstorrent/tt-llk ``ckernel_ops.h`` (2026-04-11).
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from sfpu_sim.isa.spec import MOD, Instruction, Opcode, Operand, imm, lreg, mod
+
+ALL_LREGS = frozenset(range(17))
+NONE = frozenset()
+EVERY_MODE = frozenset(range(16))
+
+# Cost classes (sfpu_sim.cost lists them in this order): what an issue slot is spent on.
+LOAD_STORE, CONSTANTS, MAD_CLASS, LUT, CONVERSION = (
+    "load/store", "SFPLOADI (constants)", "MAD-class", "LUT", "conversion / rounding")
+PREDICATION, NOP, CONFIG = "predication", "NOP", "config"
+OTHER = "other simple (fields, moves, integer, swap)"
+COST_CLASSES = (LOAD_STORE, CONSTANTS, MAD_CLASS, LUT, CONVERSION, PREDICATION, NOP, CONFIG,
+                OTHER)
+
+
+# --------------------------------------------------------------------------------------------
+# Operand formats and modifier names
+# --------------------------------------------------------------------------------------------
+
+def imm12_format(imm_low=0, imm_high=0, signed=False, vc_high=15, mod_high=15):
+    """Operands of the (imm12_math, lreg_c, lreg_dest, instr_mod1) macros. ``*_high = 0``
+    marks a field the instruction does not have (its bits must be zero)."""
+    return (imm("imm12", 12, 12, signed=signed, low=imm_low, high=imm_high),
+            lreg("vc", 8, high=vc_high), lreg("vd", 4),
+            Operand("mod1", 0, 4, MOD, high=mod_high))
+
+
+def mad_format():
+    return (lreg("va", 16), lreg("vb", 12), lreg("vc", 8), lreg("vd", 4), mod("mod1", 0))
+
+
+def names(prefix: str, **values: int) -> dict[str, int]:
+    """Symbolic modifier names, accepted with and without the ISA page's prefix."""
+    return {**values, **{f"{prefix}_{k}": v for k, v in values.items()}}
+
+
+# --------------------------------------------------------------------------------------------
+# Registers read and written (the static view: hazards, register allocation)
+# --------------------------------------------------------------------------------------------
+
+def registers(*fields: str) -> Callable:
+    """The LRegs named by instruction fields."""
+    return lambda i: frozenset(i.values[n] for n in fields)
+
+
+vc, vd, vc_vd = registers("vc"), registers("vd"), registers("vc", "vd")
+
+
+def none(i: Instruction):
+    return NONE
+
+
+def vc_and_vd_unless_immediate(i: Instruction):
+    """VC, and VD too unless mod1 bit 0 makes the second operand an immediate (SFPIADD,
+    SFPSETEXP, SFPSETMAN, SFPSETSGN)."""
+    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
+
+
+def indirect_vd_writes(mode_field: str) -> Callable:
+    """VD, or any of LReg 0-7 chosen per lane by L7 with INDIRECT_VD (bit 3 of the mode)."""
+    return lambda i: ALL_LREGS if i.values[mode_field] & 8 and i.vd != 16 \
+        else frozenset({i.vd})
+
+
+# --------------------------------------------------------------------------------------------
+# A chip's table
+# --------------------------------------------------------------------------------------------
+
+def _families():
+    from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadstore, lut
+
+    return (loadstore, lut, arith, fields, integer, cc, lanes, convert)
+
+
+def table(chip: str) -> dict[str, Opcode]:
+    """Every SFPU instruction as ``chip`` ("wormhole" or "blackhole") has it, in opcode order:
+    the families' Wormhole records, with Blackhole's delta applied for Blackhole."""
+    records = {}
+    for family in _families():
+        for record in family.RECORDS:
+            records[record.mnemonic] = record
+        if chip == "blackhole":
+            for mnemonic, change in family.BLACKHOLE.items():
+                records[mnemonic] = change if isinstance(change, Opcode) else \
+                    dataclasses.replace(records[mnemonic], **change)
+    return dict(sorted(records.items(), key=lambda item: item[1].opcode))

@@ -1,0 +1,163 @@
+"""How many threads sfpu-sim's compiled loops use, and when a call uses more than one.
+
+Owns: the thread count (:func:`threads`, :func:`set_threads`, which the CLI's ``--threads``
+calls) and :func:`parallel_for`, the one way the package spreads a compiled loop over threads.
+Knows nothing of what the loops compute.
+
+The count defaults to ``NUMBA_NUM_THREADS`` (numba's setting: the environment variable, else
+the CPU count), capped by the CPUs this process may run on, and drops to one while the load
+average says the cores are oversubscribed; a count set with :func:`set_threads` is used as
+given. A loop runs serially, in the calling thread, when it is small (:data:`SERIAL_WORK`, and
+never more than one thread for <= :data:`SERIAL_LANES` lanes): handing work to another thread
+costs tens of microseconds.
+
+Why not numba's ``parallel=True``: its default threading layer here (OpenMP) waits for every
+thread at the end of a parallel region, and a thread that the OS has not scheduled (another
+process loading the cores) holds the call for a whole time slice: measured 8-16 ms for work of
+0.25 ms serially. Here the work is cut into chunks that the calling thread and the helpers
+claim one at a time; the caller waits only for chunks a helper has actually started, so a helper
+that never gets a core costs nothing. One that gets a core late can still hold the caller for
+the rest of its chunk (measured up to 1.5x the serial time with the cores oversubscribed), which
+is why an oversubscribed machine gets one thread by default.
+Measurements: ``python -m sfpu_sim.bench fma`` / ``kernel``.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+from sfpu_sim.errors import SfpuSimError
+
+__all__ = ["threads", "set_threads", "max_threads", "oversubscribed", "parallel_for",
+           "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
+
+SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
+SERIAL_WORK = 1 << 14         # below this much work (multiply-add lanes) a helper does not pay
+CHUNKS_PER_THREAD = 4         # finer chunks even out threads that start late
+
+
+class ThreadCountError(SfpuSimError):
+    pass
+
+
+def max_threads() -> int:
+    """The most threads a call may use: ``NUMBA_NUM_THREADS``, capped by the usable CPUs."""
+    return max(1, min(numba.config.NUMBA_NUM_THREADS, _usable_cpus()))
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+_count: int | None = None
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def threads() -> int:
+    """The thread count large calls use: the one set with :func:`set_threads`, else
+    :func:`max_threads`, or 1 while the machine is oversubscribed (:func:`oversubscribed`)."""
+    if _count is not None:
+        return _count
+    most = max_threads()
+    return 1 if most > 1 and oversubscribed() else most
+
+
+def oversubscribed() -> bool:
+    """Whether the 1-minute load average exceeds the usable CPUs by one or more: other
+    processes then take the cores, a helper thread waits for one, and the call waits for the
+    helper (measured: slower than one thread, see the module docstring)."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return load >= _usable_cpus() + 1
+
+
+def set_threads(n: int | None) -> None:
+    """Use ``n`` threads from now on (1 .. :func:`max_threads`); None restores the default."""
+    global _count
+    if n is None:
+        _count = None
+        return
+    limit = max_threads()
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+        raise ThreadCountError(f"threads: {n!r} is not allowed (choose 1 to {limit}; the "
+                               f"limit is NUMBA_NUM_THREADS or the CPUs this process may use)")
+    _count = n
+
+
+def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: int = 1) -> None:
+    """``kernel(start, stop, *args)`` over ``range(count)`` cut into chunks, in the calling
+    thread and up to ``threads() - 1`` helpers. ``kernel`` must release the GIL (numba
+    ``nogil=True``) and treat its chunks independently. ``cost`` is the work per item relative
+    to one multiply-add lane; ``lanes_per_item`` the lanes an item holds (a 32-lane SFPU)."""
+    if count * lanes_per_item <= SERIAL_LANES or count * cost < SERIAL_WORK or \
+            (n := threads()) == 1:              # sizes first: threads() reads the load average
+        kernel(0, count, *args)
+        return
+    pieces = min(count, n * CHUNKS_PER_THREAD)
+    bounds = [count * k // pieces for k in range(pieces + 1)]
+    job = _Job(kernel, bounds, args)
+    pool = _helpers(n - 1)
+    for _ in range(n - 1):
+        pool.submit(job.work)
+    try:
+        job.work()
+        job.wait()
+    except BaseException as error:           # Ctrl-C: helpers claim no further chunks
+        with job.lock:
+            job.error = job.error or error
+        raise
+
+
+def _helpers(n: int) -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None or _pool._max_workers < n:
+            _pool = ThreadPoolExecutor(max_workers=n, thread_name_prefix="sfpu-sim")
+        return _pool
+
+
+class _Job:
+    """Chunks of one call, claimed one at a time by whichever thread is running."""
+
+    def __init__(self, kernel, bounds, args):
+        self.kernel, self.bounds, self.args = kernel, bounds, args
+        self.next = 0
+        self.running = 0
+        self.error: BaseException | None = None
+        self.lock = threading.Lock()
+        self.idle = threading.Condition(self.lock)
+
+    def work(self) -> None:
+        while True:
+            with self.lock:
+                if self.next >= len(self.bounds) - 1 or self.error is not None:
+                    return
+                k = self.next
+                self.next += 1
+                self.running += 1
+            try:
+                self.kernel(self.bounds[k], self.bounds[k + 1], *self.args)
+            except BaseException as error:      # re-raised in the calling thread
+                with self.lock:
+                    self.error = self.error or error
+            finally:
+                with self.lock:
+                    self.running -= 1
+                    if self.running == 0:
+                        self.idle.notify_all()
+
+    def wait(self) -> None:
+        with self.lock:
+            while self.running:
+                self.idle.wait()
+            if self.error is not None:
+                raise self.error

@@ -1,0 +1,278 @@
+"""Compiled programs agree with the per-instruction Machine bit for bit: every registered kernel
+on both chips (all 65,536 BF16 inputs through its registered Dst, and random FP32 Dst inputs),
+and ttsim's own whole-kernel outputs (../shared/vectors/ttsim_kernels.npz) through both paths.
+
+The Machine is the reference here (it passes ttsim's single-instruction and whole-kernel
+vectors); the ttsim replay pins both paths to Tenstorrent's simulator independently."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from sfpu_sim import compiled, registry
+from sfpu_sim.asm import assemble
+from sfpu_sim.machine import Machine, ProgramWarning
+from sfpu_sim.sweeps import DevicePath, SweepError, _last_store, run_device
+from tests.conftest import VECTORS
+
+SEED = 20261126
+# Instructions the compiled path leaves to the Machine (cross-lane or not modelled there).
+NOT_COMPILED = {"SFPTRANSP", "SFPLOADMACRO"}
+
+
+def _programs():
+    return [pytest.param(spec, arch, id=f"{spec.name}@{arch}")
+            for spec in registry.specs() for arch in spec.chips]
+
+
+def _expect_compiled(program) -> bool:
+    return len(program) <= compiled.MAX_INSTRUCTIONS and not any(
+        i.mnemonic in NOT_COMPILED or i.mnemonic == "SFPSHFT2" and i.mod1 < 5 for i in program)
+
+
+def _first_difference(name: str, got, want, inputs) -> str:
+    lane = int(np.flatnonzero(got != want)[0])
+    return (f"{name}: {int((got != want).sum())} lanes differ, first input {int(inputs[lane]):#x}: "
+            f"compiled {int(got[lane]):#x}, Machine {int(want[lane]):#x}")
+
+
+@pytest.mark.parametrize("spec, arch", _programs())
+def test_compiled_equals_machine_on_every_bf16_input(spec, arch):
+    program = spec.program(arch)
+    path = DevicePath(dest=spec.dest)
+    inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    fast = run_device(program, inputs, path)
+    reference = run_device(program, inputs, path, engine="machine")
+    assert reference.engine == "machine"
+    assert fast.engine == "compiled" or not _expect_compiled(program), fast.engine
+    for name in ("output", "kernel_fp32"):
+        got, want = getattr(fast, name), getattr(reference, name)
+        assert np.array_equal(got, want), _first_difference(name, got, want, inputs)
+
+
+def _random_fp32(count: int) -> np.ndarray:
+    """``count`` random 32-bit patterns, then ``count`` random normal values (biased exponent
+    100..154, random sign and mantissa), from a fixed seed."""
+    rng = np.random.default_rng(SEED)
+    raw = rng.integers(0, 1 << 32, count, dtype=np.uint32)
+    normal = (rng.integers(0, 2, count, dtype=np.uint32) << np.uint32(31)) \
+        | (rng.integers(100, 155, count, dtype=np.uint32) << np.uint32(23)) \
+        | rng.integers(0, 1 << 23, count, dtype=np.uint32)
+    return np.concatenate([raw, normal])
+
+
+def _fp32_machine(arch: str, values: np.ndarray) -> Machine:
+    """Dst FP32 (ALU_ACC_CTRL_SFPU_Fp32_enabled), one value per lane at address 0, CC enabled
+    with every flag set (the state sfpu_sim.sweeps starts kernels in)."""
+    m = Machine(arch, lanes=values.size, dst_rows=16)
+    m.config.sfpu_fp32 = True
+    m.cc.enable = True
+    m.cc.flags[:] = True
+    m.dst.write_lanes(0, values, "fp32")
+    return m
+
+
+def _assert_same_state(a: Machine, b: Machine, inputs) -> None:
+    for name, got, want in (("LRegs", a.lreg, b.lreg), ("LReg[16]", a.lreg_macro, b.lreg_macro),
+                            ("Dst", a.dst.bits, b.dst.bits), ("PRNG", a.prng, b.prng)):
+        assert np.array_equal(got, want), f"{name} differ"
+    assert np.array_equal(a.cc.flags, b.cc.flags), "LaneFlags differ"
+    assert (a.cc.enable, a.cc.depth, a.rwc) == (b.cc.enable, b.cc.depth, b.rwc)
+    for (flags_a, enable_a), (flags_b, enable_b) in zip(a.cc.stack, b.cc.stack):
+        assert enable_a == enable_b and np.array_equal(flags_a, flags_b), "CC stack differs"
+    got, want = a.dst.read_lanes(0, "fp32"), b.dst.read_lanes(0, "fp32")
+    assert np.array_equal(got, want), _first_difference("Dst outputs", got, want, inputs)
+
+
+@pytest.mark.parametrize("spec, arch", _programs())
+def test_compiled_equals_machine_on_random_fp32_dst_inputs(spec, arch):
+    program = spec.program(arch)
+    values = _random_fp32(1 << 14)
+    store = _last_store(program)
+    fast, reference = _fp32_machine(arch, values), _fp32_machine(arch, values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)
+        captured, why_not = compiled.execute(fast, program, capture_at=store)
+        reference.run(program.instructions[:store])
+        wanted = reference.read(program[store].vd).copy()
+        reference.run(program.instructions[store:])
+    assert why_not is None or not _expect_compiled(program), why_not
+    assert np.array_equal(captured, wanted), \
+        _first_difference("kernel_fp32", captured, wanted, values)
+    _assert_same_state(fast, reference, values)
+
+
+# --------------------------------------------------------------------------------------------
+# ttsim's whole-kernel vectors (README-ttsim-kernels.md beside the file), through both paths
+# --------------------------------------------------------------------------------------------
+
+_TTSIM: dict = {}
+
+
+def _ttsim() -> dict:
+    """The arrays of ttsim_kernels.npz, read once (NpzFile decompresses on every access)."""
+    if not _TTSIM:
+        path = VECTORS / "ttsim_kernels.npz"
+        if not path.exists():
+            pytest.skip(f"ttsim whole-kernel vectors {path} are absent (they live in the "
+                        f"steering repo's shared/)")
+        with np.load(path) as data:
+            _TTSIM.update({name: data[name] for name in data.files})
+    return _TTSIM
+
+
+def _ttsim_rows() -> list[int]:
+    path = VECTORS / "ttsim_kernels.npz"
+    if not path.exists():
+        return [pytest.param(0, marks=pytest.mark.skip(reason=f"{path} is absent"))]
+    with np.load(path) as data:
+        return [pytest.param(i, id=f"{kernel}@{arch}")
+                for i, (kernel, arch) in enumerate(zip(data["kernel"], data["arch"]))]
+
+
+def _ttsim_machine(data: dict, i: int) -> Machine:
+    """Row ``i``'s starting state (README-ttsim-kernels.md, "Initial state"), all 128 SFPUs."""
+    lanes = data["inputs"].shape[1]
+    m = Machine(str(data["arch"][i]), lanes=lanes, dst_rows=16)
+    m.lreg[:8] = 0
+    m.lreg[8:16] = np.tile(data["lreg_const"], lanes // 32)
+    m.cc.enable = True
+    m.cc.flags[:] = True
+    m.config.sfpu_fp32 = str(data["dest"][i]) == "fp32"
+    cells = data["inputs"][i].reshape(-1, 32)
+    m.dst.write_raw(data["dst_row"], data["dst_col"], cells, width=int(data["width"][i]))
+    return m
+
+
+def _cc_state(m: Machine) -> np.ndarray:
+    """(enable, flags bitmask, depth) per SFPU, as cc_out stores it."""
+    weights = np.uint64(1) << np.arange(32, dtype=np.uint64)
+    flags = (m.cc.flags.reshape(-1, 32).astype(np.uint64) * weights).sum(axis=1)
+    out = np.empty((m.groups, 3), dtype=np.uint64)
+    out[:, 0], out[:, 1], out[:, 2] = int(m.cc.enable), flags, m.cc.depth
+    return out
+
+
+@pytest.mark.parametrize("row", _ttsim_rows())
+def test_ttsim_whole_kernels_replay_on_machine_and_compiled(row):
+    data = _ttsim()
+    words = [int(w) for w in data["words"][row, :data["n_words"][row]]]
+    width = int(data["width"][row])
+    for engine in ("machine", "compiled"):
+        m = _ttsim_machine(data, row)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ProgramWarning)      # ttsim models no timing
+            if engine == "machine":
+                m.run(words)
+            else:
+                _, why_not = compiled.execute(m, words)
+                assert why_not is None, why_not
+        got = m.dst.read_raw(data["dst_row"], data["dst_col"], width, slice(None))
+        want = data["outputs"][row].reshape(-1, 32)
+        assert np.array_equal(got, want), \
+            f"{engine}: {int((got != want).sum())} Dst cells differ from ttsim"
+        assert np.array_equal(_cc_state(m), data["cc_out"][row]), f"{engine}: CC state differs"
+
+
+# --------------------------------------------------------------------------------------------
+# Falling back, never a wrong answer
+# --------------------------------------------------------------------------------------------
+
+def _fresh(arch="blackhole", lanes=64) -> Machine:
+    m = Machine(arch, lanes=lanes, dst_rows=16)
+    m.cc.enable = True
+    m.cc.flags[:] = True
+    m.lreg[:8] = np.arange(8 * lanes, dtype=np.uint32).reshape(8, lanes) * np.uint32(0x01010101)
+    return m
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("SFPTRANSP 0, 0, 0, 0", "SFPTRANSP"),
+    ("SFPSHFT2 0, L1, L2, SUBVEC_SHFLROR1", "moves values between lanes"),
+    ("SFPCONFIG 0, 15, 0", "LaneConfig"),
+    ("SFPMAD L0, L1, L2, L3, INDIRECT_VA", "indirect"),
+    ("SFPPOPC 0, 0, 0, 0", "pops an empty CC stack"),
+])
+def test_what_is_not_compiled_runs_on_the_machine_with_its_reason(text, reason):
+    program = assemble(text, "blackhole")
+    fast, reference = _fresh(), _fresh()
+    try:
+        reference.run(program)
+    except Exception as error:                 # the Machine's own answer, error included
+        with pytest.raises(type(error)):
+            compiled.execute(fast, program)
+        assert reason in compiled.compile_for(_fresh(), list(program))
+        return
+    _, why_not = compiled.execute(fast, program)
+    assert why_not is not None and reason in why_not
+    assert np.array_equal(fast.lreg, reference.lreg)
+
+
+def test_tracing_and_lane_config_run_on_the_machine():
+    program = assemble("SFPMAD L0, L1, L2, L3, 0", "wormhole")
+    m = _fresh("wormhole")
+    m.record([0])
+    assert "tracing" in compiled.execute(m, program)[1]
+    m = _fresh("wormhole")
+    m.lane_config[3] = 1
+    assert "LaneConfig" in compiled.execute(m, program)[1]
+
+
+def test_run_device_engine_keyword():
+    spec = registry.get("exp")
+    program = spec.program("wormhole")
+    inputs = np.array([0x3F80, 0xBF80, 0x0000], dtype=np.uint16)
+    assert run_device(program, inputs).engine == "compiled"
+    assert run_device(program, inputs, engine="machine").engine == "machine"
+    assert run_device(program, inputs, trace_lanes=[0]).engine == "machine"
+    with pytest.raises(SweepError, match="unknown engine 'gpu'"):
+        run_device(program, inputs, engine="gpu")
+
+
+def test_compiled_state_matches_after_cc_stack_and_sfpconfig_broadcast():
+    """Predication, the CC stack left non-empty, and SFPCONFIG's broadcast from grid row 0
+    (lanes 0-7 hold different L0 values and flags)."""
+    text = """
+    SFPSETCC  0, L0, L0, LREG_NE0
+    SFPPUSHC  0, 0, L0, 0
+    SFPIADD   -5, L1, L1, ARG_IMM
+    SFPCONFIG 0, 12, 0
+    SFPMAD    L12, L1, L2, L3, 0
+    SFPCOMPC  0, 0, L0, 0
+    SFPMOV    0, L12, L4, NEGATE
+    SFPPUSHC  0, 0, L0, 0
+    """
+    for arch in ("wormhole", "blackhole"):
+        program = assemble(text, arch)
+        fast, reference = _fresh(arch, 96), _fresh(arch, 96)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ProgramWarning)
+            assert compiled.execute(fast, program)[1] is None
+            reference.run(program)
+        _assert_same_state(fast, reference, np.arange(96))
+        assert fast.cc.depth == 2
+
+
+def test_programs_too_long_to_compile_run_on_the_machine():
+    program = assemble("SFPIADD 1, L1, L1, ARG_IMM\n" * (compiled.MAX_INSTRUCTIONS + 1),
+                       "wormhole")
+    fast, reference = _fresh("wormhole"), _fresh("wormhole")
+    _, why_not = compiled.execute(fast, program)
+    reference.run(program)
+    assert "more than the 1,000 compiled" in why_not
+    assert np.array_equal(fast.lreg, reference.lreg)
+
+
+def test_a_numba_failure_falls_back_to_the_machine(monkeypatch):
+    def refuse(source, digest):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(compiled, "_load", refuse)
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    program = assemble("SFPIADD 3, L1, L2, ARG_IMM", "blackhole")
+    fast, reference = _fresh(), _fresh()
+    _, why_not = compiled.execute(fast, program)
+    reference.run(program)
+    assert why_not.startswith("numba could not compile it (RecursionError")
+    assert np.array_equal(fast.lreg, reference.lreg)

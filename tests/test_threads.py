@@ -1,0 +1,92 @@
+"""Threads: small calls stay in the calling thread, large ones are cut into chunks that every
+thread claims, and the count is settable within NUMBA_NUM_THREADS."""
+from __future__ import annotations
+
+import threading
+
+import numba
+import numpy as np
+import pytest
+
+from sfpu_sim import fma, threads
+
+
+@pytest.fixture(autouse=True)
+def default_count():
+    yield
+    threads.set_threads(None)
+
+
+def _recording_kernel(calls):
+    def kernel(start, stop, out):
+        calls.append((start, stop, threading.get_ident()))
+        out[start:stop] += 1
+    return kernel
+
+
+def test_a_call_on_1024_lanes_never_leaves_the_calling_thread():
+    threads.set_threads(threads.max_threads())
+    calls = []
+    out = np.zeros(1024, dtype=np.int64)
+    threads.parallel_for(_recording_kernel(calls), 1024, out, cost=1000.0)
+    assert calls == [(0, 1024, threading.get_ident())]
+    assert (out == 1).all()
+
+
+def test_large_calls_cover_every_item_exactly_once_in_chunks():
+    if threads.max_threads() < 2:
+        pytest.skip("one usable CPU: every call is serial")
+    threads.set_threads(2)
+    calls = []
+    out = np.zeros(100_003, dtype=np.int64)
+    threads.parallel_for(_recording_kernel(calls), out.size, out)
+    assert (out == 1).all()
+    assert len(calls) == 2 * threads.CHUNKS_PER_THREAD
+    assert sorted(start for start, _, _ in calls)[0] == 0
+
+
+def test_an_error_in_a_chunk_reaches_the_caller():
+    threads.set_threads(threads.max_threads())
+
+    def kernel(start, stop):
+        if start > 0:
+            raise ValueError("chunk failed")
+
+    if threads.max_threads() > 1:
+        with pytest.raises(ValueError, match="chunk failed"):
+            threads.parallel_for(kernel, 1 << 20)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 10_000, 1.5, True, "2"])
+def test_set_threads_refuses_counts_outside_1_to_the_limit(bad):
+    with pytest.raises(threads.ThreadCountError, match=r"choose 1 to \d+"):
+        threads.set_threads(bad)
+
+
+def test_the_limit_is_numba_num_threads_capped_by_usable_cpus(monkeypatch):
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 1)
+    assert threads.max_threads() == 1
+    assert threads.threads() == 1
+    with pytest.raises(threads.ThreadCountError):
+        threads.set_threads(2)
+
+
+def test_fma_gives_the_same_bits_on_one_thread_and_on_all():
+    rng = np.random.default_rng(7)
+    x, y, z = (rng.integers(0, 1 << 32, 200_000, dtype=np.uint32) for _ in range(3))
+    threads.set_threads(1)
+    serial = fma.fma_wormhole(x, y, z)
+    threads.set_threads(threads.max_threads())
+    assert np.array_equal(fma.fma_wormhole(x, y, z), serial)
+
+
+def test_the_default_count_drops_to_one_while_the_cores_are_oversubscribed(monkeypatch):
+    monkeypatch.setattr(threads, "max_threads", lambda: 2)
+    monkeypatch.setattr(threads, "_usable_cpus", lambda: 2)
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (3.0, 3.0, 3.0))
+    assert threads.oversubscribed() and threads.threads() == 1
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (1.5, 3.0, 3.0))
+    assert not threads.oversubscribed() and threads.threads() == 2
+    monkeypatch.setattr(threads.os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    threads.set_threads(2)                   # an explicit count is used as given
+    assert threads.threads() == 2
