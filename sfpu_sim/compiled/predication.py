@@ -9,7 +9,6 @@ Knows nothing of the other instructions.
 from __future__ import annotations
 
 from sfpu_sim.isa import cc
-from sfpu_sim.machine import CC_STACK_DEPTH
 
 
 class NotCompiled(Exception):
@@ -45,8 +44,9 @@ class PredicationOps:
     def op_SFPPUSHC(self, i):
         depth = len(self.stack)
         if i.mod1 == 0:
-            if depth >= CC_STACK_DEPTH:
-                raise NotCompiled(f"SFPPUSHC onto a full CC stack ({CC_STACK_DEPTH} entries)")
+            if depth >= self.arch.cc_stack_depth:
+                raise NotCompiled(f"SFPPUSHC onto a full CC stack ({self.arch.cc_stack_depth} "
+                                  f"entries)")
             self.emit(f"s{depth} = f")
             self.stack.append(self.enable)
             return

@@ -52,6 +52,7 @@ from fractions import Fraction
 import numba
 import numpy as np
 
+from sfpu_sim import jit
 from sfpu_sim.errors import SfpuSimError
 
 TWO_M52 = 2.0 ** -52
@@ -129,7 +130,7 @@ TABLE, EXP_COEF, EXPM1_COEF = _C["table"], _C["exp_coef"], _C["expm1_coef"]
 LOG_COEF, LOGC, K7, KL, LIPSCHITZ = (_C["log_coef"], _C["logc"], _C["k7"], _C["kl"],
                                      _C["lipschitz"])
 
-_jit = numba.njit(cache=True, nogil=True)
+_jit = jit.njit(nogil=True)
 # Helpers are inlined into their callers: a call that passes arrays costs reference-count
 # updates, ~15 ns per array, which made the whole evaluation 20x slower.
 _inline = numba.njit(inline="always")

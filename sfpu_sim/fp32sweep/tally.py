@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 import numba
 import numpy as np
 
-from sfpu_sim import formats, ulp
+from sfpu_sim import formats, jit, ulp
 from sfpu_sim.selection import REGIONS
 
 EXACT = 1024                                   # distances 0..1023 counted one by one
@@ -31,7 +31,7 @@ BINS = EXACT + WIDE
 CLASSES = len(ulp.LaneClass)
 NAN_BOTH, NAN_MISMATCH = int(ulp.LaneClass.NAN_BOTH), int(ulp.LaneClass.NAN_MISMATCH)
 DENORMAL_OUTPUTS = 16                          # distinct denormal-input outputs listed
-_jit = numba.njit(cache=True, nogil=True)
+_jit = jit.njit(nogil=True)
 _inline = numba.njit(inline="always")        # no per-call array reference counting
 
 
