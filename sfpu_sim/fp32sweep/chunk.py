@@ -35,6 +35,7 @@ class Job:
     walk: tuple                      # (kind, stride, range) as walk.as_dict gives them
     selection: tuple                 # (range, region)
     worst: int
+    threads: int | None = None       # compiled-loop threads in the process running a chunk
 
     def program(self):
         """The kernel program, rebuilt from its words (cached per process)."""
@@ -82,6 +83,10 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str):
 def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
     """The Partial of walk positions ``start..stop`` (``total``: the walk's length, which
     sets the cross-check sample)."""
+    if job.threads is not None:
+        from sfpu_sim import threads
+
+        threads.set_threads(job.threads)
     x = job.the_walk().patterns(start, stop)
     kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format)
     expected, refined, precision = job.reference().expected(x)

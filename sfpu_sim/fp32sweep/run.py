@@ -14,6 +14,7 @@ the merged Partial is a few hundred kB.
 """
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from sfpu_sim import reference
@@ -163,6 +164,8 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
         window = max(1, len(client.scheduler_info()["workers"])) * IN_FLIGHT_PER_WORKER
         pending = iter(enumerate(plan))
         futures = as_completed()
+        if cluster is not None:                  # one thread per worker process, one per core
+            job = dataclasses.replace(job, threads=1)
         for index, (start, stop) in _take(pending, window):
             futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
                                       key=f"fp32-chunk-{index}-{start}", pure=False))
