@@ -12,14 +12,16 @@ from sfpu_sim.asm import assemble
 from sfpu_sim.isa.spec import Program
 
 
-def assembly_kernel(stem: str):
-    """A kernel builder reading ``kernels/asm/<stem>_<arch>.s``."""
+def assembly_kernel(stem: str, row_groups: int = 1):
+    """A kernel builder reading ``kernels/asm/<stem>_<arch>.s``, whose body processes
+    ``row_groups`` 32-datum row groups."""
     def build(arch) -> Program:
         name = f"{stem}_{arch.name}.s"
         text = resources.files("kernels").joinpath("asm", name).read_text()
         program = assemble(text, arch, filename=f"kernels/asm/{name}")
-        # The init is everything before the first SFPLOAD (constants, tables).
+        # The init is everything before the first load (constants, tables, macro setup).
         program.init_length = next((k for k, ins in enumerate(program)
-                                    if ins.mnemonic == "SFPLOAD"), 0)
+                                    if ins.mnemonic in ("SFPLOAD", "SFPLOADMACRO")), 0)
+        program.row_groups = row_groups
         return program
     return build

@@ -5,7 +5,12 @@ import numpy as np
 
 from sfpu_sim.sfpi import vFloat
 
-__sfpi_library__ = True        # traced instructions name the kernel line that called in here
+__sfpi_library__ = True
+
+# The range-reduction constants of the 2026 exp-family kernels (sinh/cosh, expm1, tanh), as the
+# C++ float literals 1.442695f and -0.6931471805599453f round them.
+LOG2E = 1.442695
+NEG_LN2 = -0.6931471805599453        # traced instructions name the kernel line that called in here
 
 
 def polyval(x, *coefficients):

@@ -21,10 +21,11 @@ loops ``_sfpu_exp_improved_<is_fp32_dest_acc_en>`` = ``_sfpu_exp_21f_<false>`` (
 its own ``float_to_fp16b(y, 0)``) or ``_sfpu_exp_f32_accurate_`` (FP32 Dst); ``exp_init<false,
 true>`` -> ``_init_exponential_<false, true, 1.0>`` only loads the reciprocal constants (for
 the legacy path's ``_sfpu_reciprocal_<2>``), which :func:`exp_init` reproduces.
-Approximate mode with FAST_APPROX runs tt-llk's SFPLOADMACRO Schraudolph kernel, which
-sfpu-sim does not model: ``exp_approx`` is the straight-line sequence tt-llk added as the
-``DISABLE_SFPLOADMACRO`` fallback (tt-llk #1454, 2026-03-14, read at HEAD 36b092e8e: "straight
-line code, preserving bit-identical results") for the input-clamping variant, the only fast
+Approximate mode with FAST_APPROX runs tt-llk's SFPLOADMACRO Schraudolph kernel, registered as
+it runs as ``exp_approx_loadmacro`` (kernels/loadmacro.py): ``exp_approx`` is the straight-line
+sequence tt-llk added as the ``DISABLE_SFPLOADMACRO`` fallback (tt-llk #1454, 2026-03-14, read
+at HEAD 36b092e8e: "straight line code, preserving bit-identical results"; the same output bits
+here on every BF16 input) for the input-clamping variant, the only fast
 variant that existed at c635ca695 (the non-clamping "new fast approximate exp" is tt-llk #1190,
 2026-02-08, later than Jan 2026).
 
@@ -369,9 +370,10 @@ register_kernel(
     dest="bf16",
     provenance=f"{_LLK}: _calculate_exponential_<APPROX=true, FAST_APPROX=true> Schraudolph "
                "(1999) kernel with input clamp at -88.5 (A = 256/ln2, B-C = 32500.818359375). "
-               "The device runs it with SFPLOADMACRO, which sfpu-sim does not model; this is "
-               "the straight-line DISABLE_SFPLOADMACRO fallback of tt-llk #1454 (2026-03-14, "
-               "stated bit-identical): SFPSWAP max, SFPMAD, SFP_STOCH_RND FP32->UINT16 nearest, "
+               "The device runs it with SFPLOADMACRO (exp_approx_loadmacro, the same bits); "
+               "this is the straight-line DISABLE_SFPLOADMACRO fallback of tt-llk #1454 "
+               "(2026-03-14, stated bit-identical): SFPSWAP max, SFPMAD, SFP_STOCH_RND "
+               "FP32->UINT16 nearest, "
                "SFPSHFT 15",
     description="ttnn.exp fast_and_approximate_mode=True (Jan 2026)")
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 
+from kernels.common import LOG2E, NEG_LN2
 from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (
     abs,
@@ -42,8 +43,6 @@ from sfpu_sim.sfpi import (
     vInt,
 )
 
-LOG2E = 1.442695                    # log2(e), rounded to float
-NEG_LN2 = -0.6931471805599453       # -ln(2), rounded to float
 EXPM1_C1 = 1.666259766e-01          # expm1_init, BF16 Dst: Prgm2
 ROUNDING_BIAS = 12582912.0          # 1.5 * 2**23
 

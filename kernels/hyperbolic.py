@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 
+from kernels.common import LOG2E, NEG_LN2
 from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (
     approx_recip,
@@ -54,8 +55,6 @@ from sfpu_sim.sfpi import (
     vInt,
 )
 
-LOG2E = 1.442695                    # log2(e), rounded to float
-NEG_LN2 = -0.6931471805599453       # -ln(2), rounded to float by the compiler
 SINH_C1 = 1.666259766e-01           # sinh_init, BF16 Dst: Prgm2
 COSH_C2 = 0.500122011               # cosh_init, BF16 Dst: Prgm2
 WORMHOLE_RECIP_SEED = 0xFEF392E0    # _sfpu_reciprocal_gt0_ (Wormhole): -1/x seed

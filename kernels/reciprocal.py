@@ -23,13 +23,16 @@ template argument is ``legacy_compat``):
 * Wormhole: BF16 Dst ``_sfpu_reciprocal_<1>`` + ``float_to_fp16b(out, 0)``; FP32 Dst ``<2>``;
   approximate ``<0>`` with no rounding.
 * Blackhole: the SFPLOADMACRO kernels of tt-llk #834: approximate ``fast_7b``, BF16 Dst
-  ``fast_8b_3c``, FP32 Dst ``fast_24b_5c``. sfpu-sim does not model SFPLOADMACRO; these are
-  written here as the straight-line instruction sequences tt-llk added as the
-  ``DISABLE_SFPLOADMACRO`` fallback in #1473 (2026-03-14, "straightforward translation ...
-  preserving bit-identical results"), which also matches the pseudocode comments of the Jan-2026
-  macro versions. The only liberty: ``fast_8b_3c`` forms ``t = z >> 16`` with a logical
-  SFPSHFT (as the fallback does) where the macro version stores ``z`` to the BF16 Dst and reloads
-  its 16 bits (MOD0_LO16); the two agree because ``z`` comes out of an SFPMAD (never denormal).
+  ``fast_8b_3c``, FP32 Dst ``fast_24b_5c``. These are written here as the straight-line
+  instruction sequences tt-llk added as the ``DISABLE_SFPLOADMACRO`` fallback in #1473
+  (2026-03-14, "straightforward translation ... preserving bit-identical results"), which also
+  matches the pseudocode comments of the Jan-2026 macro versions; the macro versions
+  themselves are registered as ``reciprocal*_loadmacro`` (kernels/loadmacro.py), with the same
+  output bits on every BF16 input. ``fast_8b_3c`` forms ``t = z >> 16`` with a logical SFPSHFT
+  (as the fallback does) where the macro version stores ``z`` to the BF16 Dst and reloads its
+  16 raw bits (MOD0_LO16), which hold BF16 in Dst's layout: bit 15 is the sign either way and
+  only that bit reaches the kept half of ``y + t``, so the stored BF16 results agree while the
+  low halves of the LReg differ.
 
 Assumption (the sources leave it open): the ttnn ``recip_tile<false>`` / ``legacy_compat=false``
 dispatch above is read from undated ``unary_op_utils.cpp`` / wrapper versions of the index whose

@@ -32,8 +32,8 @@ work, PRs #54317 / #56076 and rivals) and agree on the two paths modelled here.
 """
 from __future__ import annotations
 
-import math
 
+from kernels.common import NEG_LN2
 from sfpu_sim import register_kernel
 from kernels.tanh import tanh, tanh_init
 from sfpu_sim.sfpi import (approx_recip, dst_reg, exexp_nodebias, float_to_uint8,
@@ -41,7 +41,6 @@ from sfpu_sim.sfpi import (approx_recip, dst_reg, exexp_nodebias, float_to_uint8
                            vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vFloat, vInt)
 
 TWO_LOG2E = 2.0 * 1.442695               # float arithmetic: exact doubling of the float
-NEG_LN2 = -0.6931471805599453
 EXPM1_C1 = 1.666667163e-1
 EXPM1_HIGH = (1.974105835e-04, 1.393318176e-3, 8.331298828e-3, 4.166680202e-2)
 SATURATED_FROM = 61                      # j = round(|2x| log2 e): |x| >~ 21

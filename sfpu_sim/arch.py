@@ -42,6 +42,7 @@ class Arch:
     shflshr1_fills_stale: bool           # SFPSHFT2 SHFLSHR1 fills lanes 0/8/16/24 stale (WH bug)
     popc_full_stack_bug: bool            # SFPPOPC mod1 != 0 on a full stack clobbers bottom (WH)
     shuffles_stall: bool                 # SFPSHFT2 modes 2-4 stall the next cycle (BH; WH: NOP)
+    interlocks_mad: bool                 # a read of an SFPMAD-class result stalls (BH; WH: NOP)
     hazard_rule: Callable
     # The binary32 host platforms of sfpu_sim.determinism run the chips' instruction streams
     # with their own arithmetic and conversions; both chips keep these defaults.
@@ -167,7 +168,7 @@ WORMHOLE = Arch(
     cc_stack_depth=8, load_int8_magnitude_bits=7, sign_magnitude_conversions=True,
     int32_all_uses_stack_pointer=False,
     shflshr1_fills_stale=True, popc_full_stack_bug=True, shuffles_stall=False,
-    hazard_rule=_wormhole_hazard)
+    interlocks_mad=False, hazard_rule=_wormhole_hazard)
 
 BLACKHOLE = Arch(
     name="blackhole", title="Blackhole A0", fma_rules=fma.BLACKHOLE,
@@ -175,7 +176,7 @@ BLACKHOLE = Arch(
     cc_stack_depth=8, load_int8_magnitude_bits=8, sign_magnitude_conversions=False,
     int32_all_uses_stack_pointer=True,
     shflshr1_fills_stale=False, popc_full_stack_bug=False, shuffles_stall=True,
-    hazard_rule=_blackhole_hazard)
+    interlocks_mad=True, hazard_rule=_blackhole_hazard)
 
 ARCHES = {"wormhole": WORMHOLE, "blackhole": BLACKHOLE}
 

@@ -2,14 +2,16 @@
 
 Owns: counting, nothing else. It is a *static estimate* from the instruction stream — one issue
 slot per instruction plus the documented single-cycle stalls — never a measurement: it knows
-nothing of the matrix unit, the packer, Dst contention or SFPLOADMACRO scheduling (users.md
-need 8: reviewers want accuracy and cost in one table, clearly labelled).
+nothing of the matrix unit, the packer or Dst contention, and counts an SFPLOADMACRO as the one
+issue slot it takes, not what it schedules (users.md need 8: reviewers want accuracy and cost
+in one table, clearly labelled).
 
 Model (isa-reference §4.1, §5): the thread issues one SFPU instruction per cycle. An SFPSWAP
 not followed by an SFPNOP stalls one cycle (both chips); on Blackhole so do SFPSHFT2 modes 2/3/4
 (Wormhole programs carry explicit SFPNOPs instead, counted as NOPs). One loop iteration
-processes 32 datums (one per lane); a 32x32 tile is 32 iterations (8 per face, 4 faces); the
-init (constants, tables) runs once per kernel launch and is reported apart.
+processes 32 datums (one per lane; a body may cover several, ``Program.row_groups``); a 32x32
+tile is 32 iterations (8 per face, 4 faces); the init (constants, tables) runs once per kernel
+launch and is reported apart.
 """
 from __future__ import annotations
 
@@ -28,19 +30,23 @@ def instruction_class(instruction) -> str:
 
 @dataclass(frozen=True)
 class Cost:
-    """Counts for one program on one chip. ``body`` is one loop iteration (32 datums)."""
+    """Counts for one program on one chip. ``body`` covers ``row_groups`` loop iterations of
+    32 datums each (1 for a kernel written per iteration)."""
     arch: str
     init_instructions: int
     body_instructions: int
     body_stall_cycles: int
     by_class: dict
+    row_groups: int = 1
 
     @property
     def body_issue_slots(self) -> int:
         return self.body_instructions + self.body_stall_cycles
 
     def as_dict(self) -> dict:
-        slots = self.body_issue_slots
+        slots = self.body_issue_slots / self.row_groups if self.row_groups > 1 else \
+            self.body_issue_slots
+        lanes = LANES * self.row_groups
         return {
             "label": "static estimate of issue slots from the instruction stream, not measured "
                      "cycles",
@@ -51,7 +57,7 @@ class Cost:
             "issue_slots_per_iteration": slots,
             "issue_slots_per_datum": slots / LANES,
             "issue_slots_per_tile": slots * ITERATIONS_PER_TILE,
-            "instructions_per_datum_by_class": {k: v / LANES for k, v in self.by_class.items()},
+            "instructions_per_datum_by_class": {k: v / lanes for k, v in self.by_class.items()},
             "instructions_by_class": dict(self.by_class),
         }
 
@@ -74,4 +80,5 @@ def estimate(program: Program) -> Cost:
                 program.arch.shuffles_stall:
             stalls += 1
     ordered = {name: by_class[name] for name in COST_CLASSES if name in by_class}
-    return Cost(program.arch.name, program.init_length, len(body), stalls, ordered)
+    return Cost(program.arch.name, program.init_length, len(body), stalls, ordered,
+                program.row_groups)

@@ -5,6 +5,9 @@ Owns: LRegs, per-lane predication (CC flags, CC enable, CC stack), LaneConfig, D
 configuration bits the SFPU reads, the SFPLOADMACRO state, the PRNG; executing an instruction
 and applying lane enable in one place. Knows nothing of what a kernel computes.
 
+A step executes one instruction and its writes land at once, except while SFPLOADMACRO work is
+in flight: then a step is a cycle of :mod:`sfpu_sim.macro` (scheduled instructions beside it).
+
 Lanes are a numpy axis. ``Machine(arch, lanes)`` with ``lanes`` a multiple of 32 is a batch of
 ``lanes // 32`` independent SFPUs running the same program in lockstep; cross-lane
 instructions act within each 32-lane group. State layout follows ../shared/spec/isa-reference.md
@@ -21,6 +24,7 @@ import numpy as np
 from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa import cc as cc_isa
+from sfpu_sim.isa import loadmacro
 from sfpu_sim.isa.spec import (
     DISABLE_BACKDOOR_LOAD,
     ROW_MASK_SHIFT,
@@ -31,6 +35,7 @@ from sfpu_sim.isa.spec import (
     UndefinedBehaviour,
     Unsupported,
 )
+from sfpu_sim.macro import Sequencer
 from sfpu_sim.trace import Trace
 
 LANES_PER_SFPU = 32
@@ -283,7 +288,8 @@ _DST_DECODERS = {"bf16": (formats.dst_to_bf16, 16), "fp16": (formats.dst_to_fp16
 
 class LoadMacroState:
     """Per-lane SFPLOADMACRO configuration (isa-reference §1.6), written by SFPCONFIG and by
-    the VD >= 12 "backdoor"; readable through SFPMOV's special sources."""
+    the VD >= 12 "backdoor"; readable through SFPMOV's special sources; read by SFPLOADMACRO
+    (:mod:`sfpu_sim.isa.loadmacro`)."""
 
     def __init__(self, lanes: int):
         self.templates = np.zeros((4, lanes), dtype=np.uint32)
@@ -325,9 +331,10 @@ class Machine:
         chip's reset values; PRNG state zero (ttsim's reset value; hardware seeds it)."""
         lanes = self.lanes
         self.lreg = np.zeros((16, lanes), dtype=np.uint32).view(LRegFile)
+        registers = self.lreg.view(np.ndarray)            # the chip's own values: no checks
         for index, value in self.arch.constant_lregs.items():
-            self.lreg[index] = value
-        self.lreg[15] = self.lane_id * 2
+            registers[index] = value
+        registers[15] = self.lane_id * 2
         self.lreg_macro = np.zeros(lanes, dtype=np.uint32)
         self.cc = CC(lanes, self.arch.cc_stack_depth)
         self.dst = Dst(self.groups, self.dst_rows, self)
@@ -335,12 +342,17 @@ class Machine:
         self.rwc = RWC()
         self.lane_config = np.zeros(lanes, dtype=np.uint32)
         self.loadmacro = LoadMacroState(lanes)
+        self.macros = Sequencer(self)
         self.prng = np.zeros(lanes, dtype=np.uint32)
         self.shft2_last_rotate = None     # Wormhole SFPSHFT2 SHFLSHR1 reads it (see isa.lanes)
         self.previous: Instruction | None = None
+        self._previous_captured = False
+        self.last_ran: Instruction | None = None    # the last issued one that acted somewhere
         self.executed = 0
         self.trace: Trace | None = None
+        self.store_watch = None            # sees every SFPSTORE (sweeps.StoreWatch)
         self.active = np.ones(lanes, dtype=bool)
+        self._sink: list | None = None    # the cycle engine collects LReg writes here
         self._enabled = None
 
     @property
@@ -387,9 +399,18 @@ class Machine:
 
         ``vd`` is a register index or a per-lane array of indices (indirect addressing).
         Only LReg 0-7 and 16 are writable; other targets are silently not written, as on
-        the hardware."""
+        the hardware. In a cycle of the SFPLOADMACRO engine the write lands at the end of the
+        cycle (:mod:`sfpu_sim.macro`)."""
         lanes = self.enabled if lanes is None else lanes
         values = np.broadcast_to(np.asarray(values, dtype=np.uint32), (self.lanes,))
+        if self._sink is not None:
+            self._sink.append((np.array(vd, copy=True), values.copy(),
+                               np.array(np.broadcast_to(lanes, (self.lanes,)), dtype=bool)))
+            return
+        self.land(vd, values, lanes)
+
+    def land(self, vd, values, lanes) -> None:
+        """Apply an LReg write now (:meth:`write` without the cycle engine)."""
         if np.ndim(vd) == 0:
             vd = int(vd)
             if vd < 8:
@@ -462,20 +483,26 @@ class Machine:
         op = instruction.op
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")
-        self._check_hazard(instruction)
+        captured = self._captured(instruction)
+        if not captured:
+            self._check_hazard(instruction)
         self._check_cc_disabled(instruction)
         before = self.trace.snapshot(self) if self.trace is not None else None
-        self.active = self._backdoor(instruction)
-        self._enabled = self.lane_enabled()
-        try:
-            op.execute(self, instruction)
-        finally:
-            self.active = np.ones(self.lanes, dtype=bool)
-            self._enabled = None
+        if self.macros.busy:
+            self.macros.run_cycle(instruction)
+        else:
+            self.execute_issued(instruction)
+            self.last_ran = None if captured else instruction
         if before is not None:
             self.trace.record(self.executed, instruction, before, self.trace.snapshot(self))
-        self.previous = instruction
+        self.previous, self._previous_captured = instruction, captured
         self.executed += 1
+
+    def stored(self, address: int, source, lanes) -> None:
+        """An SFPSTORE (issued or scheduled) stored ``source`` at ``address`` in ``lanes``:
+        told to ``store_watch`` (``see(address, source, lanes)``) if one is set."""
+        if self.store_watch is not None:
+            self.store_watch.see(address, source, lanes)
 
     def record(self, lanes, dst_addresses=None) -> Trace:
         """Start recording, for the given lanes, every instruction executed from now on and
@@ -484,13 +511,56 @@ class Machine:
         self.trace = Trace(self, lanes, dst_addresses)
         return self.trace
 
-    def run(self, program: Program | list) -> "Machine":
-        """Execute a program (a :class:`Program`, instructions or words) in order."""
+    def run(self, program: Program | list, drain: bool = True) -> "Machine":
+        """Execute a program (a :class:`Program`, instructions or words) in order, then (unless
+        the program goes on later) :meth:`drain`."""
         for instruction in program:
             self.step(instruction)
+        if drain:
+            self.drain()
         return self
 
+    def drain(self) -> None:
+        """Let cycles pass without issuing until SFPLOADMACRO work has finished, except for
+        scheduled instructions that count issued instructions: those stay in
+        ``macros.pending`` for the next step (none without SFPLOADMACRO)."""
+        if self.macros.busy:
+            self.macros.drain()
+
+    def execute_issued(self, instruction: Instruction) -> None:
+        """Execute an issued instruction in the lanes the backdoor leaves it (lane enable
+        snapshotted once, as it begins)."""
+        self.active = self._backdoor(instruction)
+        self._enabled = self.lane_enabled()
+        try:
+            instruction.op.execute(self, instruction)
+        finally:
+            self.active = np.ones(self.lanes, dtype=bool)
+            self._enabled = None
+
+    def execute_scheduled(self, instruction: Instruction, address: int | None) -> None:
+        """Execute an instruction SFPLOADMACRO scheduled (no backdoor; see
+        :func:`sfpu_sim.isa.loadmacro.execute_scheduled`)."""
+        self._enabled = self.lane_enabled()
+        try:
+            loadmacro.execute_scheduled(self, instruction, address)
+        finally:
+            self._enabled = None
+
+    def ran(self, instruction: Instruction | None) -> None:
+        """Note the issued instruction of the cycle that just ended (None: none, or
+        discarded), for the stall rules of the cycle engine."""
+        captured = instruction is not None and self._captured(instruction)
+        self.last_ran = None if captured else instruction
+
     # ----------------------------------------------------------------------------------------
+    def _captured(self, instruction: Instruction) -> bool:
+        """Whether the VD >= 12 backdoor captures the instruction in every lane (it then reads
+        and writes no register)."""
+        vd = instruction.values.get("vd")
+        return (vd is not None and vd >= 12 and instruction.op.backdoor
+                and not (self.lane_config & DISABLE_BACKDOOR_LOAD).any())
+
     def _backdoor(self, instruction: Instruction) -> np.ndarray:
         """Lanes the instruction acts in. With VD >= 12 and DISABLE_BACKDOOR_LOAD clear, a
         lane instead captures the instruction word as LoadMacro template VD - 12
@@ -513,7 +583,7 @@ class Machine:
                                             instruction.source or ""), stacklevel=3)
 
     def _check_hazard(self, instruction: Instruction) -> None:
-        if self.previous is None:
+        if self.previous is None or self._previous_captured:
             return
         problem = self.arch.hazard(self.previous, instruction)
         if problem is None:
@@ -525,3 +595,4 @@ class Machine:
         kind = "hazard: " + re.sub(r"\bL\d+\b(, L\d+\b)*", "a register", problem)
         warnings.warn(HazardWarning(message, kind, self.executed,
                                     instruction.source or ""), stacklevel=3)
+

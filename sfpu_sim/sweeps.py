@@ -15,7 +15,10 @@ Device path, per cell (kernels.md §0, §1.2, §14a; Packers/FormatConversion.md
    format of the input's, so ``SFPLOAD``/``SFPSTORE`` mode 0 resolve as on the device.
 3. The last ``SFPSTORE`` writes the result: truncating FP32 -> BF16 into a BF16 Dst, raw FP32
    (denormals flushed) into an FP32 Dst. The LReg it stores is captured per lane: the kernel's
-   own FP32 result, before any device conversion (error attribution).
+   own FP32 result, before any device conversion (error attribution). A kernel built on
+   SFPLOADMACRO runs as the device calls it, on 8 row groups (Dst addresses 0-14, one face);
+   its stores are scheduled, so the value captured is what the last store to address 0
+   stored, and the machine then runs on until the scheduled work is done.
 4. Pack: Dst -> the output format. BF16 Dst -> BF16: identity. FP32 Dst -> BF16: the packer's
    rounding conversion (nearest, ties away; denormals -> 0, -0 -> +0, NaN -> Inf). Any ->
    FP32: exact.
@@ -105,6 +108,10 @@ def _last_store(program: Program) -> int:
     return stores[-1]
 
 
+def uses_loadmacro(program: Program) -> bool:
+    return any(ins.mnemonic == "SFPLOADMACRO" for ins in program)
+
+
 def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
                    machine_class=Machine, *, fp32_inputs: bool = False):
     """A Machine set up as the device path leaves it before the kernel runs (module
@@ -120,7 +127,10 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
     lanes = max(32, -(-inputs.size // 32) * 32)
     padded = np.zeros(lanes, dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
-    m = machine_class(program.arch, lanes=lanes, dst_rows=16)
+    # 16 rows hold address 0; an SFPLOADMACRO kernel walks a face and its pipelines reach
+    # back to the row group before the first (tt-llk's FP32 reciprocal: address -2 = 1022).
+    m = machine_class(program.arch, lanes=lanes,
+                      dst_rows=1024 if uses_loadmacro(program) else 16)
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
@@ -165,6 +175,11 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
+    if uses_loadmacro(program):
+        trace = m.record(trace_lanes, [0]) if trace_lanes is not None else None
+        kernel_fp32, engine = _run_macro_program(m, program, engine)
+        return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
+                         program, trace, engine)
     store = _last_store(program)
     addresses = [ins.imm10 for ins in program if ins.mnemonic in ("SFPLOAD", "SFPSTORE")]
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
@@ -180,6 +195,38 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
             engine = "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
                      program, trace, engine)
+
+
+class StoreWatch:
+    """Set as ``Machine.store_watch``: ``values``, per lane, the LReg value the last SFPSTORE
+    (issued or scheduled) to the cells of ``address`` stored (0 where none did)."""
+
+    def __init__(self, address: int, lanes: int):
+        self.address = address & ~1           # bit 0 of an address selects nothing
+        self.values = np.zeros(lanes, dtype=np.uint32)
+
+    def see(self, address: int, source, lanes) -> None:
+        if address & ~1 == self.address:
+            np.copyto(self.values, source, where=lanes)
+
+
+def _run_macro_program(m: Machine, program: Program, engine: str):
+    """Run a program that uses SFPLOADMACRO to the end of its scheduled work (the compiled
+    path declines it, with its reason); the LReg values the last store to Dst address 0
+    stored, and the engine that ran."""
+    watch = m.store_watch = StoreWatch(0, m.lanes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
+        if engine == "compiled":
+            _, why_not = compiled.execute(m, program)
+            engine = f"machine ({why_not})"
+        else:
+            m.run(program)
+    if m.macros.pending:
+        raise SweepError(f"kernel program {program.name!r} ends with {len(m.macros.pending)} "
+                         f"SFPLOADMACRO-scheduled instruction(s) waiting for issued "
+                         f"instructions (UnitDelayKind); end it with enough SFPNOPs")
+    return watch.values.copy(), engine
 
 
 def program_hash(program: Program) -> str:
@@ -272,20 +319,19 @@ def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> l
     return out
 
 
-def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf16",
-          output_format: str = "bf16", reference_rounding: str = "rne",
-          ulp_convention: str = "daz-index", regions=DEFAULT_REGIONS, worst: int = 20,
-          selection: Selection = EVERYTHING, progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` (a :class:`~sfpu_sim.registry.KernelSpec`) on
-    ``arch`` (see the module docstring). ``dest``: the Dst format (default: the kernel's).
-    ``selection``: the inputs counted (a range of values, a region); statistics, worst lists
-    and arrays then cover only those, and the summary says which."""
-    from sfpu_sim.registry import KernelSpec
-
-    if not isinstance(kernel, KernelSpec):
-        raise SweepError(f"sweep() takes a registered kernel (sfpu_sim.registry.get(name)), "
-                         f"not {type(kernel).__name__}")
-    spec = kernel
+def sweep(kernel, arch: str | None = None, *, function: str | None = None,
+          dest: str | None = None, input_format: str = "bf16", output_format: str = "bf16",
+          reference_rounding: str = "rne", ulp_convention: str = "daz-index",
+          regions=DEFAULT_REGIONS, worst: int = 20, selection: Selection = EVERYTHING,
+          progress=None) -> SweepResult:
+    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring): a
+    :class:`~sfpu_sim.registry.KernelSpec`, or a :class:`~sfpu_sim.isa.spec.Program` with the
+    ``function`` it approximates (its chip is the program's). ``dest``: the Dst format
+    (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
+    values, a region); statistics, worst lists and arrays then cover only those, and the
+    summary says which. Looking kernels up by name is the CLI's and ``testing``'s business."""
+    spec = _as_spec(kernel, function)
+    arch = arch or spec.chips[0]
     dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
@@ -391,6 +437,25 @@ def sweep(kernel, arch: str, *, dest: str | None = None, input_format: str = "bf
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
     return SweepResult(jsonable(summary), arrays)
+
+
+def _as_spec(kernel, function):
+    """A KernelSpec as is; a Program as an unregistered one-chip kernel of ``function``."""
+    from sfpu_sim.registry import KernelSpec
+
+    if isinstance(kernel, KernelSpec):
+        return kernel
+    if not isinstance(kernel, Program):
+        raise SweepError(f"sweep() takes a kernel (sfpu_sim.registry.get(name)) or a Program, "
+                         f"not {type(kernel).__name__}")
+    if function is None:
+        raise SweepError("sweep() of a Program needs function=, the reference it approximates")
+    if function not in reference.functions():
+        raise SweepError(f"unknown function {function!r} (known: "
+                         f"{', '.join(reference.functions())})")
+    return KernelSpec(name=kernel.name or "program", function=function,
+                      chips=(kernel.arch.name,), mode="accurate", dest="bf16",
+                      provenance="a Program given to sweep()", build=lambda arch: kernel)
 
 
 def _listing_line(instruction) -> dict:

@@ -351,3 +351,13 @@ def test_user_errors_exit_2_with_one_line_and_no_traceback(tmp_path):
         assert done.stderr.startswith("sfpu-sim: error: ") and message in done.stderr, \
             (argv, done.stderr)
         assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_threads_option_sets_the_count_and_refuses_what_it_cannot_have(capsys, monkeypatch):
+    from sfpu_sim import threads
+
+    monkeypatch.setattr(threads, "_count", None)
+    code, _, err = run(capsys, "kernels", "--threads", "0")
+    assert code == 2 and "threads: 0 is not allowed (choose 1 to" in err
+    code, _, _ = run(capsys, "kernels", "--threads", "1")
+    assert code == 0 and threads.threads() == 1

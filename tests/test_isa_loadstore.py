@@ -1,10 +1,10 @@
-"""SFPLOADI / SFPLOAD / SFPSTORE / SFPLOADMACRO behaviour the golden vectors cannot show (ttsim
+"""SFPLOADI / SFPLOAD / SFPSTORE behaviour the golden vectors cannot show (ttsim
 rejects these modes or never varies this state; vectors README §1.8): FP16 and the integer
 formats, LaneConfig effects, address generation, AddrMod steps, INT32_ALL, many-SFPU machines.
 
 Every expected value is worked by hand from tt-isa-documentation ``SFPLOAD.md``,
-``SFPSTORE.md``, ``SFPLOADI.md``, ``RWCs.md`` and ``SFPLOADMACRO.md`` (isa-reference §1.4,
-§1.7, §1.8, §3.5, §3.6, §3.15); Dst cells are raw storage bits (exponent in the low bits).
+``SFPSTORE.md``, ``SFPLOADI.md`` and ``RWCs.md`` (isa-reference §1.4, §1.7, §1.8, §3.5,
+§3.6); Dst cells are raw storage bits (exponent in the low bits). SFPLOADMACRO: test_loadmacro.
 """
 from __future__ import annotations
 
@@ -546,17 +546,3 @@ def test_64_lane_machine_keeps_each_sfpus_dst_apart(arch):
     assert np.all(get_cells(m, 2, group=0) == 0x8080)
     assert np.all(get_cells(m, 2, group=1) == 0x8081)
 
-
-# --------------------------------------------------------------------------------------------
-# SFPLOADMACRO
-# --------------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("arch", ARCHES)
-def test_sfploadmacro_is_unsupported_and_has_no_effect(arch):
-    m = Machine(arch)
-    m.config.addr_mods[0] = AddrMod(dst_incr=4)
-    put_cells(m, [0x007F] * 32)
-    m.lreg[1] = 0x1234
-    with pytest.raises(Unsupported, match="SFPLOADMACRO"):
-        run(m, "SFPLOADMACRO 9, BF16, 0, 0")            # macro 2, VD 1
-    assert np.all(m.lreg[1] == 0x1234) and m.rwc.dst == 0

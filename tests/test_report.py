@@ -430,3 +430,20 @@ def test_budget_text(truncated_model):
                                'arch: blackhole, max_ulp: 2}  # predicted by sfpu-sim 0.1.0: '
                                'max 1 ULP; ')
     assert "65,025 inputs (population daz), ULP daz-index, reference truncate" in lines[3]
+
+
+def test_sweep_takes_a_program_with_its_function():
+    from sfpu_sim.asm import assemble
+    from sfpu_sim.sweeps import SweepError
+
+    program = registry.get("tanh").program("blackhole")
+    assert sweep(program, function="tanh").summary["histogram"] == \
+        sweep(registry.get("tanh"), "blackhole").summary["histogram"]
+    identity = assemble("SFPLOAD L0, 0, 0, 0\nSFPSTORE L0, 0, 0, 0\n", "wormhole",
+                        filename="identity.s")
+    result = sweep(identity, function="tanh")
+    assert result.summary["arch"] == "wormhole" and result.summary["kernel"] == "identity.s"
+    with pytest.raises(SweepError, match="needs function="):
+        sweep(identity)
+    with pytest.raises(SweepError, match="takes a kernel"):
+        sweep("tanh", "wormhole")

@@ -32,6 +32,10 @@ def _common_options() -> argparse.ArgumentParser:
                         dest="kernel_files",
                         help="load kernel files (a .py file or a directory of them; "
                              "repeatable); also read from $SFPU_SIM_KERNELS")
+    common.add_argument("--threads", type=int, metavar="N",
+                        help="threads for the emulator's parallel work (default: as many as "
+                             "the CPUs allow, one when they are busy; at most "
+                             "$NUMBA_NUM_THREADS)")
     return common
 
 
@@ -58,6 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = _warn_in_one_line
     try:
         args = build_parser().parse_args(argv)
+        if args.threads is not None:
+            from sfpu_sim import threads
+
+            threads.set_threads(args.threads)
         if args.kernel_files:
             from sfpu_sim import registry
 

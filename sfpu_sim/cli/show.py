@@ -29,9 +29,12 @@ def cmd_kernel_show(args, console: Console) -> int:
 
     spec = kernel_spec(args.kernel)
     program = spec.program(args.arch)
+    groups = program.row_groups
+    body = ("per iteration of 32 datums" if groups == 1 else
+            f"per call of {groups} iterations, {32 * groups} datums")
     listing = Table(title=f"{spec.name} on {CHIPS[args.arch]}: {len(program)} instructions "
                           f"({program.init_length} init, {len(program) - program.init_length} "
-                          f"per iteration of 32 datums)")
+                          f"{body})")
     for column in ("#", "word", "instruction", "source", "line"):
         listing.add_column(column, overflow="fold")
     for k, ins in enumerate(program):
@@ -44,16 +47,17 @@ def cmd_kernel_show(args, console: Console) -> int:
     table = Table(title="Static cost estimate (issue slots from the instruction stream; not "
                         "measured cycles)")
     table.add_column("class")
-    table.add_column("per iteration", justify="right")
+    table.add_column("per iteration" if groups == 1 else f"per call ({groups} iterations)",
+                     justify="right")
     table.add_column("per datum", justify="right")
     for name, count in estimate["instructions_by_class"].items():
-        table.add_row(name, str(count), f"{count / cost.LANES:.4f}")
+        table.add_row(name, str(count), f"{count / (cost.LANES * groups):.4f}")
     table.add_section()
     table.add_row("stall cycles (SFPSWAP / shuffles)", str(estimate["body_stall_cycles"]),
-                  f"{estimate['body_stall_cycles'] / cost.LANES:.4f}")
-    table.add_row("issue slots", str(estimate["issue_slots_per_iteration"]),
+                  f"{estimate['body_stall_cycles'] / (cost.LANES * groups):.4f}")
+    table.add_row("issue slots", f"{estimate['issue_slots_per_iteration'] * groups:g}",
                   f"{estimate['issue_slots_per_datum']:.4f}")
-    table.caption = (f"per 32x32 tile: {estimate['issue_slots_per_tile']:,} issue slots "
+    table.caption = (f"per 32x32 tile: {estimate['issue_slots_per_tile']:,g} issue slots "
                      f"(32 iterations); init once per launch: "
                      f"{estimate['init_instructions']} instructions")
     console.print(table)

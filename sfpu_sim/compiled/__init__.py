@@ -135,6 +135,9 @@ def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
         return f"a Machine subclass ({type(m).__name__}) may execute instructions differently"
     if m.trace is not None:
         return "tracing (the Machine records every instruction)"
+    if any(i.mnemonic == "SFPLOADMACRO" for i in instructions):
+        return ("SFPLOADMACRO schedules instructions that run cycles later beside the issued "
+                "ones (the Machine's sequencer, sfpu_sim.macro)")
     if m.lane_config.any():
         return "LaneConfig is set in some lanes"
     if m.strict and _hazards(m, instructions, words, dry_run=True):
@@ -301,7 +304,7 @@ def _run_machine(m: Machine, program, capture_at):
     if capture_at is None:
         m.run(instructions)
         return None
-    m.run(instructions[:capture_at])
+    m.run(instructions[:capture_at], drain=False)
     store = instructions[capture_at]
     if not isinstance(store, Instruction):
         from sfpu_sim.asm import decode

@@ -7,8 +7,9 @@ MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 from __future__ import annotations
 
 import numpy as np
+
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
+from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod, operand_vc_of_vd
 
 SIGN = np.uint32(0x80000000)
 ONE = np.uint32(0x3F800000)
@@ -50,17 +51,18 @@ def sfpmul(m, i):
 
 
 def sfpaddi(m, i):
-    """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VD`` (the immediate is widened by ``<< 16``)."""
-    c = m.read(i.vd)
+    """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VC`` (the immediate is widened by ``<< 16``; VC = VD
+    unless SFPLOADMACRO chose it)."""
+    c = m.read(operand_vc_of_vd(i))
     if i.mod1 & NEGATE_VC:
         c = c ^ SIGN
     m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), ONE, c))
 
 
 def sfpmuli(m, i):
-    """SFPMULI: ``VD = bf16(Imm16) * VD + 0`` (a +0 addend: on Blackhole too it cannot yield -0;
-    NEGATE_VC negates the multiplicand VD)."""
-    c = m.read(i.vd)
+    """SFPMULI: ``VD = bf16(Imm16) * VC + 0`` (VC = VD unless SFPLOADMACRO chose it; a +0
+    addend: on Blackhole too it cannot yield -0; NEGATE_VC negates the multiplicand)."""
+    c = m.read(operand_vc_of_vd(i))
     if i.mod1 & NEGATE_VC:
         c = c ^ SIGN
     m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), c, np.uint32(0)))
@@ -107,8 +109,8 @@ def _mad_reads(i):
     return frozenset({i.va, i.vb, i.vc} | ({7} if i.mod1 & INDIRECT_VD else set()))
 
 
-def _vd_immediate_reads(i):              # SFPADDI / SFPMULI read their own VD
-    return frozenset({i.vd} | ({7} if i.mod1 & INDIRECT_VD else set()))
+def _vd_immediate_reads(i):              # SFPADDI / SFPMULI read their own VD (VC = VD)
+    return frozenset({operand_vc_of_vd(i)} | ({7} if i.mod1 & INDIRECT_VD else set()))
 
 
 _IMM16 = (imm("imm16", 8, 16), lreg("vd", 4), mod("mod1", 0))

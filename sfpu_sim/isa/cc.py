@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported
+from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported, operand_vb
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.spec import SIMPLE, Opcode
 
@@ -208,15 +208,17 @@ def _compare_result(m, i, result):
 
 
 def sfpgt(m, i):
-    """SFPGT (Blackhole): result = ``L[VD] > L[VC]`` in the sign-magnitude total order
-    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
-    _compare_result(m, i, smag_less(m.read(i.vc), m.read(i.vd)))
+    """SFPGT (Blackhole): result = ``L[VB] > L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
+    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
+    :func:`_compare_result`."""
+    _compare_result(m, i, smag_less(m.read(i.vc), m.read(operand_vb(i))))
 
 
 def sfple(m, i):
-    """SFPLE (Blackhole): result = ``L[VD] <= L[VC]`` in the sign-magnitude total order
-    (:func:`smag_less`); written per the mod1 bits of :func:`_compare_result`."""
-    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(i.vd)))
+    """SFPLE (Blackhole): result = ``L[VB] <= L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
+    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
+    :func:`_compare_result`."""
+    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(operand_vb(i))))
 
 
 # --------------------------------------------------------------------------------------------
@@ -233,7 +235,7 @@ def _comparison(mnemonic, opcode, execute):      # SFPGT / SFPLE write VD only w
     flags = dict(SET_CC=1, MUTATE_STACK=2, MUTATE_OR=4, SET_VD=8)
     return Opcode(mnemonic, opcode, rec.imm12_format(), SIMPLE, execute, "mod1", rec.EVERY_MODE,
                   {**rec.names("MOD1", **flags), **rec.names(f"{mnemonic}_MOD1", **flags)},
-                  reads=rec.vc_vd, writes=lambda i: frozenset({i.vd}) if i.mod1 & 8 else rec.NONE,
+                  reads=rec.vc_vb, writes=lambda i: frozenset({i.vd}) if i.mod1 & 8 else rec.NONE,
                   writes_vd=False, cost_class=rec.PREDICATION)
 
 

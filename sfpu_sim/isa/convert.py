@@ -88,7 +88,7 @@ def sfpstochrnd(m, i):
     """SFP_STOCH_RND, three flavours by ``Mod1 & 7``: 0/1 FP32 -> FP32 with FP16A / FP16B
     precision (zero and denormals -> +0, Inf/NaN -> signed Inf); 2/3/6/7 FP32 -> UINT8 / INT8 /
     UINT16 / INT16 sign-magnitude; 4/5 sign-magnitude INT32 -> UINT8 / INT8 shifted right by
-    ``Imm5`` (USE_IMM5) or ``VB & 31``.
+    ``Imm5`` (USE_IMM5) or ``VB & 31``. The float flavours ignore Mod1 bit 3 (USE_IMM5).
 
     Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic; 2
     (Blackhole) toward zero. "Round up" is always ``discarded >= P`` as documented, including
@@ -251,8 +251,11 @@ def _stochrnd_reads(i):
 
 
 RECORDS = (
+    # Every Mod1: bit 3 is the int flavour's UseImm5; the float flavours read Mod1 as bits 0-2
+    # (Bits32.lua SFPSTOCHRND) and no Imm5, and tt-llk's SFPLOADMACRO exp template sets it
+    # (Mod1 14, FP32_TO_UINT16).
     Opcode("SFP_STOCH_RND", 0x8E, _stochrnd_operands(1), ROUND, sfpstochrnd, "mod1",
-           frozenset({*range(8), 12, 13}),
+           rec.EVERY_MODE,
            rec.names("SFPSTOCHRND_MOD1", FP32_TO_FP16A=0, FP32_TO_FP16B=1, FP32_TO_UINT8=2,
                    FP32_TO_INT8=3, INT32_TO_UINT8=4, INT32_TO_INT8=5, FP32_TO_UINT16=6,
                    FP32_TO_INT16=7, USE_IMM5=8),

@@ -12,6 +12,8 @@ import numpy as np
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.spec import SIMPLE, Opcode
 
+from sfpu_sim.isa.spec import operand_vb
+
 SIGN = np.uint32(0x80000000)
 EXPONENT = np.uint32(0x7F800000)
 MANTISSA = np.uint32(0x007FFFFF)
@@ -45,8 +47,9 @@ def sfpexman(m, i):
 
 def sfpsetexp(m, i):
     """SFPSETEXP: sign and mantissa from VC, a new exponent field: Imm8 (ARG_IMM, mod1 & 1),
-    else the exponent field of VD (ARG_EXPONENT, mod1 & 2), else the low 8 bits of VD."""
-    vc, vd = m.read(i.vc), m.read(i.vd)
+    else the exponent field of VB (ARG_EXPONENT, mod1 & 2), else the low 8 bits of VB (VB =
+    VD unless SFPLOADMACRO chose it)."""
+    vc, vd = m.read(i.vc), m.read(operand_vb(i))
     if i.mod1 & 1:
         exponent = np.uint32(i.imm12 & 0xFF)
     elif i.mod1 & 2:
@@ -58,20 +61,22 @@ def sfpsetexp(m, i):
 
 def sfpsetman(m, i):
     """SFPSETMAN: sign and exponent from VC, a new mantissa: ``Imm12 << 11`` (ARG_IMM: sets
-    mantissa bits 22..11 and clears 10..0), else the mantissa field of VD."""
+    mantissa bits 22..11 and clears 10..0), else the mantissa field of VB (VD unless
+    SFPLOADMACRO chose it)."""
     vc = m.read(i.vc)
     if i.mod1 & 1:
         mantissa = np.uint32(i.imm12 << 11)
     else:
-        mantissa = m.read(i.vd) & MANTISSA
+        mantissa = m.read(operand_vb(i)) & MANTISSA
     m.write(i.vd, (vc & ~MANTISSA) | mantissa)
 
 
 def sfpsetsgn(m, i):
-    """SFPSETSGN: exponent and mantissa from VC, sign = Imm1 (ARG_IMM) or the sign of VD.
-    With the immediate this is abs / negative-abs; NaNs change sign too."""
+    """SFPSETSGN: exponent and mantissa from VC, sign = Imm1 (ARG_IMM) or the sign of VB (VD
+    unless SFPLOADMACRO chose it). With the immediate this is abs / negative-abs; NaNs change
+    sign too."""
     vc = m.read(i.vc)
-    sign = np.uint32((i.imm12 & 1) << 31) if i.mod1 & 1 else m.read(i.vd) & SIGN
+    sign = np.uint32((i.imm12 & 1) << 31) if i.mod1 & 1 else m.read(operand_vb(i)) & SIGN
     m.write(i.vd, (vc & ~SIGN) | sign)
 
 

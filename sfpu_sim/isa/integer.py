@@ -16,7 +16,7 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import SIMPLE, Opcode
+from sfpu_sim.isa.spec import SIMPLE, Opcode, operand_vb
 
 # SFPIADD Mod1
 IADD_ARG_IMM, IADD_SUBTRACT, IADD_CC_NONE, IADD_CC_GTE0 = 1, 2, 4, 8
@@ -33,8 +33,8 @@ def _int32(values) -> np.ndarray:
 
 
 def sfpiadd(m, i):
-    """SFPIADD: ``VD = VC + sext(Imm12)`` (ARG_IMM), ``VC - VD`` (ARG_2SCOMP_LREG_DST) or
-    ``VC + VD``, wrapping at 32 bits.
+    """SFPIADD: ``VD = VC + sext(Imm12)`` (ARG_IMM), ``VC - VB`` (ARG_2SCOMP_LREG_DST) or
+    ``VC + VB``, wrapping at 32 bits; VB is VD unless SFPLOADMACRO chose it.
 
     Flags, only when VD < 8, in the enabled lanes and whatever UseLaneFlagsForLaneEnable is:
     unless CC_NONE, ``LaneFlags = result < 0`` (as int32); then CC_GTE0 inverts LaneFlags, so
@@ -44,9 +44,9 @@ def sfpiadd(m, i):
     if i.mod1 & IADD_ARG_IMM:
         result = c + np.uint32(i.imm12 & 0xFFFFFFFF)
     elif i.mod1 & IADD_SUBTRACT:
-        result = c - m.read(i.vd)
+        result = c - m.read(operand_vb(i))
     else:
-        result = c + m.read(i.vd)
+        result = c + m.read(operand_vb(i))
     m.write(i.vd, result, lanes)
     if i.vd < 8:
         flags = m.cc.flags if i.mod1 & IADD_CC_NONE else _int32(result) < 0
@@ -56,14 +56,15 @@ def sfpiadd(m, i):
 
 
 def sfpshft(m, i):
-    """SFPSHFT: shift ``VD`` by ``VC`` as int32 (or by ``Imm12`` with ARG_IMM): left for an
-    amount >= 0, right for a negative one, by ``amount & 31`` (so +-32 shifts by 0).
+    """SFPSHFT: ``VD`` = ``VB`` (VD unless SFPLOADMACRO chose it) shifted by ``VC`` as int32
+    (or by ``Imm12`` with ARG_IMM): left for an amount >= 0, right for a negative one, by
+    ``amount & 31`` (so +-32 shifts by 0).
 
     Blackhole adds ARITHMETIC (right shifts keep the sign) and ARG_IMM_USE_VC (with ARG_IMM:
     shift ``VC`` by ``Imm12``, leaving VD's old value unused). Blackhole Mod1 = 4 or 6
     (ARG_IMM_USE_VC without ARG_IMM) is non-contractual; current silicon drops bit 2, which
     is what this model does anyway, as it reads bit 2 only together with ARG_IMM."""
-    x = m.read(i.vd)
+    x = m.read(operand_vb(i))
     amount = _int32(m.read(i.vc)).astype(np.int64)
     if i.mod1 & SHFT_ARG_IMM:
         if i.mod1 & SHFT_ARG_IMM_USE_VC:
@@ -79,8 +80,9 @@ def sfpshft(m, i):
 
 
 def _bitwise_source(m, i):
-    """The register combined with VC: VB (``Imm12 & 15``) with Blackhole's USE_VB, else VD."""
-    return m.read(i.imm12 & 15 if i.mod1 & USE_VB else i.vd)
+    """The register combined with VC: VB (``Imm12 & 15``) with Blackhole's USE_VB, else VD
+    (for an instruction SFPLOADMACRO scheduled, the VB it chose)."""
+    return m.read(operand_vb(i, i.imm12 & 15 if i.mod1 & USE_VB else i.vd))
 
 
 def sfpand(m, i):
@@ -94,8 +96,8 @@ def sfpor(m, i):
 
 
 def sfpxor(m, i):
-    """SFPXOR: ``VD = VD ^ VC``."""
-    m.write(i.vd, m.read(i.vd) ^ m.read(i.vc))
+    """SFPXOR: ``VD = VB ^ VC`` (VB = VD unless SFPLOADMACRO chose it)."""
+    m.write(i.vd, m.read(operand_vb(i)) ^ m.read(i.vc))
 
 
 def sfpnot(m, i):
@@ -120,14 +122,15 @@ def sfplz(m, i):
 # Records
 # --------------------------------------------------------------------------------------------
 
+# The "VD" these read is VB (``unsigned VB = VD;``), which SFPLOADMACRO may choose.
 def _shft_reads(i):
     if i.mod1 & 1:
-        return frozenset({i.vc} if i.mod1 & 4 else {i.vd})
-    return frozenset({i.vc, i.vd})
+        return frozenset({i.vc} if i.mod1 & 4 else {operand_vb(i)})
+    return frozenset({i.vc, operand_vb(i)})
 
 
 def _and_or_reads(i):                    # Blackhole USE_VB: the second operand is Imm12 & 15
-    return frozenset({i.vc, i.imm12 & 15} if i.mod1 & 1 else {i.vc, i.vd})
+    return frozenset({i.vc, operand_vb(i, i.imm12 & 15 if i.mod1 & 1 else i.vd)})
 
 
 def _and_or(mnemonic, opcode, execute):
@@ -149,7 +152,7 @@ RECORDS = (
            writes=rec.vd),
     Opcode("SFPLZ", 0x81, rec.imm12_format(), SIMPLE, sfplz, "mod1", frozenset(range(0, 16, 2)),
            rec.names("SFPLZ_MOD1", CC_NE0=2, NOSGN_MASK=4, CC_COMP=8), reads=rec.vc, writes=rec.vd),
-    Opcode("SFPXOR", 0x8D, rec.imm12_format(mod_high=0), SIMPLE, sfpxor, reads=rec.vc_vd,
+    Opcode("SFPXOR", 0x8D, rec.imm12_format(mod_high=0), SIMPLE, sfpxor, reads=rec.vc_vb,
            writes=rec.vd),
 )
 BLACKHOLE = {

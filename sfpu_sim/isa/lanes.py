@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.isa.cc import smag_less
-from sfpu_sim.isa.spec import ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Unsupported
+from sfpu_sim.isa.spec import ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Unsupported, operand_vb
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
 
@@ -153,7 +153,7 @@ def sfpshft2(m, i):
     each grid row, lanes 0/8/16/24 filled per :func:`_shflshr1_fill`; 5 SHFT_LREG: ``L[VD] =
     L[VB]`` shifted left by ``L[VC]`` (int32; negative: logical right); 6 SHFT_IMM: ``L[VD] =
     L[Imm12 & 15]`` shifted by Imm12. VB is instruction bits 12-15 (the low 4 bits of the
-    Imm12 operand).
+    Imm12 operand), or the register SFPLOADMACRO chose for an instruction it scheduled.
 
     Sources are read before any write; every write is gated per destination lane. Modes 0-2
     write the fixed L0-L3 (VD matters only for the backdoor); 3-6 write VD if < 8."""
@@ -179,9 +179,9 @@ def sfpshft2(m, i):
     elif mode == SHFLSHR1:
         result = _shift_right(m, m.read(i.vc), _shflshr1_fill(m))
     elif mode == SHFT_LREG:
-        result = _shift(m.read(i.imm12 & 15), m.read(i.vc).view(np.int32))
+        result = _shift(m.read(operand_vb(i, i.imm12 & 15)), m.read(i.vc).view(np.int32))
     else:
-        result = _shift(m.read(i.imm12 & 15), i.imm12)
+        result = _shift(m.read(operand_vb(i, i.imm12 & 15)), i.imm12)
     m.write(i.vd, result, enabled)
 
 
@@ -249,8 +249,8 @@ def sfpconfig(m, i):
 
 
 def sfpnop(m, i):
-    """SFPNOP: no effect (it occupies a sub-unit for a cycle, which the emulator does not
-    time)."""
+    """SFPNOP: no effect (it occupies a sub-unit for a cycle: :mod:`sfpu_sim.macro` counts it
+    when SFPLOADMACRO work is in flight)."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,9 +265,9 @@ def _shft2_reads(i):
         return frozenset({0, 1, 2, 3, i.vc})
     if mode in (3, 4):
         return frozenset({i.vc})
-    if mode == 5:
-        return frozenset({i.imm12 & 15, i.vc})
-    return frozenset({i.imm12 & 15})
+    if mode == 5:                        # VB: Imm12 & 15, or what SFPLOADMACRO chose
+        return frozenset({operand_vb(i, i.imm12 & 15), i.vc})
+    return frozenset({operand_vb(i, i.imm12 & 15)})
 
 
 _CONFIG_NAMES = {"IMM16_IS_VALUE": 1, "BITWISE_OR": 2, "BITWISE_AND": 4, "BITWISE_XOR": 6,

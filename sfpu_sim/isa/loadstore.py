@@ -1,5 +1,5 @@
-"""Load/store family: SFPLOADI, SFPLOAD, SFPSTORE (both chips) and SFPLOADMACRO (decoded, not
-modelled).
+"""Load/store family: SFPLOADI, SFPLOAD, SFPSTORE (both chips), and the load and store that
+SFPLOADMACRO (:mod:`sfpu_sim.isa.loadmacro`) performs and schedules.
 
 Owns: the Dst address of an access (isa-reference §1.8), the per-lane Dst cell each lane
 touches, the 16 data-type conversions between Dst cells and LRegs in each direction, and the
@@ -10,11 +10,11 @@ are :mod:`sfpu_sim.machine`.
 tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhole),
 ``SFPLOAD.md`` (WormholeB0 and BlackholeA0 revision 1392d237), ``SFPSTORE.md`` (WormholeB0
 545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
-``ApplyAddrMod``), ``SFPLOADMACRO.md`` (both f7fda211); digest in isa-reference §1.6-1.8,
-§3.5, §3.6, §3.15. Chip differences are Arch fields: ``sign_magnitude_conversions``,
-``load_int8_magnitude_bits``, ``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 ->
-FP32 store conversions are ``bf16_store`` and ``fp32_store`` (the chips truncate and flush; the
-binary32 hosts of :mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
+``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch
+fields: ``sign_magnitude_conversions``, ``load_int8_magnitude_bits``,
+``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 -> FP32 store conversions are
+``bf16_store`` and ``fp32_store`` (the chips truncate and flush; the binary32 hosts of
+:mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
 
 Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
 resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
@@ -151,7 +151,13 @@ def load_datum(m, mode: int, cell, old, fp16a_inf):
 
 
 def sfpload(m, i):
-    """SFPLOAD: ``VD = convert(Dst cell)`` for VD < 8 (isa-reference §3.6), all 16 modes.
+    """SFPLOAD: ``VD = convert(Dst cell)`` for VD < 8 (isa-reference §3.6), all 16 modes; see
+    :func:`load`."""
+    load(m, i.vd, i.mod0, i.addr_mod, i.imm10)
+
+
+def load(m, vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
+    """SFPLOAD's functional model (SFPLOADMACRO runs it too); returns the Dst address read.
 
     Lanes: the enabled ones (any lane for INT32_ALL, ROW_MASK included), less those whose
     LaneConfig has BLOCK_SFPU_RD_FROM_DEST. FP16 reads exponent 31 as finite, except that a
@@ -160,14 +166,14 @@ def sfpload(m, i):
     CAPTURE_DEFAULT_DEST_INDEX, VD < 4 also gets ``LReg[VD + 4] = Row << 4 | Column``.
     Blackhole's INT32_ALL first steps Sp down by SFPU_STACK_Incr when Sp != 0. Afterwards the
     AddrMod moves the Dst counter. No backdoor: VD 8-15 load nothing."""
-    mode = resolve_format(m, i.mod0)
+    mode = resolve_format(m, mod0)
     int32_all = mode == INT32_ALL
-    slot = m.addr_mod_slot(i.addr_mod, "SFPLOAD")
+    slot = m.addr_mod_slot(addr_mod, "SFPLOAD")
     sp = m.rwc.sp
     if int32_all and m.arch.int32_all_uses_stack_pointer and sp != 0:
         sp = (sp - m.config.sfpu_stack_incr) & COUNTER_MASK
-    address = dst_address(m, i.imm10, int32_all, sp)
-    if i.vd < 8:
+    address = dst_address(m, imm10, int32_all, sp)
+    if vd < 8:
         lanes = (m.active if int32_all else m.enabled) & \
             ((m.lane_config & BLOCK_SFPU_RD_FROM_DEST) == 0)
         rows, columns, groups = m.dst.lane_cells(address, DEST_RD_COL_EXCHANGE)
@@ -175,13 +181,14 @@ def sfpload(m, i):
         cell = np.zeros(m.lanes, dtype=np.uint32)
         cell[lanes] = read(rows[lanes], columns[lanes], groups[lanes])
         fp16a_inf = (m.lane_config & ENABLE_FP16A_INF) != 0
-        m.write(i.vd, load_datum(m, mode, cell, m.read(i.vd), fp16a_inf), lanes)
+        m.write(vd, load_datum(m, mode, cell, m.read(vd), fp16a_inf), lanes)
         capture = ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
-        if i.vd < 4:
+        if vd < 4:
             index_lanes = lanes & ((m.lane_config & capture) == capture)
-            m.write(i.vd + 4, (rows << np.uint32(4)) | columns, index_lanes)
+            m.write(vd + 4, (rows << np.uint32(4)) | columns, index_lanes)
     m.rwc.sp = sp
     m.apply_partial_addr_mod(slot)
+    return address
 
 
 # --------------------------------------------------------------------------------------------
@@ -233,33 +240,22 @@ def sfpstore(m, i):
     mode = resolve_format(m, i.mod0)
     int32_all = mode == INT32_ALL
     slot = m.addr_mod_slot(i.addr_mod, "SFPSTORE")
-    address = dst_address(m, i.imm10, int32_all, m.rwc.sp)
-    lanes = (m.active if int32_all else m.enabled) & \
-        ((m.lane_config & BLOCK_DEST_WR_FROM_SFPU) == 0)
-    rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
-    write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
-    write(rows[lanes], columns[lanes], store_datum(m, mode, m.read(i.vd))[lanes], groups[lanes])
+    store(m, i.vd, mode, dst_address(m, i.imm10, int32_all, m.rwc.sp))
     if int32_all and m.arch.int32_all_uses_stack_pointer:
         m.rwc.sp = (m.rwc.sp + m.config.sfpu_stack_incr) & COUNTER_MASK
     m.apply_partial_addr_mod(slot)
 
 
-# --------------------------------------------------------------------------------------------
-# SFPLOADMACRO
-# --------------------------------------------------------------------------------------------
-
-def sfploadmacro(m, i):
-    """SFPLOADMACRO: not modelled; raises :class:`Unsupported` with no effect at all.
-
-    Besides its SFPLOAD it schedules up to four instructions on the Simple/MAD/Round/Store
-    sub-units, each after a delay counted in *cycles* (or in issued instructions), running in
-    the same cycle as later normally issued instructions and silently discarding those that
-    meet them at a sub-unit (SFPLOADMACRO.md). Cycles, stalls and multi-issue are outside a
-    sequential single-issue emulator, so any model here would be a guess."""
-    macro, vd = i.lreg_ind >> 2, ((i.dest_reg_addr & 1) << 2) | (i.lreg_ind & 3)
-    raise Unsupported(f"SFPLOADMACRO (macro {macro}, VD {vd}) is not modelled: it schedules "
-                      f"instructions on the SFPU sub-units by cycle, which a sequential "
-                      f"emulator cannot reproduce")
+def store(m, vd: int, mode: int, address: int) -> None:
+    """SFPSTORE's write of ``LReg[vd]`` in resolved ``mode`` at Dst ``address`` (an
+    SFPLOADMACRO-scheduled store gets the address its SFPLOADMACRO computed, and no AddrMod)."""
+    lanes = (m.active if mode == INT32_ALL else m.enabled) & \
+        ((m.lane_config & BLOCK_DEST_WR_FROM_SFPU) == 0)
+    rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
+    write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
+    source = m.read(vd)
+    write(rows[lanes], columns[lanes], store_datum(m, mode, source)[lanes], groups[lanes])
+    m.stored(address, source, lanes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,10 +276,6 @@ def _dst_access(addr_mod):
     return (lreg("vd", 20), mod("mod0", 16), addr_mod, imm("imm10", 0, 10))
 
 
-def _macro_operands(addr_mod):
-    return (imm("lreg_ind", 20, 4), mod("mod0", 16), addr_mod, imm("dest_reg_addr", 0, 10))
-
-
 RECORDS = (
     Opcode("SFPLOAD", 0x70, _dst_access(WORMHOLE_ADDR_MOD), LOAD, sfpload, "mod0",
            rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.none, writes=rec.vd, backdoor=False,
@@ -296,11 +288,6 @@ RECORDS = (
     Opcode("SFPSTORE", 0x72, _dst_access(WORMHOLE_ADDR_MOD), STORE, sfpstore, "mod0",
            rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.vd, writes=rec.none, writes_vd=False,
            cost_class=rec.LOAD_STORE),
-    Opcode("SFPLOADMACRO", 0x93, _macro_operands(WORMHOLE_ADDR_MOD), LOAD, sfploadmacro, "mod0",
-           rec.EVERY_MODE, LOADSTORE_NAMES, reads=lambda i: rec.ALL_LREGS,
-           writes=lambda i: rec.ALL_LREGS, writes_vd=False, backdoor=False,
-           cost_class=rec.LOAD_STORE),
 )
 BLACKHOLE = {"SFPLOAD": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
-             "SFPSTORE": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
-             "SFPLOADMACRO": {"operands": _macro_operands(BLACKHOLE_ADDR_MOD)}}
+             "SFPSTORE": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)}}

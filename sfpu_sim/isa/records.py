@@ -1,8 +1,8 @@
 """The vocabulary of instruction records, and a chip's instruction table built from them.
 
 Every family module (``arith``, ``cc``, ``convert``, ``fields``, ``integer``, ``lanes``,
-``loadstore``, ``lut``) ends with its records: ``RECORDS``, one :class:`~sfpu_sim.isa.spec.
-Opcode` per instruction as Wormhole B0 has it (encoding, modes, symbolic names, registers read
+``loadstore``, ``loadmacro``, ``lut``) ends with its records: ``RECORDS``, one
+:class:`~sfpu_sim.isa.spec.Opcode` per instruction as Wormhole B0 has it (encoding, modes, symbolic names, registers read
 and written, sub-unit, cost class, execute function), and ``BLACKHOLE``, what Blackhole A0
 changes, as data: field overrides per mnemonic, or a whole record for an instruction only
 Blackhole has. :func:`table` assembles a chip's table. Knows nothing of execution.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable
 
-from sfpu_sim.isa.spec import MOD, Instruction, Opcode, Operand, imm, lreg, mod
+from sfpu_sim.isa.spec import MOD, Instruction, Opcode, Operand, imm, lreg, mod, operand_vb
 
 ALL_LREGS = frozenset(range(17))
 NONE = frozenset()
@@ -64,14 +64,20 @@ def registers(*fields: str) -> Callable:
 vc, vd, vc_vd = registers("vc"), registers("vd"), registers("vc", "vd")
 
 
+def vc_vb(i: Instruction):
+    """VC and VB: a Simple-unit model's second operand, ``unsigned VB = VD;`` unless
+    SFPLOADMACRO chose it (SFPXOR, SFPGT, SFPLE)."""
+    return frozenset({i.vc, operand_vb(i)})
+
+
 def none(i: Instruction):
     return NONE
 
 
 def vc_and_vd_unless_immediate(i: Instruction):
-    """VC, and VD too unless mod1 bit 0 makes the second operand an immediate (SFPIADD,
-    SFPSETEXP, SFPSETMAN, SFPSETSGN)."""
-    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, i.vd})
+    """VC, and VD (read as VB: SFPLOADMACRO may choose another) too unless mod1 bit 0 makes
+    the second operand an immediate (SFPIADD, SFPSETEXP, SFPSETMAN, SFPSETSGN)."""
+    return frozenset({i.vc} if i.mod1 & 1 else {i.vc, operand_vb(i)})
 
 
 def indirect_vd_writes(mode_field: str) -> Callable:
@@ -85,9 +91,10 @@ def indirect_vd_writes(mode_field: str) -> Callable:
 # --------------------------------------------------------------------------------------------
 
 def _families():
-    from sfpu_sim.isa import arith, cc, convert, fields, integer, lanes, loadstore, lut
+    from sfpu_sim.isa import (arith, cc, convert, fields, integer, lanes, loadmacro, loadstore,
+                              lut)
 
-    return (loadstore, lut, arith, fields, integer, cc, lanes, convert)
+    return (loadstore, lut, arith, fields, integer, cc, lanes, convert, loadmacro)
 
 
 def table(chip: str) -> dict[str, Opcode]:

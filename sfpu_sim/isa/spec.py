@@ -135,6 +135,23 @@ def mod(name: str, lsb: int, width: int = 4, default=None) -> Operand:
 # Sub-units of the vector unit (SFPLOADMACRO columns; also the issue-slot classes).
 LOAD, SIMPLE, MAD, ROUND, STORE = "load", "simple", "mad", "round", "store"
 
+# Operand choices SFPLOADMACRO makes for an instruction it schedules, carried in the scheduled
+# Instruction's values beside its fields (SFPLOADMACRO.md: "the usual ``unsigned VB = VD;`` /
+# ``unsigned VC = VD;`` assignment in the functional model is skipped").
+MACRO_VB, MACRO_VC = "macro_vb", "macro_vc"
+
+
+def operand_vb(i, default: int | None = None) -> int:
+    """The register a model reads as ``VB`` where its page assigns ``unsigned VB = VD;`` (or
+    ``default``): the one SFPLOADMACRO chose, for an instruction it scheduled."""
+    return i.values.get(MACRO_VB, i.values["vd"] if default is None else default)
+
+
+def operand_vc_of_vd(i) -> int:
+    """The register SFPADDI / SFPMULI read as ``VC`` (their pages: ``unsigned VC = VD;``), or
+    the one SFPLOADMACRO chose."""
+    return i.values.get(MACRO_VC, i.values["vd"])
+
 
 @dataclass(frozen=True)
 class Opcode:
@@ -163,6 +180,10 @@ class Opcode:
     writes_vd: bool = True
     backdoor: bool = True
     cost_class: str = "other simple (fields, moves, integer, swap)"
+
+    @property
+    def operand_names(self) -> frozenset[str]:
+        return frozenset(op.name for op in self.operands)
 
     def operand(self, name: str) -> Operand:
         for op in self.operands:
@@ -236,6 +257,8 @@ class Program:
     instructions: list[Instruction]
     name: str = ""
     init_length: int = 0      # leading instructions that set up constants (a kernel's init)
+    row_groups: int = 1       # 32-datum Dst row groups the body processes (a loop iteration
+                              # each; tt-llk's SFPLOADMACRO kernels do a face, 8, per call)
 
     def __iter__(self):
         return iter(self.instructions)

@@ -324,6 +324,10 @@ class Located:
 
 
 def _final_store(program) -> int:
+    if any(ins.mnemonic == "SFPLOADMACRO" for ins in program):
+        raise LocateError(f"kernel program {program.name!r} uses SFPLOADMACRO: locate follows "
+                          f"issued instructions one at a time, not the instructions SFPLOADMACRO "
+                          f"schedules (locate its straight-line twin)")
     stores = [k for k, ins in enumerate(program) if ins.mnemonic == "SFPSTORE"]
     if not stores:
         raise LocateError(f"kernel program {program.name!r} has no SFPSTORE: nothing to "
