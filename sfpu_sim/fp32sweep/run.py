@@ -8,15 +8,14 @@ nothing of what a chunk computes (:mod:`.chunk`) or of the summary's form (:mod:
 
 Whatever the scheduler and chunk size, the summary is the same bit for bit: a Partial is
 integers and exact maxima (:mod:`.tally`), merged in walk order; a worker's chunk is the same
-function of the same positions. Memory stays bounded: a chunk of 2**20 inputs holds about
-60 MB of lane arrays while it runs, Dask keeps at most two chunks per worker in flight, and
-the merged Partial is a few hundred kB.
+function of the same positions. Memory stays bounded (:func:`peak_bytes`): a chunk's lane
+arrays take at most :data:`LANE_BYTES` per input while it runs, a process runs one chunk at a
+time (a LocalCluster worker has one thread), and the merged Partial is a few hundred kB; a
+chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
 """
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
-
 from sfpu_sim import reference
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
@@ -25,10 +24,38 @@ from sfpu_sim.fp32sweep.tally import Partial
 from sfpu_sim.selection import EVERYTHING, Selection
 
 DEFAULT_CHUNK = 1 << 20
-MAX_CHUNK = 1 << 24                    # 16 M inputs: ~1 GB of lane arrays, under the 2 GiB cap
 SCHEDULERS = ("local", "dask")
 DASK_WORKERS = 2
-IN_FLIGHT_PER_WORKER = 2
+IN_FLIGHT_PER_WORKER = 2               # tasks queued per worker; each runs one at a time
+CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
+MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
+# Bytes per input a running chunk holds at its peak, rounded up from measurements on this
+# machine (tanh_fp32, 131 instructions; any kernel's Machine has the same registers): 184 B
+# of numpy arrays at tracemalloc's peak (173 B of them the Machine's LRegs and Dst rows in
+# run_device) and 126 B of resident-set growth per input at 2**22 inputs.
+LANE_BYTES = 256
+PROCESS_BYTES = 256 << 20              # an interpreter with numpy, numba and the package: 190 MB
+
+
+def peak_bytes(chunk: int, scheduler: str) -> int:
+    """The most memory a sweep with chunks of ``chunk`` inputs holds on this machine: every
+    local process's base, plus one running chunk per process that runs chunks (a tcp://
+    cluster's workers are not on this machine: only this process counts)."""
+    if scheduler == "dask":
+        return (1 + DASK_WORKERS) * PROCESS_BYTES + DASK_WORKERS * chunk * LANE_BYTES
+    if scheduler == "local":
+        return PROCESS_BYTES + chunk * LANE_BYTES
+    return PROCESS_BYTES
+
+
+def max_chunk(scheduler: str) -> int:
+    """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (a tcp://
+    cluster: the local one's, as its workers' memory is theirs to size)."""
+    where = "local" if str(scheduler).startswith("tcp://") else scheduler
+    chunk = 1
+    while peak_bytes(2 * chunk, where) < MEMORY_CAP:
+        chunk *= 2
+    return chunk
 
 
 class Fp32SweepError(SfpuSimError):
@@ -61,7 +88,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     program = job.program()
     total = len(walk)
     key = state_key(job)
-    path = None if state_path is False else Path(state_path or state.default_path(key))
+    path = None if state_path is False else \
+        state.check_path(state_path or state.default_path(key))
     done, partial = (0, None)
     if path is not None and resume:
         done, partial = state.load(path, key, total)
@@ -97,12 +125,14 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
     if policy not in reference.policies():
         raise Fp32SweepError(f"unknown reference rounding {policy!r} (choose from: "
                              f"{', '.join(reference.policies())})")
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK:
-        raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
-                             f"{MAX_CHUNK:,} (inputs per chunk)")
     if scheduler not in SCHEDULERS and not str(scheduler).startswith("tcp://"):
         raise Fp32SweepError(f"--scheduler {scheduler!r}: choose local, dask (a "
                              f"LocalCluster of {DASK_WORKERS} workers) or tcp://HOST:PORT")
+    largest = max_chunk(scheduler)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
+        raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
+                             f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
+                             f"more would pass {MEMORY_CAP >> 30} GiB)")
 
 
 def fp32_kernels() -> list[str]:
@@ -156,7 +186,7 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
         client = Client(cluster)
     else:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except OSError as error:
             raise Fp32SweepError(f"--scheduler {scheduler}: cannot reach the cluster "
                                  f"({error})") from None

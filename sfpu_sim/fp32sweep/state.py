@@ -32,7 +32,11 @@ FORMAT = 1
 _SOURCES = ("enclose.py", "reference.py", "tally.py", "walk.py", "chunk.py")
 
 
-class StateMismatch(SfpuSimError):
+class StateError(SfpuSimError):
+    pass
+
+
+class StateMismatch(StateError):
     pass
 
 
@@ -58,6 +62,22 @@ def key_digest(key: dict) -> str:
 
 def default_path(key: dict) -> Path:
     return directory() / f"{key['kernel']}_{key['arch']}_{key_digest(key)}.json"
+
+
+def check_path(path) -> Path:
+    """``path`` as a usable state file (its directory made), or a one-line error."""
+    path = Path(path)
+    if path.is_dir():
+        raise StateError(f"--state {path}: is a directory; give a file name")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise StateError(f"--state {path}: cannot make its directory "
+                         f"({error.strerror or error})") from None
+    if not os.access(path.parent, os.W_OK | os.X_OK) or \
+            (path.exists() and not os.access(path, os.R_OK | os.W_OK)):
+        raise StateError(f"--state {path}: not readable and writable here")
+    return path
 
 
 def save(path: Path, key: dict, done: int, partial: Partial) -> None:

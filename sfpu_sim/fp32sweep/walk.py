@@ -17,10 +17,13 @@ a positive pattern, ``-2**31 - bits`` read as a signed int32 for a negative one,
 share key 0) from the key of LO to the key of HI (default -inf to +inf), takes one sample from
 each run of N consecutive keys, and places sample i at ``max((i * s) mod N, 1)`` inside its run,
 ``s = int(N * (sqrt(5) - 1)/2) | 1`` (a golden-ratio phase, so a power-of-two stride does not
-land on BF16 values only); a sample past HI is dropped. With N = 2**16 over the whole line that
-is 65,280 samples, the figure ulp_sweep.py states. With N = 1 it is every value once (-0 is
-the one pattern it leaves out). The range is exact: LO and HI become the nearest FP32 values
-inside ``[LO, HI]``.
+land on BF16 values only); a sample past HI is dropped, and so are +-inf (structured.py's
+``_enumerate_representable`` keeps finite values only). With N = 2**16 over the whole line that
+is 65,280 samples, the figure ulp_sweep.py states. With N = 1 it is every finite value once
+(-0 shares +0's key and is left out). Tenstorrent cuts a walk longer than one device run
+(2**16 values) into runs whose sample index restarts at 0; here a walk is one sequence, so the
+two agree exactly whenever the walk fits one run (stride 2**16 over the whole line does). The
+range is exact: LO and HI become the nearest FP32 values inside ``[LO, HI]``.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ PATTERNS = 1 << 32
 INT_MIN = -(1 << 31)
 TT_STRIDE = 1 << 16                     # ulp_sweep.py's _FP32_STRIDE
 PHASE = (math.sqrt(5) - 1) / 2          # structured.py's _CELL_PHASE_STEP
+KEY_MAX_FINITE = 0x7F7FFFFF             # key of the largest finite value; -inf's is -this - 1
 
 
 class WalkError(SfpuSimError):
@@ -96,10 +100,9 @@ class Exhaustive:
         if high >= 0:                                   # +0 .. +HI (positive sign bit clear)
             first = 0 if low <= 0 else _fp32_at_least(low)
             spans.append((first, _fp32_at_most(high) + 1))
-        if low <= 0:                                    # -0 .. -|LO| (sign bit set)
-            first = 0x80000000 if high >= 0 else 0x80000000 | _fp32_at_most(-high)
-            spans.append((first, (0x80000000 | _fp32_at_least(-low)) + 1 if low < 0
-                          else 0x80000001))
+        if low <= 0:                    # -0 .. -|LO|, magnitudes from |HI| (if HI < 0) to |LO|
+            first = 0x80000000 if high >= 0 else 0x80000000 | _fp32_at_least(-high)
+            spans.append((first, (0x80000000 | _fp32_at_most(-low)) + 1))
         return [(a, b) for a, b in spans if b > a]
 
     def __len__(self) -> int:
@@ -141,8 +144,9 @@ class Strided:
         object.__setattr__(self, "value_range", _check_range(self.value_range))
 
     def _keys(self) -> tuple[int, int]:
+        """Key of the walk's start, and of its last finite value (the walk drops +-inf)."""
         low, high = self.value_range or (-math.inf, math.inf)
-        return _key(_fp32_at_least(low)), _key(_fp32_at_most(high))
+        return _key(_fp32_at_least(low)), min(_key(_fp32_at_most(high)), KEY_MAX_FINITE)
 
     def _key_at(self, index: np.ndarray) -> np.ndarray:
         first, _ = self._keys()
@@ -153,16 +157,26 @@ class Strided:
             keys = keys + np.maximum((index * step) % self.stride, 1)
         return keys
 
-    def __len__(self) -> int:
+    def _indices(self) -> tuple[int, int]:
+        """Sample indices ``[i0, i1)`` the walk keeps: keys increase strictly with the index,
+        so the kept ones are a run; only sample 0 at stride 1 can be -inf."""
         first, last = self._keys()
+        if last < first:
+            return 0, 0
         count = (last - first) // self.stride + 1
-        return count - int(self._key_at(np.array([count - 1]))[0] > last)
+        count -= int(self._key_at(np.array([count - 1]))[0] > last)
+        return int(self.stride == 1 and first == -KEY_MAX_FINITE - 1), count
+
+    def __len__(self) -> int:
+        i0, i1 = self._indices()
+        return max(i1 - i0, 0)
 
     def patterns(self, start: int, stop: int) -> np.ndarray:
+        i0, _ = self._indices()
         stop = min(stop, len(self))
         if stop <= start:
             return np.zeros(0, dtype=np.uint32)
-        return _bits_of_key(self._key_at(np.arange(start, stop, dtype=np.int64)))
+        return _bits_of_key(self._key_at(np.arange(i0 + start, i0 + stop, dtype=np.int64)))
 
     def as_dict(self) -> dict:
         return {"kind": "strided", "stride": self.stride,
