@@ -117,7 +117,8 @@ def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convent
                       output_format=args.output_format,
                       reference_rounding=args.reference_rounding,
                       ulp_convention=ulp_convention or args.ulp, selection=chosen,
-                      chunk=args.chunk or DEFAULT_CHUNK, scheduler=args.scheduler,
+                      chunk=DEFAULT_CHUNK if args.chunk is None else args.chunk,
+                      scheduler=args.scheduler,
                       state_path=args.state, resume=not args.restart,
                       progress=progress.update)
 

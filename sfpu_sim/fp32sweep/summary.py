@@ -96,7 +96,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         "reference_rounding": job.policy,
         "reference_policy_text": reference.policies()[job.policy],
         "reference_backend": "float64 enclosure + flint",
-        "reference_precision_bits": partial.precision,
+        "reference_precision_bits": max(partial.precision, 53),     # float64's, or arb's
         "reference_method": fp32_reference.METHOD,
         "reference_refinements": {
             "lanes": partial.refined,

@@ -209,7 +209,7 @@ def _reference_steps(m: dict) -> list[str]:
         how = (f"as a proven float64 enclosure, decided where both ends round alike (every "
                f"policy is monotone); {N.count(refined['lanes'])} of "
                f"{N.count(refined['of_walked'])} inputs were not decided so and were "
-               f"certified in arb ball arithmetic (Ziv) instead")
+               f"refined: certified in arb ball arithmetic (Ziv) instead")
     steps = []
     if m["daz_inputs"]:
         steps.append("DAZ: a denormal input reads as a zero of its sign.")
