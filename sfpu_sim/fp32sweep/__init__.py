@@ -11,5 +11,11 @@ enclosures, arb where they cannot decide), :mod:`.tally` (the exact, mergeable r
 from sfpu_sim.fp32sweep.run import Fp32SweepError, sweep_fp32
 from sfpu_sim.fp32sweep.walk import Exhaustive, Strided, WalkError, from_options
 
-__all__ = ["sweep_fp32", "Exhaustive", "Strided", "from_options", "Fp32SweepError",
-           "WalkError"]
+__all__ = [
+           "Exhaustive",
+           "Fp32SweepError",
+           "Strided",
+           "WalkError",
+           "from_options",
+           "sweep_fp32",
+]

@@ -16,6 +16,7 @@ chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
 from __future__ import annotations
 
 import dataclasses
+
 from sfpu_sim import reference
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks

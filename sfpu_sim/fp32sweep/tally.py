@@ -54,7 +54,7 @@ class Stats:
     total: int = 0
     max: int = -1
 
-    def merge(self, other: "Stats") -> "Stats":
+    def merge(self, other: Stats) -> Stats:
         return Stats(self.hist + other.hist, self.total + other.total, max(self.max, other.max))
 
 
@@ -86,7 +86,7 @@ class Partial:
     refined: int = 0
     precision: int = 0
 
-    def merge(self, other: "Partial", worst: int) -> "Partial":
+    def merge(self, other: Partial, worst: int) -> Partial:
         """The Partial of both sets of lanes (``worst``: how many worst lanes to keep)."""
         outputs = dict(self.denormal_outputs)
         for k, v in other.denormal_outputs.items():
@@ -135,7 +135,7 @@ class Partial:
         return out
 
     @classmethod
-    def from_json(cls, data: dict) -> "Partial":
+    def from_json(cls, data: dict) -> Partial:
         p = cls()
         for f in fields(cls):
             value = data[f.name]
