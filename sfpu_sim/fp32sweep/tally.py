@@ -321,10 +321,40 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         added_hist[_bin(abs(a))] += 1
 
 
+@_jit
+def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
+                 bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
+                 hists, added, region_hist, region_inputs, binades, rows, sums, distance):
+    """:func:`_tally` of parts ``start..stop`` (lanes ``bounds[p]..bounds[p+1]``), each into
+    its own accumulators (row p): threads.parallel_for's kernel."""
+    for p in range(start, stop):
+        a, b = bounds[p], bounds[p + 1]
+        _tally(x[a:b], out[a:b], expected[a:b], kernel[a:b], sign_mask, man_mask, man_bits,
+               bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes[p],
+               hists[p, 0], hists[p, 1], hists[p, 2], hists[p, 3], added[p], region_hist[p],
+               region_inputs[p], binades[p], rows[p], sums[p], distance[a:b])
+
+
+PARTS = 16          # a chunk's lanes tallied in this many parts on the threads, then summed
+TALLY_COST = 20     # work per lane relative to a multiply-add lane (threads.parallel_for)
+# Columns of _tally's ``sums`` that hold maxima (the others are counts and sums); 9: per part.
+_MAXIMA = [2, 5, 7, 8]
+
+
+def _rows(parts: int, width: int) -> np.ndarray:
+    """Per-part counters every lane updates, each part's row padded by a cache line: parts
+    on two threads writing one line slowed the tally as much as the second thread sped it."""
+    return np.zeros((parts, width + 8), dtype=np.int64)
+
+
 def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int):
     """A chunk's Partial over the lanes of population ``daz`` that ``selection``
     (sfpu_sim.selection.Selection) keeps, with regions :data:`REGIONS`; returns (Partial,
-    per-lane distances, -1 where a lane is not counted)."""
+    per-lane distances, -1 where a lane is not counted). The lanes are tallied in
+    :data:`PARTS` parts (on the threads) whose integers are summed and maxima taken, and whose
+    worst lanes are ranked again: the same Partial as one pass, whatever the thread count."""
+    from sfpu_sim import threads
+
     f = formats.FORMATS[out_format]
     low, high = selection.range if selection.range is not None else (-math.inf, math.inf)
     names = [r.name for r in REGIONS]
@@ -333,39 +363,54 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     r_high = np.array([math.inf if r.high is None else r.high for r in REGIONS])
     r_closed = np.array([r.high_closed for r in REGIONS], dtype=np.bool_)
     r_abs = np.array([r.on_abs for r in REGIONS], dtype=np.bool_)
-    n = len(REGIONS)
-    classes = np.zeros(CLASSES, dtype=np.int64)
-    hists = np.zeros((4, BINS), dtype=np.int64)
-    added = np.zeros(3, dtype=np.int64)
-    region_hist = np.zeros((n, BINS), dtype=np.int64)
-    region_inputs = np.zeros(n, dtype=np.int64)
-    binades = np.zeros((256, 5), dtype=np.int64)
-    rows = np.zeros((max(worst, 1), 3), dtype=np.int64)
-    sums = np.zeros(11 + 2 * n, dtype=np.int64)
-    sums[[2, 5, 7]] = -1
-    sums[8] = -(1 << 62)
-    sums[12::2] = -1
+    n, parts = len(REGIONS), PARTS
+    bounds = np.array([x.size * k // parts for k in range(parts + 1)], dtype=np.int64)
+    classes = _rows(parts, CLASSES)
+    hists = np.zeros((parts, 4, BINS), dtype=np.int64)
+    added = _rows(parts, 3)
+    region_hist = np.zeros((parts, n, BINS), dtype=np.int64)
+    region_inputs = _rows(parts, n)
+    binades = np.zeros((parts, 256, 5), dtype=np.int64)
+    rows = np.zeros((parts, max(worst, 1), 3), dtype=np.int64)
+    sums = _rows(parts, 11 + 2 * n)
+    sums[:, [2, 5, 7]] = -1
+    sums[:, 8] = -(1 << 62)
+    sums[:, 12::2] = -1
     distance = np.empty(x.size, dtype=np.int64)
-    _tally(np.ascontiguousarray(x, dtype=np.uint32), np.ascontiguousarray(out),
-           np.ascontiguousarray(expected), np.ascontiguousarray(kernel, dtype=np.uint32),
-           f.sign_mask, f.man_mask, f.man_bits, out_format == "bf16", low, high, sel_region,
-           r_low, r_high, r_closed, r_abs, classes, hists[0], hists[1], hists[2], hists[3],
-           added, region_hist, region_inputs, binades, rows, sums, distance)
-    chosen = rows[:sums[9] if worst else 0]
+    threads.parallel_for(
+        _tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
+        np.ascontiguousarray(out), np.ascontiguousarray(expected),
+        np.ascontiguousarray(kernel, dtype=np.uint32), f.sign_mask, f.man_mask, f.man_bits,
+        out_format == "bf16", low, high, sel_region, r_low, r_high, r_closed, r_abs, classes,
+        hists, added, region_hist, region_inputs, binades, rows, sums, distance,
+        cost=TALLY_COST * max(x.size // parts, 1), lanes_per_item=max(x.size // parts, 1))
+    maxima = [*_MAXIMA, *range(12, 11 + 2 * n, 2)]
+    classes, added, region_inputs = classes[:, :CLASSES], added[:, :3], region_inputs[:, :n]
+    total = sums.sum(axis=0)
+    total[maxima] = sums[:, maxima].max(axis=0)
+    hist = hists.sum(axis=0)
+    merged_binades = binades.sum(axis=0)
+    merged_binades[:, 3] = binades[:, :, 3].max(axis=0)
+    found = [np.column_stack([rows[p, :sums[p, 9], :2], rows[p, :sums[p, 9], 2] + bounds[p]])
+             for p in range(parts)] if worst else []
+    chosen = top(np.concatenate(found), worst) if found else np.zeros((0, 3), dtype=np.int64)
     lanes = chosen[:, 2]
     worst_rows = np.column_stack([chosen[:, 0], chosen[:, 1], out[lanes].astype(np.int64),
                                   expected[lanes].astype(np.int64),
                                   kernel[lanes].astype(np.int64),
                                   _kernel_distances(expected[lanes], kernel[lanes],
                                                     out_format)])
-    p = Partial(walked=int(x.size), population=int(sums[0]), classes=classes,
-                device=Stats(hists[0], int(sums[1]), int(sums[2])), both=int(sums[3]),
-                kernel=Stats(hists[1], int(sums[4]), int(sums[5])),
-                device_both=Stats(hists[2], int(sums[6]), int(sums[7])), added=added,
-                added_max=int(sums[8]) if sums[3] else None, added_hist=hists[3],
-                regions=[Stats(region_hist[r].copy(), int(sums[11 + 2 * r]),
-                               int(sums[12 + 2 * r])) for r in range(n)],
-                region_inputs=region_inputs, binades=binades, worst=worst_rows.reshape(-1, 6))
+    region_hist = region_hist.sum(axis=0)
+    p = Partial(walked=int(x.size), population=int(total[0]), classes=classes.sum(axis=0),
+                device=Stats(hist[0], int(total[1]), int(total[2])), both=int(total[3]),
+                kernel=Stats(hist[1], int(total[4]), int(total[5])),
+                device_both=Stats(hist[2], int(total[6]), int(total[7])),
+                added=added.sum(axis=0), added_max=int(total[8]) if total[3] else None,
+                added_hist=hist[3],
+                regions=[Stats(region_hist[r].copy(), int(total[11 + 2 * r]),
+                               int(total[12 + 2 * r])) for r in range(n)],
+                region_inputs=region_inputs.sum(axis=0), binades=merged_binades,
+                worst=worst_rows.reshape(-1, 6))
     return p, distance
 
 
