@@ -96,6 +96,20 @@ def test_any_chunking_gives_the_same_summary_bit_for_bit():
                           state_path=False).summary == whole
 
 
+def test_the_tally_in_parts_on_threads_equals_one_pass(monkeypatch):
+    from sfpu_sim import threads
+    from sfpu_sim.fp32sweep import tally
+
+    spec = registry.get("reciprocal_fp32")
+    parted = sweep_fp32(spec, "wormhole", SMALL, state_path=False).summary
+    monkeypatch.setattr(tally, "PARTS", 1)
+    threads.set_threads(1)
+    try:
+        assert sweep_fp32(spec, "wormhole", SMALL, state_path=False).summary == parted
+    finally:
+        threads.set_threads(None)
+
+
 # --------------------------------------------------------------------------------------------
 # Resuming
 # --------------------------------------------------------------------------------------------
