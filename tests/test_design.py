@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import pytest
@@ -33,9 +34,9 @@ from sfpu_sim.design.interval import BadInterval, parse_interval
 from sfpu_sim.design.numbers import COEFFICIENT_FORMATS, BadFormat
 from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.remez import DegreeTooHigh
-from sfpu_sim.design.target import UndefinedOnInterval, registry_target
+from sfpu_sim.design.target import UndefinedOnInterval, registry_target, variable
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.reference import UnknownFunction
+from sfpu_sim.reference import FUNCTIONS, UnknownFunction
 
 PROBLEMS = {
     "sin": ("-pi/4,pi/4", "1,3,5,7"),
@@ -340,3 +341,25 @@ def test_json_document_has_the_named_keys_first():
     assert document["coefficients"] == [float(c) for c in section_b("exp").coefficients]
     assert document["interval"] == [0.0, math.log(2)]
     assert document["certified"] is True
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_every_registry_function_has_a_series_form_enclosing_its_value(name):
+    """The certifier composes each registry definition with a power series; a function the
+    series namespace lacked was a traceback (`fit atan`). The series' constant term at x = 3/8
+    must enclose the mpmath value (independent: mpmath at 60 digits)."""
+    target = registry_target(name)
+    if not target.provable:
+        pytest.skip(f"{name} has no arb form")
+    x = Fraction(3, 8)
+    series = target.series(variable(flint.arb(x.numerator) / x.denominator, 3,
+                                    exact=(x, x)))
+    with mpmath.workdps(60):
+        want = target.mp(mpmath.mpf(x.numerator) / x.denominator)
+        constant, saved = series.constant(), flint.ctx.prec
+        flint.ctx.prec = 200                     # the 50-digit value as a 200-bit point
+        try:
+            point = flint.arb(mpmath.nstr(want, 50))
+        finally:
+            flint.ctx.prec = saved
+        assert constant.contains(point), (name, constant, want)

@@ -213,6 +213,21 @@ def test_kernel_sources_are_package_relative_in_any_working_directory(tmp_path):
     assert sources and all(s.startswith("kernels/tanh.py:") for s in sources), sources
 
 
+def test_readme_usage_writes_outside_the_committed_reports(capsys, tmp_path, monkeypatch):
+    """The README's Usage commands write to ./sfpu-sim-reports/ (git-ignored), never into the
+    committed reports/ that the slow freshness test compares."""
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr("sfpu_sim.cli.sweeping.DEFAULT_OUT", str(tmp_path / "sfpu-sim-reports"))
+    before = {p.name: p.stat().st_mtime_ns for p in (ROOT / "reports").iterdir()}
+    usage = (ROOT / "README.md").read_text().split("## Usage", 1)[1].split("\n## ", 1)[0]
+    assert "sfpu-sim report tanh --arch blackhole\n" in usage     # the command run below
+    code, _, err = run(capsys, "report", "tanh", "--arch", "blackhole")
+    assert code == 0, err
+    assert {p.name: p.stat().st_mtime_ns for p in (ROOT / "reports").iterdir()} == before
+    assert (tmp_path / "sfpu-sim-reports" / "tanh_blackhole_bf16_rne.md").is_file()
+    assert "sfpu-sim-reports/" in (ROOT / ".gitignore").read_text().split()
+
+
 # --- 8. The assembler -------------------------------------------------------------------------
 
 def test_assembler_accepts_tabs_and_a_byte_order_mark(capsys, tmp_path):

@@ -164,26 +164,26 @@ class Series:
     def erfc(self):
         return Series(self.s.erfc())
 
+    def atan(self):
+        return Series(self.s.atan())
 
-class SeriesMath:
-    """The reference registry's math namespace on :class:`Series` (as
-    :class:`sfpu_sim.reference.backends.ArbMath` on arb balls)."""
-    exp = staticmethod(lambda v: v.exp())
-    log = staticmethod(lambda v: v.log())
+    def asin(self):
+        return Series(self.s.asin())
+
+    def acos(self):
+        return Series(self.s.acos())
+
+
+class SeriesMath(ArbMath):
+    """The reference registry's math namespace on :class:`Series`: :class:`ArbMath`'s, with
+    the functions arb_series lacks written through the ones it has."""
     log1p = staticmethod(lambda v: (1 + v).log())
-    sqrt = staticmethod(lambda v: v.sqrt())
-    rsqrt = staticmethod(lambda v: v.rsqrt())
+    expm1 = staticmethod(lambda v: v.exp() - 1)
+    exp2 = staticmethod(lambda v: (v * flint.arb(2).log()).exp())
     tanh = staticmethod(lambda v: 1 - 2 / ((2 * v).exp() + 1))
     sech = staticmethod(lambda v: 2 / (v.exp() + (-v).exp()))
-    erf = staticmethod(lambda v: v.erf())
-    erfc = staticmethod(lambda v: v.erfc())
-    sin = staticmethod(lambda v: v.sin())
-    cos = staticmethod(lambda v: v.cos())
-    pi = staticmethod(lambda: flint.arb.pi())
-
-    @staticmethod
-    def num(p: int, q: int = 1):
-        return flint.arb(p) if q == 1 else flint.arb(flint.fmpq(p, q))
+    sinh = staticmethod(lambda v: (v.exp() - (-v).exp()) / 2)
+    cosh = staticmethod(lambda v: (v.exp() + (-v).exp()) / 2)
 
 
 def variable(ball, terms: int, exact=None) -> Series:

@@ -1,0 +1,174 @@
+"""The reference layer's on-disk cache: written once and read back, damaged or stale entries
+rebuilt and reported in one line, never a non-regular file read, the directory's precedence."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import stat
+import warnings
+
+import numpy as np
+import pytest
+
+import sfpu_sim
+from sfpu_sim import reference as R
+from sfpu_sim.reference import backends as ref_backends
+from sfpu_sim.reference import cache as ref_cache
+from sfpu_sim.reference import certify as ref_certify
+
+BACKEND = ref_backends.backend(None).name                 # flint when python-flint is installed
+ENTRY = f"sqrt.bf16.{BACKEND}.sfpuref"
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """Every test gets an empty cache directory and an empty in-memory table store."""
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path / "cache"))
+    R.clear_memory()
+    yield tmp_path / "cache" / "references"
+    R.clear_memory()
+
+# --------------------------------------------------------------------------------------------
+# The cache
+# --------------------------------------------------------------------------------------------
+
+def _count_evaluations(monkeypatch):
+    calls = []
+    original = ref_certify.evaluate
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(ref_cache, "evaluate", counting)
+    monkeypatch.setattr(R, "evaluate", counting)
+    return calls
+
+
+def _entry(directory):
+    files = sorted(directory.iterdir())
+    assert [f.name for f in files] == [ENTRY]     # no temporary left over
+    return files[0]
+
+
+BITS = np.arange(0, 1 << 16, 97, dtype=np.uint32).astype(np.uint16)
+
+
+def test_cache_is_written_once_and_read_back_without_recomputation(private_cache, monkeypatch):
+    first = R.reference("sqrt", BITS)
+    path = _entry(private_cache)
+    header = json.loads(path.read_bytes().split(b"\n")[1])
+    assert header["key"]["function"] == "sqrt" and header["key"]["backend"] == BACKEND
+    assert set(header["key"]["versions"]) >= {"sfpu_sim", "mpmath"}
+    assert header["key"]["definition"]["revision"] == 1
+    R.clear_memory()
+    calls = _count_evaluations(monkeypatch)
+    second = R.reference("sqrt", BITS, "truncate")
+    assert calls == []
+    np.testing.assert_array_equal(first.value, second.value)
+
+
+@pytest.fixture(scope="module")
+def good_entry(tmp_path_factory):
+    """The bytes of an intact cache entry for sqrt (built once for the damage tests)."""
+    directory = tmp_path_factory.mktemp("good")
+    R.clear_memory()
+    R.reference("sqrt", BITS, cache_dir=directory)
+    R.clear_memory()
+    return (directory / ENTRY).read_bytes()
+
+
+DAMAGE_TEXT = {"flip a payload byte": "checksum mismatch",
+               "bad header": "bad header",
+               "bad magic": "not a reference table", "header sha256": "checksum mismatch",
+               "wrong shape": "columns of the wrong shape or values"}
+
+
+@pytest.mark.parametrize("damage", ["flip a payload byte", "truncate", "bad header",
+                                    "bad magic", "header sha256", "wrong shape"])
+def test_a_damaged_cache_entry_is_rebuilt_never_used(private_cache, monkeypatch, good_entry,
+                                                     damage):
+    path = private_cache / ENTRY
+    private_cache.mkdir(parents=True)
+    data = bytearray(good_entry)
+    if damage == "flip a payload byte":
+        data[-100] ^= 0x01
+    elif damage == "truncate":
+        data = data[: len(data) // 2]
+    elif damage == "bad header":
+        data[len(ref_cache._MAGIC) + 2] = ord("#")
+    elif damage == "bad magic":
+        data[0] ^= 0xFF
+    elif damage == "header sha256":
+        data = data.replace(b'"sha256": "', b'"sha256": "0', 1)
+    if damage == "wrong shape":                 # intact file, checksum right, table too short
+        key = ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
+        ref_cache._write_table(path, key, ref_certify.evaluate(R.FUNCTIONS["sqrt"], np.ones(10), ref_backends.backend(None)))
+    else:
+        path.write_bytes(bytes(data))
+    calls = _count_evaluations(monkeypatch)
+    with pytest.warns(ref_cache.CacheWarning) as said:
+        again = R.reference("sqrt", BITS)
+    header_end = good_entry.index(b"\n", len(ref_cache._MAGIC))
+    payload = len(good_entry) - header_end - 1
+    text = (f"truncated ({len(data) - header_end - 1} of {payload} bytes)"
+            if damage == "truncate" else DAMAGE_TEXT[damage])
+    assert [str(w.message) for w in said] == [
+        f"reference cache {path} was damaged ({text}); recomputed and rewritten"]
+    assert calls == [1]
+    assert _entry(private_cache).read_bytes() == good_entry      # rewritten intact
+    np.testing.assert_array_equal(again.bits, R.reference("sqrt", BITS, cache=False).bits)
+
+
+@pytest.mark.parametrize("stale", ["sfpu-sim version", "definition revision"])
+def test_a_stale_cache_entry_is_rebuilt(private_cache, monkeypatch, good_entry, stale):
+    private_cache.mkdir(parents=True)
+    (private_cache / ENTRY).write_bytes(good_entry)
+    if stale == "sfpu-sim version":
+        monkeypatch.setattr(sfpu_sim, "__version__", "0.0.0+stale-test")
+    else:
+        monkeypatch.setitem(R.FUNCTIONS, "sqrt",
+                            dataclasses.replace(R.FUNCTIONS["sqrt"], revision=99))
+    calls = _count_evaluations(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")              # an outdated entry is replaced quietly
+        R.reference("sqrt", BITS)
+    assert calls == [1]
+    header = json.loads(_entry(private_cache).read_bytes().split(b"\n")[1])
+    assert header["key"] == ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
+
+
+def test_a_fifo_in_place_of_a_cache_file_is_never_read(private_cache, monkeypatch):
+    private_cache.mkdir(parents=True)
+    os.mkfifo(private_cache / ENTRY)
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("read the FIFO: hung"))
+    signal.alarm(20)
+    try:
+        with pytest.warns(ref_cache.CacheWarning, match="is not a regular file: not read, not "
+                                                        "replaced"):
+            got = R.reference("sqrt", BITS)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert stat.S_ISFIFO((private_cache / ENTRY).stat().st_mode)      # left in place
+    np.testing.assert_array_equal(got.bits, R.reference("sqrt", BITS, cache=False).bits)
+
+
+def test_cache_directory_comes_from_parameter_then_environment_then_home(tmp_path, monkeypatch):
+    assert R.cache_directory(tmp_path / "x") == tmp_path / "x"
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path / "env"))
+    assert R.cache_directory() == tmp_path / "env" / "references"
+    monkeypatch.delenv("SFPU_SIM_CACHE")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert R.cache_directory() == tmp_path / "home" / ".cache" / "sfpu-sim" / "references"
+    R.reference("sqrt", BITS[:3], cache_dir=tmp_path / "param")
+    assert (tmp_path / "param" / ENTRY).exists()
+
+
+def test_an_unwritable_cache_directory_costs_time_not_correctness(tmp_path):
+    blocker = tmp_path / "file-not-dir"
+    blocker.write_text("")
+    got = R.reference("sqrt", np.array([0x4080], np.uint16), cache_dir=blocker / "sub")
+    assert got.bits.tolist() == [0x4000]                                 # sqrt(4) = 2
