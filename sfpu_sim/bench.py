@@ -392,9 +392,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="lanes: array sizes for fma (default 1M and 16M), the machine's "
                              "lane count for machine (default 65,536)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--kernel", nargs="+", default=["sqrt_fp32"],
-                        help="fp32: FP32-Dst kernels to sweep (default: sqrt_fp32)")
-    parser.add_argument("--arch", default="blackhole", help="fp32: the chip")
+    parser.add_argument("--kernel", nargs="+", default=["reciprocal_fp32"],
+                        help="fp32: FP32-Dst kernels to sweep (default: reciprocal_fp32, "
+                             "29 instructions on Wormhole: issue 11's ~30-instruction kernel)")
+    parser.add_argument("--arch", default="wormhole", help="fp32: the chip (default: wormhole)")
     parser.add_argument("--stride", type=int, default=1 << 10,
                         help="fp32: one input in STRIDE (default 1024: 4,194,304 inputs)")
     parser.add_argument("--scheduler", nargs="+", default=["local", "dask"],
