@@ -216,3 +216,25 @@ def test_fast_reference_equals_the_certified_one_on_a_strided_million(function):
         certified = reference_layer.reference(function, x, policy, input_format="fp32",
                                               output_format=out, cache=False)
         assert np.array_equal(expected, certified.bits)
+
+
+@pytest.mark.slow                      # a fresh compile per function: ~10 s each
+@pytest.mark.parametrize("function", SUPPORTED)
+def test_enclosures_compile_without_fused_multiply_add(function):
+    """The widening proof assumes every + - * / rounds on its own: no contraction into an FMA
+    (numba without fastmath). Checked on the machine code of a fresh, uncached compile."""
+    import re
+
+    import numba
+
+    fast = Fp32Reference(function, "rne", "bf16")
+    decide = enclose.DECIDE[fast.code]
+    fresh = numba.njit(nogil=True)(decide.py_func)
+    x = np.arange(0x3F800000, 0x3F800040, dtype=np.uint32)
+    fresh(0, x.size, x, np.empty(x.size, np.uint32), np.empty(x.size, np.bool_), fast.pcode,
+          fast.positive_domain, fast.specials, *enclose.constants())
+    signature = fresh.signatures[0]
+    assert not re.search(r"\bv?fn?m(add|sub)\d", fresh.inspect_asm(signature))
+    ir = fresh.inspect_llvm(signature)
+    assert "fmuladd" not in ir and "llvm.fma" not in ir
+    assert not re.search(r"\bf(add|sub|mul|div) (fast|contract|reassoc)", ir)
