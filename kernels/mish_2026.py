@@ -4,10 +4,10 @@
 llk_api/llk_sfpu/ckernel_sfpu_mish.h``, ``calculate_mish<false, is_fp32_dest_acc_en=false>`` with
 ``mish_init<false>`` (the compute API passes the caller's APPROXIMATION_MODE through; the
 accurate mode is modelled). PR #44985 (mcw-anasuya, "Migrate mish to LLK and improve performance
-and accuracy", issue #39360; opened 2026-05-22, approved 2026-05-25, merged; the stored thread gives no
-merge date) replaced the
-exp -> log1p -> tanh -> multiply tile chain by the identity ``tanh(softplus x) = u(u + 2) / ((1 +
-u)**2 + 1)`` with ``u = exp(x)``, Wormhole and Blackhole differing in how the quotient is formed.
+and accuracy", issue #39360; opened 2026-05-22, approved 2026-05-25, merged, the stored thread
+gives no merge date) replaced the exp -> log1p -> tanh -> multiply tile chain by one kernel on
+the identity ``tanh(softplus x) = u(u + 2) / ((1 + u)**2 + 1)``, ``u = exp(x)``; Wormhole and
+Blackhole form the quotient differently.
 
 Algorithm (both chips):
 
@@ -33,14 +33,18 @@ Dating, Blackhole: the ``x * (1 - 2*inv)`` body is read at BH
 PR #44985's review asked for), in the BH file of PR #55714's branch (index id 66550564471;
 opened 2026-09-08 on main, open and unmerged), whose body apart from its added tail is the same
 (``u + 1.0f``: the same constant register, the same bits), and in a later BH revision that hoists
-the exp constants into LRegs (index id 70536531241; ``_sfpu_exp_21f_bf16_prgm_``, not readable
-here). That hoisting is not in PR #57292's BH sigmoid fallback (index id 68364636947, opened
-2026-09-22 on main a406ad5c), so it came later if at all; its sigmoid sibling (index id
+the exp constants into LRegs (index id 70536531241, Blackhole by its init, which puts 1/ln 2 in
+Prgm1 where Wormhole keeps a reciprocal seed constant; its ``_sfpu_exp_21f_bf16_prgm_`` is not
+readable here). That hoisting is not in PR #57292's BH sigmoid fallback (index id 68364636947,
+opened 2026-09-22 on main a406ad5c), so it came later if at all; its sigmoid sibling (index id
 70694105745) states the same arithmetic with only the constants moved, so either way Blackhole
-computes this body on 2026-09-30. The older ``x - 2x*inv`` form (index id 55147717177) calls
-``_sfpu_reciprocal_<1>``, the name the June-2026 reciprocal API migration replaced by
-``sfpu_reciprocal_iter`` (PR #47668, 2026-06-22, fixed the migration's leftovers): it is older,
-superseded and not modelled; it differs from this body on 128 BF16 inputs.
+computes this body on 2026-09-30. PR #55714 changes both chips at once, and the Wormhole budget
+below shows it was not on main on 2026-09-30. The older ``x - 2x*inv`` form (index id
+55147717177) calls ``_sfpu_reciprocal_<1>``, the name the June-2026 reciprocal API migration
+replaced by ``sfpu_reciprocal_iter`` (PR #47668, 2026-06-22, fixed the migration's leftovers):
+it is older, superseded and not modelled (in this emulator it differs from this body on the
+128 inputs in [2**-126, 2**-125), where its ``2x*inv`` flushes and leaves ``x``, while
+``x*(1 - 2*inv)`` flushes to 0).
 
 Dating, Wormhole: the ``x * (u(u + 2) * inv)`` body is read at WH
 @e3872136309d48e22d731b73d963d9c0d4f623bd (index id 54537878847), WH
