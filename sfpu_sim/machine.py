@@ -45,7 +45,6 @@ MAX_STATE_BYTES = 4 << 30
 STATE_BYTES_PER_LANE = 113
 
 
-
 class HazardError(IsaError):
     """A program breaks a documented scheduling rule (strict mode)."""
 
@@ -253,9 +252,10 @@ class Dst:
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        values = np.asarray(encode(bits)).astype(np.uint32).reshape(-1, 4, 8)
+        values = np.asarray(encode(bits)).astype(np.uint16 if width == 16 else np.uint32)
+        values = values.reshape(-1, 4, 8)
         if width == 16:
-            self.bits[:, physical[0], cols] = values.astype(np.uint16)
+            self.bits[:, physical[0], cols] = values
         else:
             self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
             self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
@@ -264,20 +264,21 @@ class Dst:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        cells = self.bits[:, physical[0], cols].astype(np.uint32)
+        cells = self.bits[:, physical[0], cols]
         if width == 32:
-            cells = (cells << np.uint32(16)) | self.bits[:, physical[1], cols]
+            cells = (cells.astype(np.uint32) << np.uint32(16)) | self.bits[:, physical[1], cols]
         return decode(cells.reshape(-1))
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
-        SFPU at grid row ``r`` of the physical rows returned (one array of 4 rows per half;
-        32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        SFPU at grid row ``r`` of the physical rows returned (4 per half, a slice if consecutive:
+        a view; 32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
         rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
         high = self.adj16(rows) if width == 16 else self.adj32(rows)
         physical = [high] if width == 16 else [high, high + 8]
         self._check_rows(physical[-1])
-        return physical, slice((addr >> 1) & 1, self.COLUMNS, 2)
+        return [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
+                for p in physical], slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),

@@ -37,7 +37,7 @@ from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.jsonio import json_number, jsonable, lane_row
-from sfpu_sim.machine import Machine, ProgramWarning
+from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
 
 FORMATS = ("bf16", "fp32")
@@ -120,13 +120,25 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
     Returns (machine, inputs as patterns). ``machine_class``: a :class:`Machine` subclass to
     use (one that also observes each step, as :mod:`sfpu_sim.shadow` does); the execution
     stays the Machine's."""
+    inputs, padded = _padded_inputs(inputs, path, fp32_inputs)
+    m = _device_state(program, path, padded.size, machine_class)
+    _unpack(m.dst, padded, path, fp32_inputs)
+    return m, inputs
+
+
+def _padded_inputs(inputs, path: DevicePath, fp32_inputs: bool):
+    """The inputs as patterns, and padded with zeros to whole SFPUs (32 lanes)."""
     if fp32_inputs and path.dest != "fp32":
         raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
                          "values only")
     inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else "bf16")
-    lanes = max(32, -(-inputs.size // 32) * 32)
-    padded = np.zeros(lanes, dtype=inputs.dtype)
+    padded = np.zeros(max(32, -(-inputs.size // 32) * 32), dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
+    return inputs, padded
+
+
+def _device_state(program: Program, path: DevicePath, lanes: int, machine_class=Machine):
+    """A Machine of ``lanes`` lanes in the state the kernel starts from, Dst still zero."""
     # 16 rows hold address 0; an SFPLOADMACRO kernel walks a face and its pipelines reach
     # back to the row group before the first (tt-llk's FP32 reciprocal: address -2 = 1022).
     m = machine_class(program.arch, lanes=lanes,
@@ -135,24 +147,32 @@ def device_machine(program: Program, inputs, path: DevicePath = DevicePath(),
     m.config.srcb_format = path.input_format
     m.cc.enable = True
     m.cc.flags[:] = True
+    return m
+
+
+def _unpack(dst: Dst, padded: np.ndarray, path: DevicePath, fp32_inputs: bool) -> None:
+    """Step 1 of the module docstring: one input per lane at address 0."""
     if fp32_inputs:
-        m.dst.write_lanes(0, padded, "fp32")
+        dst.write_lanes(0, padded, "fp32")
     elif path.dest == "fp32":
-        m.dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
+        dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
     else:
-        m.dst.write_lanes(0, padded, "bf16")
-    return m, inputs
+        dst.write_lanes(0, padded, "bf16")
 
 
 def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
     """What leaves Dst through the packer (module docstring, step 4), for the first ``count``
     lanes."""
+    return _pack(m.dst, path, count)
+
+
+def _pack(dst: Dst, path: DevicePath, count: int) -> np.ndarray:
     if path.dest == "fp32":
-        dst = m.dst.read_lanes(0, "fp32")
-        output = dst if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(dst)
+        cells = dst.read_lanes(0, "fp32")
+        output = cells if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(cells)
     else:
-        dst = m.dst.read_lanes(0, "bf16")
-        output = formats.bf16_to_fp32_bits(dst) if path.output_format == "fp32" else dst
+        cells = dst.read_lanes(0, "bf16")
+        output = formats.bf16_to_fp32_bits(cells) if path.output_format == "fp32" else cells
     return output[:count]
 
 
@@ -173,6 +193,12 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     ``DeviceRun.engine`` says which ran."""
     if engine not in ENGINES:
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+    why_not = None
+    if engine == "compiled" and trace_lanes is None and machine_class is Machine and \
+            not uses_loadmacro(program):
+        run, why_not = _run_compiled(program, inputs, path, fp32_inputs)
+        if run is not None:
+            return run
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
     count = inputs.size
     if uses_loadmacro(program):
@@ -185,16 +211,33 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     trace = m.record(trace_lanes, addresses) if trace_lanes is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
-        if engine == "compiled" and trace is None and type(m) is Machine:
-            kernel_fp32, why_not = compiled.execute(m, program, capture_at=store)
-            engine = "compiled" if why_not is None else f"machine ({why_not})"
-        else:
-            m.run(program.instructions[:store])
-            kernel_fp32 = m.read(program[store].vd).copy()
-            m.run(program.instructions[store:])
-            engine = "machine"
+        m.run(program.instructions[:store])
+        kernel_fp32 = m.read(program[store].vd).copy()
+        m.run(program.instructions[store:])
+    engine = f"machine ({why_not})" if why_not else "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
                      program, trace, engine)
+
+
+def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool):
+    """:func:`run_device` compiled: every SFPU starts in the state of one (a 32-lane Machine,
+    the template) and only Dst, the per-lane input, is built for all lanes; no Machine of the
+    whole batch exists. Returns (DeviceRun, None), or (None, why not) when the program does not
+    compile (nothing has run)."""
+    inputs, padded = _padded_inputs(inputs, path, fp32_inputs)
+    store = _last_store(program)
+    template = _device_state(program, path, LANES_PER_SFPU)
+    dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
+    _unpack(dst, padded, path, fp32_inputs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
+        captured, why_not = compiled.execute_sfpus(template, program,
+                                                   dst.bits.reshape(dst.bits.shape[0], -1), store)
+    if why_not is not None:
+        return None, why_not
+    count = inputs.size
+    return DeviceRun(inputs, captured[:count], _pack(dst, path, count), path, program,
+                     None, "compiled"), None
 
 
 class StoreWatch:

@@ -7,10 +7,15 @@ bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine
 Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
 
 The compiled function keeps each lane's LRegs, flags and CC stack in local variables and runs
-every instruction before moving to the next lane. State that is the same in every lane is fixed
-while compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp counters
-and every Dst address, the configuration, and the LRegs whose value is the same in all lanes
-(constants). It needs LaneConfig zero and no tracing; a program or state it cannot compile
+every instruction before moving to the next lanes; it runs :data:`LANES_AT_ONCE` lanes side by
+side, each instruction for each of them in turn, so that their independent chains of
+multiply-adds overlap in the core. State that is the same in every lane is fixed while
+compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp counters and
+every Dst address, the configuration, and the LRegs and LaneFlags whose value is the same in
+all lanes (constants). The same function runs a Machine (:func:`execute`: every lane's state
+read and written back) or a sweep's batch of SFPUs that all start as one template SFPU
+(:func:`execute_sfpus`: only Dst exists for the whole batch, nothing is written back).
+It needs LaneConfig zero and no tracing; a program or state it cannot compile
 faithfully runs on the Machine instead, with the reason given (:func:`execute`), never a
 different answer. The Machine stays the reference: tests/test_compiled.py holds the two to
 agreement bit for bit.
@@ -29,18 +34,19 @@ import numpy as np
 
 from sfpu_sim import jit, threads
 from sfpu_sim.arch import ARCHES
-from sfpu_sim.compiled.codegen import NotCompiled, Translation
+from sfpu_sim.compiled.codegen import LANE_LOCAL, MULTIPLY_ADDS, NotCompiled, Translation
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa.spec import Instruction, IsaError
 from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
-__all__ = ["execute", "compile_for", "NotCompiled", "Compiled"]
+__all__ = ["execute", "execute_sfpus", "compile_for", "NotCompiled", "Compiled"]
 
 _HERE = Path(__file__).resolve().parent
 # What compiled programs call or bake in (numba's cache does not follow callees): a change
 # here must give every program a new source, hence a new cache entry.
 _HELPERS = [_HERE / "scalar.py", _HERE.parent / "fma.py", _HERE.parent / "isa" / "convert.py"]
 _SCALAR_NAMES = ("M32", "SIGN", "MAGNITUDE", "MANTISSA", "fma_wormhole", "fma_blackhole",
+                 "fma_wormhole_inline", "fma_blackhole_inline",
                  "int32", "leading_zeros32", "sign_magnitude_to_twos_complement",
                  "twos_complement_to_sign_magnitude", "smag_less", "shift_signed_amount",
                  "bf16_to_dst", "dst_to_bf16", "fp16_to_dst", "dst_to_fp16", "fp32_to_dst",
@@ -71,8 +77,21 @@ _MEMORY: dict[tuple, Compiled | str] = {}
 # Longer programs run on the Machine: numba's compile time grows faster than the program (a
 # 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
 MAX_INSTRUCTIONS = 1000
+# Lanes run side by side, instruction by instruction: a kernel is mostly one chain of dependent
+# multiply-adds per lane, and two independent chains keep the core busy where one waits
+# (measured 1.2-1.5x on exp, tanh, log, gelu; four lanes were no faster, and slower on gelu,
+# whose code then no longer fits the instruction cache).
+LANES_AT_ONCE = 2
+# ... for programs up to this long: numba's recursion limit stopped a 307-instruction study
+# kernel run two lanes at once (a program that fails so is compiled one lane at a time).
+SIDE_BY_SIDE_INSTRUCTIONS = 256
+# Programs with at most this many multiply-add call sites (x LANES_AT_ONCE) get the datapath
+# inlined at each (scalar.fma_*_inline); longer ones call it, to bound LLVM's compile time.
+INLINED_MULTIPLY_ADDS = 64
+ALL_LANES = np.uint64(0xFFFFFFFFFFFFFFFF)     # state_mask: every lane has its own state
+ONE_SFPU = np.uint64(LANES_PER_SFPU - 1)      # state_mask: every SFPU starts in one state
 SIGNATURE = ("(int64, int64, uint32[:, ::1], uint32[::1], bool[::1], bool[:, ::1], "
-             "bool[:, ::1], uint32[::1], uint16[:, ::1], uint32[::1])")
+             "bool[:, ::1], uint32[::1], uint16[:, ::1], uint32[::1], uint64, boolean)")
 
 
 def execute(m: Machine, program, capture_at: int | None = None):
@@ -91,6 +110,32 @@ def execute(m: Machine, program, capture_at: int | None = None):
     if compiled is None:
         return _run_machine(m, program, capture_at), reason
     return _run_compiled(m, instructions, compiled, capture_at), None
+
+
+def execute_sfpus(template: Machine, program, dst: np.ndarray, capture_at: int | None = None):
+    """Run ``program`` compiled on ``dst.shape[0]`` SFPUs that each start in the state of
+    ``template``, a Machine of one SFPU (32 lanes), except for Dst: ``dst`` holds the bits of
+    every SFPU's Dst (SFPUs x cells, changed in place). Their final LRegs, flags, CC stack and
+    PRNG states are not kept (a sweep reads Dst and the captured LReg only), and ``template``
+    itself is not run. Returns ``(captured, reason)`` as :func:`execute`; when the program
+    cannot be compiled, nothing has run: ``(None, reason)``."""
+    if template.lanes != LANES_PER_SFPU:
+        raise ValueError(f"a template is one SFPU ({LANES_PER_SFPU} lanes), not {template.lanes}")
+    instructions = _instructions(program, template)
+    if instructions is None:
+        return None, "an instruction word does not decode"
+    c = compile_for(template, instructions, capture_at)
+    if isinstance(c, str):
+        return None, c
+    _hazards(template, instructions, c.words, dry_run=False, enable_before=c.enable_before)
+    captured = np.empty(dst.shape[0] * LANES_PER_SFPU if capture_at is not None else 0,
+                        dtype=np.uint32)
+    stack_in, stack_out = _stacks(template, c)
+    threads.parallel_for(c.function, dst.shape[0], template.lreg.view(np.ndarray),
+                         template.lreg_macro, template.cc.flags, stack_in, stack_out,
+                         template.prng, dst, captured, ONE_SFPU, False,
+                         cost=LANES_PER_SFPU * c.instructions / 4, lanes_per_item=LANES_PER_SFPU)
+    return (captured if capture_at is not None else None), None
 
 
 def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | None = None):
@@ -146,12 +191,15 @@ def _state_problem(m: Machine, instructions, words: tuple) -> str | None:
 
 
 def _uniform_lregs(m: Machine) -> tuple:
-    """Per LReg 0..16, its value when every lane holds the same one (compiled in), else None."""
-    same = np.zeros(17, dtype=np.bool_)
+    """Per LReg 0..16, its value when every lane holds the same one (compiled in), else None;
+    then the LaneFlags likewise (as a bool)."""
+    same = np.zeros(18, dtype=np.bool_)
     _same_in_every_lane(m.lreg.view(np.ndarray), same[:16])
-    _same_in_every_lane(m.lreg_macro[None], same[16:])
+    _same_in_every_lane(m.lreg_macro[None], same[16:17])
+    _same_in_every_lane(m.cc.flags.view(np.uint8)[None], same[17:])
     return tuple(int(m.lreg[k, 0]) if same[k] else None for k in range(16)) + \
-        ((int(m.lreg_macro[0]) if same[16] else None),)
+        ((int(m.lreg_macro[0]) if same[16] else None),
+         (bool(m.cc.flags[0]) if same[17] else None))
 
 
 @jit.njit(nogil=True)
@@ -210,8 +258,20 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     if len(instructions) > MAX_INSTRUCTIONS:
         raise NotCompiled(f"{len(instructions):,} instructions, more than the "
                           f"{MAX_INSTRUCTIONS:,} compiled")
-    t = Translation(m, instructions, capture_at)
-    source = _source(t, instructions, capture_at, uniform)
+    side_by_side = len(instructions) <= SIDE_BY_SIDE_INSTRUCTIONS
+    try:
+        return _build_with(m, instructions, capture_at, uniform,
+                           LANES_AT_ONCE if side_by_side else 1)
+    except NotCompiled:
+        if not side_by_side or LANES_AT_ONCE == 1:
+            raise
+    return _build_with(m, instructions, capture_at, uniform, 1)    # numba's limits
+
+
+def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: int) -> Compiled:
+    sites = sum(i.mnemonic in MULTIPLY_ADDS for i in instructions) * lanes_at_once
+    t = Translation(m, instructions, capture_at, inline_fma=sites <= INLINED_MULTIPLY_ADDS)
+    source = _source(t, instructions, capture_at, uniform, lanes_at_once)
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     try:
         function = _load(source, digest)
@@ -233,7 +293,7 @@ def _helpers_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def _source(t: Translation, instructions, capture_at, uniform) -> str:
+def _source(t: Translation, instructions, capture_at, uniform, lanes_at_once: int) -> str:
     lines = [f'"""sfpu-sim compiled program ({t.arch.name}, {len(instructions)} instructions). '
              f'Generated by sfpu_sim.compiled; do not edit."""',
              f"# helpers {_helpers_digest()}",
@@ -242,34 +302,60 @@ def _source(t: Translation, instructions, capture_at, uniform) -> str:
              "SEVEN = np.uint64(7)",
              f"from sfpu_sim.compiled.scalar import ({', '.join(_SCALAR_NAMES)})", ""]
     lines += t.tables
+    per_item = LANES_PER_SFPU // lanes_at_once
     lines += ["", "", "@njit(nogil=True, error_model='numpy')",
-              "def run(start, stop, lreg, macro, flags, stack_in, stack_out, prng, dst, capture):",
+              "def run(start, stop, lreg, macro, flags, stack_in, stack_out, prng, dst, capture, "
+              "state_mask, keep_state):",
               f"    cfgv = np.zeros(({max(t.configs, 1)}, 8), dtype=np.int64)",
               f"    cfgf = np.zeros(({max(t.configs, 1)}, 8), dtype=np.bool_)",
               # unsigned indices: numba then skips the negative-index test on every access
-              f"    for lane in range(np.uint64(start * {LANES_PER_SFPU}), "
-              f"np.uint64(stop * {LANES_PER_SFPU})):",
-              "        g = lane >> np.uint64(5)",
-              "        lu = lane & np.uint64(31)",
-              "        l = np.int64(lu)"]
+              f"    for first in range(np.uint64(start * {per_item}), "
+              f"np.uint64(stop * {per_item})):"]
     body = []
-    for k in sorted(t.used):
-        source = "macro[lane]" if k == 16 else f"lreg[{k}, lane]"
-        body.append(f"r{k} = {uniform[k]}" if uniform[k] is not None
-                    else f"r{k} = np.int64({source})")
-    body.append("f = flags[lane]")
-    body += [f"s{k} = stack_in[{k}, lane]" for k in range(t.start_depth)]
-    if t.uses_prng:
-        body.append("p = np.int64(prng[lane])")
-    body += t.lines
-    for k in sorted(t.written):
-        body.append(f"macro[lane] = r{k}" if k == 16 else f"lreg[{k}, lane] = r{k}")
-    body.append("flags[lane] = f")
-    body += [f"stack_out[{k}, lane] = s{k}" for k in range(len(t.stack))]
-    if t.uses_prng:
-        body.append("prng[lane] = p")
+    for j in range(lanes_at_once):
+        body.append(_side_by_side(f"lane = first * np.uint64({lanes_at_once}) + np.uint64({j})",
+                                  j))
+        body += [_side_by_side(line, j) for line in _prologue(t, uniform)]
+    for a, b in zip(t.starts, t.starts[1:]):
+        for j in range(lanes_at_once):
+            body += [_side_by_side(line, j) for line in t.lines[a:b]
+                     if j == 0 or not line.lstrip().startswith("#")]
+    body.append("if keep_state:")
+    for j in range(lanes_at_once):
+        body += ["    " + _side_by_side(line, j) for line in _epilogue(t)]
     lines += ["        " + line for line in body]
     return "\n".join(lines) + "\n"
+
+
+def _side_by_side(line: str, j: int) -> str:
+    """``line`` for the ``j``-th of the lanes run side by side: its own lane-local names."""
+    return LANE_LOCAL.sub(lambda name: f"{name.group(1)}_{j}", line)
+
+
+def _prologue(t: Translation, uniform) -> list[str]:
+    """A lane's starting state in locals: at ``st``, the lane itself, or its lane in the one
+    SFPU whose state every SFPU starts from (``state_mask``)."""
+    lines = ["g = lane >> np.uint64(5)", "lu = lane & np.uint64(31)", "l = np.int64(lu)",
+             "st = lane & state_mask"]
+    for k in sorted(t.used):
+        source = "macro[st]" if k == 16 else f"lreg[{k}, st]"
+        lines.append(f"r{k} = {uniform[k]}" if uniform[k] is not None
+                     else f"r{k} = np.int64({source})")
+    lines.append(f"f = {uniform[17]}" if uniform[17] is not None else "f = flags[st]")
+    lines += [f"s{k} = stack_in[{k}, st]" for k in range(t.start_depth)]
+    if t.uses_prng:
+        lines.append("p = np.int64(prng[st])")
+    return lines
+
+
+def _epilogue(t: Translation) -> list[str]:
+    lines = [f"macro[lane] = r{k}" if k == 16 else f"lreg[{k}, lane] = r{k}"
+             for k in sorted(t.written)]
+    lines.append("flags[lane] = f")
+    lines += [f"stack_out[{k}, lane] = s{k}" for k in range(len(t.stack))]
+    if t.uses_prng:
+        lines.append("prng[lane] = p")
+    return lines
 
 
 def _load(source: str, digest: str):
@@ -316,19 +402,22 @@ def _run_machine(m: Machine, program, capture_at):
 
 def _run_compiled(m: Machine, instructions, c: Compiled, capture_at):
     _hazards(m, instructions, c.words, dry_run=False, enable_before=c.enable_before)
-    lanes = m.lanes
-    start_depth = len(m.cc.stack)
-    stack_in = np.zeros((max(start_depth, 1), lanes), dtype=np.bool_)
-    for k, (flags, _) in enumerate(m.cc.stack):
-        stack_in[k] = flags
-    stack_out = np.zeros((max(len(c.end_stack), 1), lanes), dtype=np.bool_)
-    captured = np.zeros(lanes if capture_at is not None else 0, dtype=np.uint32)
+    stack_in, stack_out = _stacks(m, c)
+    captured = np.zeros(m.lanes if capture_at is not None else 0, dtype=np.uint32)
     dst = m.dst.bits.reshape(m.groups, -1)
     # An instruction costs about a quarter of a multiply-add lane, on average (measured).
     threads.parallel_for(c.function, m.groups, m.lreg.view(np.ndarray), m.lreg_macro,
-                         m.cc.flags, stack_in, stack_out, m.prng, dst, captured,
+                         m.cc.flags, stack_in, stack_out, m.prng, dst, captured, ALL_LANES, True,
                          cost=LANES_PER_SFPU * c.instructions / 4, lanes_per_item=LANES_PER_SFPU)
     m.cc.enable = c.end_enable
     m.cc.stack = [(stack_out[k].copy(), enable) for k, enable in enumerate(c.end_stack)]
     m.rwc.dst, m.rwc.dst_cr, m.rwc.sp, m.rwc.extra_addr_mod_bit = c.end_rwc
     return captured if capture_at is not None else None
+
+
+def _stacks(m: Machine, c: Compiled):
+    """The CC stack's flags as the compiled function reads them, and room for where it ends."""
+    stack_in = np.zeros((max(len(m.cc.stack), 1), m.lanes), dtype=np.bool_)
+    for k, (flags, _) in enumerate(m.cc.stack):
+        stack_in[k] = flags
+    return stack_in, np.zeros((max(len(c.end_stack), 1), m.lanes), dtype=np.bool_)

@@ -7,7 +7,9 @@ and the enables on the stack, the stack depth, the Dst/Sp counters, every Dst ce
 Knows nothing of loading or caching the result (:mod:`sfpu_sim.compiled`).
 
 Each snippet reads like its instruction in :mod:`sfpu_sim.isa` (same names, same branches),
-with lane enable applied where the Machine applies it. Whatever cannot be translated faithfully
+with lane enable applied where the Machine applies it. Each instruction's lines stand alone
+(``starts`` marks them; no guard spans two instructions) so that the caller can run several
+lanes' copies side by side. Whatever cannot be translated faithfully
 raises :class:`NotCompiled` with the reason; the caller then runs the Machine, so a program is
 either compiled exactly or not compiled at all. Static facts are computed by the Machine's own
 code on a shadow of its counters (``addr_mod_slot``, ``apply_partial_addr_mod``, ``dst_address``,
@@ -29,6 +31,11 @@ from sfpu_sim.isa.spec import ExecutionError
 from sfpu_sim.machine import Machine
 
 LS = loadstore
+# The instructions whose snippet calls the chip's multiply-add (compiled.inline_fma counts them)
+MULTIPLY_ADDS = ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32")
+# Names of per-lane local variables (LRegs, flags, CC stack, PRNG, lane indices, temporaries):
+# each of the lanes run side by side gets its own copy (compiled._source renames them).
+LANE_LOCAL = re.compile(r"\b(lane|lu|st|g|l|f|p|[rs]\d+|[a-z]+_\d+)\b")
 MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI",
                                                      "SFPMULI", "SFPMUL24")}
 
@@ -36,10 +43,11 @@ MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL
 class Translation(PredicationOps):
     """The per-lane body of one program for one starting state, and the state it ends in."""
 
-    def __init__(self, machine: Machine, program, capture_at: int | None):
+    def __init__(self, machine: Machine, program, capture_at: int | None,
+                 inline_fma: bool = False):
         m = machine
         self.m, self.arch = m, m.arch
-        self.fma = f"fma_{m.arch.fma_rules.name}"
+        self.fma = f"fma_{m.arch.fma_rules.name}" + ("_inline" if inline_fma else "")
         self.enable = m.cc.enable
         self.stack = [enable for _, enable in m.cc.stack]      # flags live in s0, s1, ...
         self.start_depth = len(self.stack)
@@ -54,12 +62,16 @@ class Translation(PredicationOps):
         self.k = -1
         self.open_guard: str | None = None
         self.enable_before: list[bool] = []    # CC enable as each instruction starts
+        self.starts: list[int] = []            # where each instruction's lines begin
         for k, instruction in enumerate(program):
             self.k = k
             self.enable_before.append(self.enable)
+            self.starts.append(len(self.lines))
+            self.open_guard = None             # each instruction's lines stand alone
             if k == capture_at:
                 self.emit(f"capture[lane] = {self.read(instruction.vd)}")
             self.translate(k, instruction)
+        self.starts.append(len(self.lines))
         self._check_cells()
 
     # ---------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@ every registered kernel on both chips and ttsim's whole-kernel vectors through b
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import intrinsic
 
 from sfpu_sim.fma import BLACKHOLE, WORMHOLE, _bit_length, _datapath
 from sfpu_sim.isa.convert import ELUT, ELUT_BASE, RLUT
@@ -27,6 +29,19 @@ inline = njit(nogil=True)
 
 
 # --- the multiply-add (fma.py), one per chip so that the rules fold to constants -------------
+@intrinsic
+def _inline_into_callers(typingctx):
+    """Marks the function that calls it ``alwaysinline`` for LLVM. Why: a called datapath has
+    one set of branches for every multiply-add of a program, which the branch predictor cannot
+    tell apart, and its constant operands are not folded; inlined, each call site gets its own
+    (measured 1.3-1.4x on whole kernels). LLVM inlines when it links the callee into the
+    program, so compile time grows far less than with numba's own ``inline='always'``."""
+    def codegen(context, builder, signature, args):
+        builder.function.attributes.add("alwaysinline")
+        return context.get_dummy_value()
+    return types.none(), codegen
+
+
 @njit(nogil=True)
 def fma_wormhole(a, b, c):
     return _datapath(a, b, c, WORMHOLE)
@@ -34,6 +49,20 @@ def fma_wormhole(a, b, c):
 
 @njit(nogil=True)
 def fma_blackhole(a, b, c):
+    return _datapath(a, b, c, BLACKHOLE)
+
+
+@njit(nogil=True)
+def fma_wormhole_inline(a, b, c):
+    """:func:`fma_wormhole`, inlined at every call site (:func:`_inline_into_callers`)."""
+    _inline_into_callers()
+    return _datapath(a, b, c, WORMHOLE)
+
+
+@njit(nogil=True)
+def fma_blackhole_inline(a, b, c):
+    """:func:`fma_blackhole`, inlined at every call site (:func:`_inline_into_callers`)."""
+    _inline_into_callers()
     return _datapath(a, b, c, BLACKHOLE)
 
 
