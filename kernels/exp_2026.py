@@ -22,26 +22,28 @@ load c0 as the FP16A pattern 0x3C02 (1.001953125, not the sfpi form's 1.0017248)
   @6e831bcf69bbe1bd876f3e0c382d27861c174f49 (index id 66545723852; main as forked for PR #48327
   of 2026-06-27, without that PR's change, which moves the 255 reload and drops an SFPNOP; its
   fp32 exp predates PR #46168) and @0273d5a6 (index id 71303379555; after PR
-  #46168, merged ~2026-07-07, whose Wormhole-only -NaN hack it carries, and with a later +Inf
-  guard in the sfpi ``_sfpu_exp_21f_bf16_`` that this TTI body does not use). No stored Wormhole
+  #46168, merged by 2026-07-07, whose Wormhole-only -NaN hack it carries, and with an +Inf guard
+  in the sfpi ``_sfpu_exp_21f_bf16_``, absent from the June revision and from PR #57292's BH file
+  of 2026-09-22, which this TTI body does not use). No stored Wormhole
   revision has any other TTI body.
 
 Why Wormhole is registered (it was not before): PR #48327 (sureshchouksey8, 2026-06-27, closed
 unmerged; also #48528, closed) claimed the WH SFPSWAP operands were exchanged. They are not:
-SFPSWAP with VEC_MIN_MAX leaves the min in VD and the max in VC (isa-reference §3.13; the
-source's own comment says the opposite, which is what misled the PR), so
-``SFPSWAP(0, L0, L1)`` with L1 = 0 leaves max(xlog2, 0) in L0 and ``SFPSWAP(0, L2, L0)`` leaves
-min(xlog2, 255) in L0. With the PR's exchanged operands, 49,459 of the 65,536 results would disagree
-with the reference about being finite (tests), nothing like the budget below. What the body does get "wrong" is what issue #48285 (jasondavies, 2026-06-26) reports:
-exp(-NaN) = 0 on Wormhole (Wormhole's SFPMAD keeps a NaN's sign, issue #46165, and the SFPSWAP
-order puts -NaN below 0); PR #46168 fixed that for the fp32 path only, and both stored revisions
-keep this body, so the 127 negative-NaN BF16 inputs give +0 here (+Inf on Blackhole). tt-llk's
-budget (tt-metal @01d9b424, ``sfpu_accuracy_budget.yaml``, Exp Float16_b -> Float16_b, approx
-No, dest_acc No, measured on Wormhole 2026-09-30) records max 1 step: this body predicts 1; the
-sfpi ``_sfpu_exp_21f_bf16_`` (registered ``exp``, c0 = 1.0017248) also predicts 1 though it
-differs from it on 193 inputs, so the budget confirms the body is consistent but cannot by
-itself tell the two apart; the source (both WH revisions' ``calculate_exponential`` call the TTI
-body for a BF16 Dst) does. The chips agree on every input except the negative NaNs.
+SFPSWAP with VEC_MIN_MAX leaves the min in VD and the max in VC (isa-reference §3.13; the source's
+own comment says the opposite, the reading the PR took), so ``SFPSWAP(0, L0, L1)`` with L1 = 0
+leaves max(xlog2, 0) in L0 and ``SFPSWAP(0, L2, L0)`` leaves min(xlog2, 255) in L0. With the PR's
+exchanged operands the second SFPSWAP would leave 255 in L0 on every lane and every result would be
++Inf (tests), nothing like the budget below. What the body does get "wrong" is what issue #48285
+(jasondavies, 2026-06-26) reports: exp(-NaN) = 0 on Wormhole (Wormhole's SFPMAD keeps a NaN's sign,
+issue #46165, and the SFPSWAP order puts -NaN below 0); PR #46168 fixed that for the fp32 path
+only, and both stored revisions keep this body, so the 127 negative-NaN BF16 inputs give +0 here
+(+Inf on Blackhole). tt-llk's budget (tt-metal @01d9b424, ``sfpu_accuracy_budget.yaml``, Exp
+Float16_b -> Float16_b, approx No, dest_acc No, measured on Wormhole 2026-09-30) records max 1
+step: this body predicts 1; the sfpi ``_sfpu_exp_21f_bf16_`` (registered ``exp``, c0 = 1.0017248)
+also predicts 1 though it differs from it on 193 inputs, so the budget confirms the body is
+consistent but cannot by itself tell the two apart; the source (both WH revisions'
+``calculate_exponential`` call the TTI body for a BF16 Dst) does. The chips agree on every input
+except the negative NaNs.
 
 ``exp2_2026_09``: tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/
 llk_api/llk_sfpu/ckernel_sfpu_exp2.h``, ``calculate_exp2<APPROX, is_fp32_dest_acc_en=false>`` ->

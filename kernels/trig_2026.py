@@ -28,21 +28,22 @@ kernels (sin/tan/... "fast bf16" paths) were an open draft and are not modelled.
 
   Wormhole, and why it is registered although no post-#50112 Wormhole file is readable here: the
   Wormhole candidates for 2026-09-30 are (a) this PR #50112 form with Wormhole's reciprocal and
-  (b) the only readable Wormhole revision, @01af8126 (pre-#50112: atan tests ``|x| - 1 > 0``
-  twice, asin/acos take the older ``v_if(|x| <= 0.625) ... v_else`` arm), each with either
-  Wormhole reciprocal seed (the Sollya minimax seed the header documents, or the refit seed of
-  two undated stored ``ckernel_sfpu_recip.h`` revisions, index ids 70302691577, 70080189142).
-  All of them give the same BF16 output on every one of the 65,536 inputs (tests): the forms
-  differ only at |x| = 1 (atan) and |x| = 0.625 (asin, acos), where both roads round to the same
-  pattern, and two Newton steps leave no trace of the seed. So the Wormhole kernel of 2026-09-30
-  is pinned bit for bit even though its exact instruction stream (PR #50112's scheduling) is not
-  read; what is registered is form (a). tt-llk's budget (tt-metal @01d9b424, measured on
-  Wormhole 2026-09-30, Float16_b -> Float16_b, dest_acc No) records Atan max 1, Asin max 1,
-  Acos max 0 steps; every candidate predicts exactly these (asin and acos over their domain
-  [-1, 1]: outside it the quiet-NaN default rounds to an infinity the budget cannot measure
-  against a NaN golden, so its rows can only come from in-domain lanes). A later Wormhole change
-  (the ``GUARD_NON_FINITE`` opt-out of ``sqrt_custom``, issue #52930's finding 5, WH and BH)
-  states that ``calculate_asin`` / ``calculate_acos`` stay instruction-identical.
+  (b) the only readable Wormhole revision, @01af8126 (index id 54837550361; pre-#50112: atan
+  tests ``|x| - 1 > 0`` twice, asin/acos take the older ``v_if(|x| <= 0.625) ... v_else`` arm),
+  each with either Wormhole reciprocal seed (the Sollya minimax seed the header documents, or the
+  refit seed of two undated stored ``ckernel_sfpu_recip.h`` revisions, index ids 70302691577,
+  70080189142). All of them give the same BF16 output on every one of the 65,536 inputs (tests):
+  the forms differ only at |x| = 1 (atan) and |x| = 0.625 (asin, acos), where both roads round
+  to the same pattern, and two Newton steps leave no trace of the seed. So the Wormhole kernel of
+  2026-09-30 is pinned bit for bit even though its exact instruction stream (PR #50112's
+  scheduling) is not read; what is registered is form (a). tt-llk's budget (tt-metal @01d9b424,
+  measured on Wormhole 2026-09-30, Float16_b -> Float16_b, dest_acc No) records Atan max 1, Asin
+  max 1, Acos max 0 steps; every candidate predicts exactly these (asin and acos over their
+  domain [-1, 1]: outside it the quiet-NaN default rounds to an infinity, which cannot be
+  measured against a NaN golden, so the budget's rows can only come from in-domain lanes). An
+  undated change to both chips (the ``GUARD_NON_FINITE`` opt-out of ``sqrt_custom``, issue
+  #52930's finding 5; its write-up, index id 58222009473) states that ``calculate_asin`` /
+  ``calculate_acos`` stayed instruction-identical on both chips.
 
   The chips agree on every input except asin's 127 negative NaNs: Wormhole's SFPMAD keeps a
   NaN's sign (issue #46165) and SFPABS leaves a NaN alone, so ``|x| - 1`` is negative, the

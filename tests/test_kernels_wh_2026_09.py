@@ -110,9 +110,10 @@ def test_exp_wormhole_figures():
 
 def test_exp_pr_48327_operand_exchange_is_not_what_tt_llk_measured():
     """PR #48327 (closed unmerged) exchanged both SFPSWAPs' operands, reading VEC_MIN_MAX as
-    "max into VD". Under the ISA's min-into-VD that clamps every xlog2 to [.., 0] and 255: most
-    results turn non-finite (49,459 lanes, pinned), where tt-llk's 2026-09-30 budget measured
-    max 1 step; the registered body measures 1."""
+    "max into VD". Under the ISA's min-into-VD the second SFPSWAP then leaves max(., 255) = 255
+    in L0 on every lane, so every result is the saturated +Inf: each input whose exp is finite
+    (49,459 of them) disagrees with the reference about being finite and none is measurable,
+    where tt-llk's 2026-09-30 budget measured max 1 step; the registered body measures 1."""
     text = (Path(__file__).resolve().parent.parent / "kernels" / "asm"
             / "exp_2026_09_wormhole.s").read_text()
     lower = "SFPSWAP   0, L0, L1, VEC_MIN_MAX"
@@ -122,6 +123,7 @@ def test_exp_pr_48327_operand_exchange_is_not_what_tt_llk_measured():
         upper, "SFPSWAP   0, L0, L2, VEC_MIN_MAX")
     program = assemble(text, get_arch("wormhole"))
     program.init_length = registry.get("exp_2026_09").program("wormhole").init_length
+    assert set(outputs(program).tolist()) == {PLUS_INF}
     summary = sweep(program, function="exp", reference_rounding="rne_fp32").summary
     assert summary["lane_classes"]["nonfinite_mismatch"] == 49459
     assert summary["lane_classes"]["measurable"] == 0
@@ -130,10 +132,13 @@ def test_exp_pr_48327_operand_exchange_is_not_what_tt_llk_measured():
 
 def test_exp_wormhole_is_not_the_sfpi_exp_21f():
     """The budget cannot tell the TTI body from the sfpi _sfpu_exp_21f_bf16_ (registered ``exp``,
-    c0 = 1.0017248): both measure 1. The lane 0x3B08 can: the FP16A c0 = 1.001953125 carries
-    y = 1.003922 over the BF16 midpoint 1.00390625 (0x3F81), the sfpi c0 gives 1.003694 (0x3F80)."""
+    c0 = 1.0017248): both measure 1, though they differ on 193 inputs. The lane 0x3B08 shows it:
+    the FP16A c0 = 1.001953125 carries y = 1.003922 over the BF16 midpoint 1.00390625 (0x3F81), the
+    sfpi c0 gives 1.003694 (0x3F80)."""
     assert run("exp_2026_09", "wormhole", [0x3B08]) == [0x3F81]
     assert run("exp", "wormhole", [0x3B08]) == [0x3F80]
+    tti, sfpi = (outputs(registry.get(name).program("wormhole")) for name in ("exp_2026_09", "exp"))
+    assert int((tti != sfpi).sum()) == 193          # pinned from this emulator
     assert sweep(registry.get("exp"), "wormhole",
                  reference_rounding="rne_fp32").summary["max_ulp"] == 1
 
@@ -149,7 +154,8 @@ def refit_seed():
 
 
 def atan_before_pr_50112(val):
-    """WH @01af8126's ``sfpu_atan_bf16``: the reciprocal and pi/2 - p where ``|x| - 1 > 0``."""
+    """WH @01af8126's ``sfpu_atan_bf16`` (index id 54837550361): the reciprocal and pi/2 - p
+    where ``|x| - 1 > 0``."""
     t0 = abs(val)
     absval_minus_1 = t0 - 1.0
     with v_if(absval_minus_1 > 0.0):
