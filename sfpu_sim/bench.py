@@ -333,7 +333,53 @@ def bench_loop(args, console: Console) -> None:
     console.print(table)
 
 
-TARGETS = {"fma": bench_fma, "machine": bench_machine, "reference": bench_reference,
+def bench_fp32(args, console: Console) -> None:
+    """An FP32 input sweep over a sample spread over the whole FP32 line (Tenstorrent's
+    strided walk, one value in --stride), timed end to end (device path, reference, tally,
+    state file) and extrapolated to all 2**32 inputs (issue 11 goal: < 15 min for a
+    ~30-instruction kernel on one chip)."""
+    import os
+    import tempfile
+
+    from sfpu_sim import registry, threads
+    from sfpu_sim.fp32sweep import Strided, sweep_fp32
+
+    title = (f"FP32 sweeps: a strided sample, extrapolated to 2**32 inputs (load average "
+             f"{os.getloadavg()[0]:.1f}, {threads.threads()} threads, best of {args.repeat})")
+    table = Table(title=title)
+    for column in ("kernel", "instructions", "scheduler", "inputs", "seconds",
+                   "s per 2^20", "2^32 extrapolated", "refined"):
+        table.add_column(column, justify="left" if column in ("kernel", "scheduler")
+                         else "right")
+    walk = Strided(args.stride)
+    with tempfile.TemporaryDirectory() as directory:
+        for name in args.kernel:
+            spec = registry.get(name)
+            for scheduler in args.scheduler:
+                results = []
+
+                def run(scheduler=scheduler):
+                    results.append(sweep_fp32(spec, args.arch, walk, scheduler=scheduler,
+                                              state_path=f"{directory}/{name}.json",
+                                              resume=False))
+                # a Dask run starts its cluster each time: no warm-up call to discount
+                seconds = (best_seconds(run, args.repeat) if scheduler == "local" else
+                           min(_once(run) for _ in range(args.repeat)))
+                per = seconds / len(walk) * (1 << 20)
+                refined = results[-1].summary["reference_refinements"]["lanes"]
+                table.add_row(name, str(len(spec.program(args.arch))), scheduler,
+                              f"{len(walk):,}", f"{seconds:.2f}", f"{per:.3f}",
+                              f"{per * 4096 / 60:.1f} min", f"{refined:,}")
+    console.print(table)
+
+
+def _once(call) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "machine": bench_machine, "reference": bench_reference,
            "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
            "locate": bench_locate, "fit": bench_fit}
 DEFAULT_LANES = [1 << 20, 1 << 24]
@@ -346,6 +392,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="lanes: array sizes for fma (default 1M and 16M), the machine's "
                              "lane count for machine (default 65,536)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--kernel", nargs="+", default=["reciprocal_fp32"],
+                        help="fp32: FP32-Dst kernels to sweep (default: reciprocal_fp32, "
+                             "29 instructions on Wormhole: issue 11's ~30-instruction kernel)")
+    parser.add_argument("--arch", default="wormhole", help="fp32: the chip (default: wormhole)")
+    parser.add_argument("--stride", type=int, default=1 << 10,
+                        help="fp32: one input in STRIDE (default 1024: 4,194,304 inputs)")
+    parser.add_argument("--scheduler", nargs="+", default=["local", "dask"],
+                        help="fp32: schedulers to time (default: local dask)")
     parser.add_argument("--kernels", nargs="+", default=None,
                         help=f"kernel: registered kernels to run (default: "
                              f"{' '.join(KERNEL_BENCH)})")

@@ -56,6 +56,10 @@ class Progress:
     def advance(self) -> None:
         self.progress.advance(self.task)
 
+    def update(self, done: int, total: int) -> None:
+        """``done`` of ``total`` inputs (an FP32 sweep's chunks)."""
+        self.progress.update(self.task, completed=done, total=total)
+
 
 def kernel_spec(name: str):
     from sfpu_sim import registry
@@ -75,6 +79,8 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
     from sfpu_sim.sweeps import sweep
 
     spec = kernel_spec(kernel)
+    if args.input_format == "fp32" or _fp32_options(args):
+        return _run_fp32_sweep(args, spec, arch, progress, dest, ulp_convention)
     progress.begin(f"{kernel} on {arch}")
     result = sweep(spec, arch, dest=dest or args.dest or spec.dest,
                    input_format=args.input_format, output_format=args.output_format,
@@ -83,6 +89,38 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
                    progress=progress.step)
     progress.advance()
     return result
+
+
+def _fp32_options(args) -> list[str]:
+    """The FP32-sweep options given on the command line (not at their defaults)."""
+    defaults = {"stride": None, "exhaustive": False, "scheduler": "local", "chunk": None,
+                "state": None, "restart": False}
+    return [f"--{name}" for name, default in defaults.items()
+            if getattr(args, name, default) != default]
+
+
+def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convention):
+    """``--in fp32``: FP32 input patterns, streamed (sfpu_sim.fp32sweep)."""
+    from sfpu_sim.fp32sweep import from_options, sweep_fp32
+    from sfpu_sim.fp32sweep.run import DEFAULT_CHUNK
+
+    if not hasattr(args, "exhaustive"):
+        raise SfpuSimError(f"--in fp32: FP32 input sweeps run with `sfpu-sim sweep` and "
+                           f"`sfpu-sim report` (not `{args.command}`)")
+    if args.input_format != "fp32":
+        raise SfpuSimError(f"{', '.join(_fp32_options(args))}: only for FP32 input sweeps "
+                           f"(add --in fp32)")
+    chosen = selection(args)
+    walk = from_options(args.stride, args.exhaustive, chosen.range)
+    progress.begin(f"{spec.name} on {arch}: {walk.text}")
+    return sweep_fp32(spec, arch, walk, dest=dest or args.dest or spec.dest,
+                      output_format=args.output_format,
+                      reference_rounding=args.reference_rounding,
+                      ulp_convention=ulp_convention or args.ulp, selection=chosen,
+                      chunk=DEFAULT_CHUNK if args.chunk is None else args.chunk,
+                      scheduler=args.scheduler,
+                      state_path=args.state, resume=not args.restart,
+                      progress=progress.update)
 
 
 def parse_bf16(text: str) -> int:
@@ -113,8 +151,9 @@ def parse_bf16(text: str) -> int:
 
 
 def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
-                  select: bool = False, measure: bool = True) -> None:
-    """The options that name a sweep's cell and its measurement."""
+                  select: bool = False, measure: bool = True, fp32: bool = False) -> None:
+    """The options that name a sweep's cell and its measurement (``fp32``: also those of FP32
+    input sweeps, ``--in fp32``)."""
     from sfpu_sim import reference, ulp
     from sfpu_sim.sweeps import FORMATS
 
@@ -131,7 +170,9 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
     parser.add_argument("--dest", choices=FORMATS,
                         help="Dst format (default: the kernel's registered one)")
     parser.add_argument("--in", dest="input_format", choices=FORMATS, default="bf16",
-                        help="input tensor format (default: bf16)")
+                        help="input format: bf16 (all 65,536 patterns, default) or fp32 "
+                             "(FP32 patterns through an FP32 Dst: --stride, --exhaustive)"
+                        if fp32 else "input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
                         help="output tensor format (default: bf16)")
     if select:
@@ -142,5 +183,25 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
                                  "--range=-10,10 when LO is negative)")
         parser.add_argument("--region", choices=REGION_NAMES,
                             help="count only the inputs of one region of the report's table")
+    if fp32:
+        _fp32_sweep_options(parser.add_argument_group("FP32 input sweeps (--in fp32)"))
+
+
+def _fp32_sweep_options(group) -> None:
+    group.add_argument("--stride", type=int, metavar="N",
+                       help="Tenstorrent's strided FP32 walk, one value in N (default: 65536, "
+                            "tt-llk ulp_sweep.py's; 65,280 inputs over the whole line)")
+    group.add_argument("--exhaustive", action="store_true",
+                       help="every FP32 pattern (2**32), or every one in --range")
+    group.add_argument("--scheduler", default="local", metavar="WHERE",
+                       help="local (default: chunks here), dask (a dask.distributed "
+                            "LocalCluster of 2 workers) or tcp://HOST:PORT (a running cluster)")
+    group.add_argument("--chunk", type=int, metavar="N",
+                       help="inputs per chunk (default: 1,048,576); any size, same summary")
+    group.add_argument("--state", metavar="FILE",
+                       help="resume file (default: one per sweep under ~/.cache/sfpu-sim/"
+                            "fp32-sweeps); a killed run continues from its last chunk")
+    group.add_argument("--restart", action="store_true",
+                       help="start over even if a saved state exists")
 
 

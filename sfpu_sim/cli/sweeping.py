@@ -55,14 +55,25 @@ def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) 
     from sfpu_sim.cli.common import selection
     from sfpu_sim.report.model import file_stem
 
+    walk = None
+    if args.input_format == "fp32":
+        from sfpu_sim.fp32sweep import from_options
+
+        walk = from_options(args.stride, args.exhaustive, selection(args).range).as_dict()
     stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
                       "reference_rounding": args.reference_rounding,
                       "ulp_convention": getattr(args, "ulp", "daz-index"),
                       "input_format": args.input_format,
                       "output_format": args.output_format,
-                      "selection": selection(args).as_dict()})
+                      "selection": selection(args).as_dict(), "walk": walk})
     for fmt in formats:
         files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
+
+
+def _no_fp32_csv(args) -> None:
+    if args.csv is not None and args.input_format == "fp32":
+        raise SfpuSimError("--csv writes one row per input: not for --in fp32 sweeps (up to "
+                           "2**32 rows); use --json or the report")
 
 
 def cmd_report(args, console: Console) -> int:
@@ -77,6 +88,9 @@ def cmd_report(args, console: Console) -> int:
         if args.kernel or args.csv:
             raise SfpuSimError("--all writes every kernel's report: give no KERNEL and no "
                                "--csv with it")
+        if args.input_format == "fp32":
+            raise SfpuSimError("--all writes the BF16 reports: run --in fp32 sweeps one "
+                               "kernel at a time")
         return _report_all(args, console, formats, output_directory(args.out), files)
     if not args.kernel:
         raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
@@ -86,6 +100,7 @@ def cmd_report(args, console: Console) -> int:
     out = output_directory(args.out)
     _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
     csv_target = _csv_target(args.csv, files)
+    _no_fp32_csv(args)
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
         progress.step("writing the report")
@@ -195,6 +210,7 @@ def cmd_sweep(args, console: Console) -> int:
     if args.csv == STDOUT and args.json:
         raise SfpuSimError("--csv - and --json both write to standard output: choose one")
     csv_target = _csv_target(args.csv, RunFiles(inputs=args.kernel_files))
+    _no_fp32_csv(args)
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
     m = model.build(result) if (csv_target is not None or not args.json) else None
@@ -203,7 +219,9 @@ def cmd_sweep(args, console: Console) -> int:
     if args.json:
         from sfpu_sim.lanes import Lanes
 
-        summary = {**result.summary, "lanes": Lanes.from_arrays(result.arrays).encode()}
+        summary = dict(result.summary)
+        if result.arrays is not None:                 # an FP32 sweep keeps no lanes
+            summary["lanes"] = Lanes.from_arrays(result.arrays).encode()
         sys.stdout.write(json_text(model.jsonable(summary)))
     else:
         console.print(render(m))
@@ -369,7 +387,7 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--all", action="store_true",
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
-    sweep_options(report, arch="optional", select=True)
+    sweep_options(report, arch="optional", select=True, fp32=True)
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"output directory (default: {DEFAULT_OUT}/)")
     report.add_argument("--format", default="md,png,json",
@@ -381,7 +399,7 @@ def add_parser(sub, parents) -> None:
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
     sweep.add_argument("kernel", metavar="KERNEL")
-    sweep_options(sweep, select=True)
+    sweep_options(sweep, select=True, fp32=True)
     sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")

@@ -46,7 +46,8 @@ def write(result, out_dir, formats=FORMATS, stem: str | None = None):
         payloads["json"] = json_text(m)
     if "png" in formats:
         from sfpu_sim.report import plots
-        payloads["png"] = plots.sweep_png(m, result.arrays)
+        payloads["png"] = (plots.sweep_png(m, result.arrays) if result.arrays is not None
+                           else plots.fp32_png(m))          # an FP32 sweep keeps no lanes
     if "md" in formats:
         payloads["md"] = markdown.render(m, f"{stem}.png" if "png" in formats else None)
     written = {fmt: atomic_write(directory / f"{stem}.{fmt}", data)

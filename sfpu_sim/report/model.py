@@ -136,15 +136,17 @@ def samples_at_max(summary: dict, arrays: dict, count: int = SAMPLES) -> list[di
 
 
 def _histogram_rows(summary: dict) -> list[dict]:
-    """The histogram as rows with shares; past ``HISTOGRAM_ROWS`` values the rest is one row."""
+    """The histogram as rows with shares; past ``HISTOGRAM_ROWS`` values the rest is one row
+    (with an FP32 sweep's power-of-two bins of wide distances, ``histogram_wide``)."""
     measured = summary["measured"] or 1
     items = sorted(((int(k), v) for k, v in summary["histogram"].items()))
     rows = [{"ulp": k, "ulp_high": k, "count": v, "percent": 100.0 * v / measured}
             for k, v in items[:HISTOGRAM_ROWS]]
-    rest = items[HISTOGRAM_ROWS:]
+    rest = [(k, k, v) for k, v in items[HISTOGRAM_ROWS:]]
+    rest += [(w["low"], w["high"], w["count"]) for w in summary.get("histogram_wide", [])]
     if rest:
-        total = sum(v for _, v in rest)
-        rows.append({"ulp": rest[0][0], "ulp_high": rest[-1][0], "count": total,
+        total = sum(v for _, _, v in rest)
+        rows.append({"ulp": rest[0][0], "ulp_high": rest[-1][1], "count": total,
                      "percent": 100.0 * total / measured})
     return rows
 
@@ -242,6 +244,9 @@ def file_stem(summary: dict) -> str:
         parts.append(f"in-{summary['input_format']}")
     if summary["output_format"] != "bf16":
         parts.append(f"out-{summary['output_format']}")
+    walk = summary.get("walk")                     # an FP32 sweep's inputs
+    if walk:
+        parts.append("exhaustive" if walk["kind"] == "exhaustive" else f"stride{walk['stride']}")
     return "_".join(parts) + Selection.from_dict(summary.get("selection")).stem_suffix
 
 
@@ -258,6 +263,10 @@ def command_line(summary: dict, kernel_dest: str | None = None) -> str:
         words += ["--reference-rounding", summary["reference_rounding"]]
     if summary["ulp_convention"] != "daz-index":
         words += ["--ulp", summary["ulp_convention"]]
+    walk = summary.get("walk")
+    if walk:
+        words += ["--exhaustive"] if walk["kind"] == "exhaustive" else \
+            ["--stride", str(walk["stride"])]
     words += Selection.from_dict(summary.get("selection")).options
     return " ".join(words)
 
@@ -265,6 +274,10 @@ def command_line(summary: dict, kernel_dest: str | None = None) -> str:
 def build(result) -> dict:
     """The model of one sweep (a :class:`~sfpu_sim.sweeps.SweepResult`)."""
     summary, arrays = result.summary, result.arrays
+    if arrays is None:                             # an FP32 sweep: summary only
+        from sfpu_sim.report import fp32
+
+        return fp32.build(summary)
     shares = _shares(summary)
     extras = {
         "stem": file_stem(summary),

@@ -283,6 +283,49 @@ def _side_text(m: dict) -> str:
     return "\n".join(lines)
 
 
+@_quiet
+def fp32_png(m: dict) -> bytes:
+    """The figure of an FP32 input sweep, from its summary (it keeps no lanes): max and mean
+    ULP per binade of |x|, the distribution of distances, and the side panel."""
+    figure = _figure((18, 12))
+    grid = figure.add_gridspec(2, 2, width_ratios=(3.2, 1.25), hspace=0.3, wspace=0.05,
+                               left=0.05, right=0.99, top=0.93, bottom=0.06)
+    ax = figure.add_subplot(grid[0, 0])
+    rows = [b for b in m["binades"] if b["exponent"] is not None and b["max"] is not None]
+    exponent = np.array([b["exponent"] for b in rows], dtype=float)
+    ax.plot(exponent, [b["max"] for b in rows], marker=".", lw=1, color="tab:red",
+            label="max ULP")
+    ax.plot(exponent, [b["mean"] for b in rows], marker=".", lw=1, color="tab:blue",
+            label="mean ULP")
+    top = max([b["max"] for b in rows], default=0)
+    if top > 10:
+        ax.set_yscale("symlog", linthresh=1.0)
+        _log_labels(ax.yaxis)
+    _thresholds(ax, top)
+    ax.set_xlabel("binade of |x|: exponent e of [2^e, 2^(e+1))")
+    ax.set_title(f"ULP error per binade of |x| ({m['walk']['text']})", fontsize=10, y=1.0)
+    ax.legend(fontsize=8, loc="upper left")
+    ax.grid(True, alpha=0.3, lw=0.5)
+    ax = figure.add_subplot(grid[1, 0])
+    hist = m["report"]["histogram_rows"]
+    labels = [N.ulp(h["ulp"]) if h["ulp"] == h["ulp_high"] else
+              f"{N.ulp(h['ulp'])}-{N.ulp(h['ulp_high'])}" for h in hist]
+    ax.bar(range(len(hist)), [h["percent"] for h in hist], color="tab:orange")
+    ax.set_xticks(range(len(hist)), labels, fontsize=7, rotation=45)
+    ax.set_yscale("log")
+    ax.set_ylabel("% of measured inputs")
+    ax.set_title(f"distribution of |ULP| over {N.count(m['measured'])} inputs", fontsize=10,
+                 y=1.0)
+    side = figure.add_subplot(grid[:, 1])
+    side.axis("off")
+    side.text(0.0, 1.0, _side_text(m), family="monospace", fontsize=7.5, va="top",
+              transform=side.transAxes)
+    figure.suptitle(f"{m['kernel']} on {m['chip']}: {m['function']}, FP32 inputs, Dst "
+                    f"{m['dest'].upper()}, reference {m['reference_rounding']}, ULP "
+                    f"{m['ulp_convention']} ({m['tool']})", fontsize=12)
+    return _png(figure)
+
+
 def _wrap(text: str, width: int = 44) -> list[str]:
     import textwrap
     return textwrap.wrap(text, width, subsequent_indent="  ") or [""]

@@ -1,0 +1,240 @@
+"""Running an FP32 sweep: chunks in this process or as Dask tasks, reduced in order into one
+Partial, saved after every chunk, resumed after a kill.
+
+Owns: the chunk plan, the schedulers (``local``: chunks one after another here, each using the
+compiled engine's threads; ``dask``: a ``dask.distributed`` LocalCluster of 2 worker processes;
+``tcp://HOST:PORT``: an existing cluster), the resume state and progress reporting. Knows
+nothing of what a chunk computes (:mod:`.chunk`) or of the summary's form (:mod:`.summary`).
+
+Whatever the scheduler and chunk size, the summary is the same bit for bit: a Partial is
+integers and exact maxima (:mod:`.tally`), merged in walk order; a worker's chunk is the same
+function of the same positions. Memory stays bounded (:func:`peak_bytes`): a chunk's lane
+arrays take at most :data:`LANE_BYTES` per input while it runs, a process runs one chunk at a
+time (a LocalCluster worker has one thread), and the merged Partial is a few hundred kB; a
+chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from sfpu_sim import reference
+from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.fp32sweep import chunk as chunks
+from sfpu_sim.fp32sweep import state, summary
+from sfpu_sim.fp32sweep.tally import Partial
+from sfpu_sim.selection import EVERYTHING, Selection
+
+DEFAULT_CHUNK = 1 << 20
+SCHEDULERS = ("local", "dask")
+DASK_WORKERS = 2
+IN_FLIGHT_PER_WORKER = 2               # tasks queued per worker; each runs one at a time
+CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
+MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
+# Bytes per input a running chunk holds at its peak, rounded up from measurements on this
+# machine (tanh_fp32, 131 instructions; any kernel's Machine has the same registers): 184 B
+# of numpy arrays at tracemalloc's peak (173 B of them the Machine's LRegs and Dst rows in
+# run_device) and 126 B of resident-set growth per input at 2**22 inputs.
+LANE_BYTES = 256
+PROCESS_BYTES = 256 << 20              # an interpreter with numpy, numba and the package: 190 MB
+
+
+def peak_bytes(chunk: int, scheduler: str) -> int:
+    """The most memory a sweep with chunks of ``chunk`` inputs holds on this machine: every
+    local process's base, plus one running chunk per process that runs chunks (a tcp://
+    cluster's workers are not on this machine: only this process counts)."""
+    if scheduler == "dask":
+        return (1 + DASK_WORKERS) * PROCESS_BYTES + DASK_WORKERS * chunk * LANE_BYTES
+    if scheduler == "local":
+        return PROCESS_BYTES + chunk * LANE_BYTES
+    return PROCESS_BYTES
+
+
+def max_chunk(scheduler: str) -> int:
+    """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (a tcp://
+    cluster: the local one's, as its workers' memory is theirs to size)."""
+    where = "local" if str(scheduler).startswith("tcp://") else scheduler
+    chunk = 1
+    while peak_bytes(2 * chunk, where) < MEMORY_CAP:
+        chunk *= 2
+    return chunk
+
+
+class Fp32SweepError(SfpuSimError):
+    pass
+
+
+def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
+               output_format: str = "bf16", reference_rounding: str = "rne",
+               ulp_convention: str = "daz-index", selection: Selection = EVERYTHING,
+               worst: int = 20, chunk: int = DEFAULT_CHUNK, scheduler: str = "local",
+               state_path=None, resume: bool = True, progress=None, after_chunk=None):
+    """Sweep FP32 input patterns (``walk``: :mod:`.walk`) through ``kernel`` (a KernelSpec)
+    on ``arch``; returns a :class:`~sfpu_sim.sweeps.SweepResult` (per-lane arrays: None).
+
+    ``state_path``: the resume file (default: one per sweep key in the cache directory;
+    False: none). ``resume``: False starts over even if a state exists. ``progress(done,
+    total)`` after every chunk; ``after_chunk(index)`` too (tests stop a run there)."""
+    from sfpu_sim.registry import KernelSpec
+    from sfpu_sim.sweeps import SweepResult
+
+    if not isinstance(kernel, KernelSpec):
+        raise Fp32SweepError(f"sweep_fp32() takes a registered kernel "
+                             f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
+    dest = dest or kernel.dest
+    check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
+                  scheduler)
+    job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
+                         selection, worst)
+    job.reference()                                  # an unsupported function fails here
+    program = job.program()
+    total = len(walk)
+    key = state_key(job)
+    path = None if state_path is False else \
+        state.check_path(state_path or state.default_path(key))
+    done, partial = (0, None)
+    if path is not None and resume:
+        done, partial = state.load(path, key, total)
+    partial = partial or Partial()
+    if progress:
+        progress(done, total)
+    plan = [(start, min(start + chunk, total)) for start in range(done, total, chunk)]
+    run = _run_dask if scheduler != "local" else _run_local
+    partial = run(job, plan, total, partial, path, key, progress, after_chunk, scheduler)
+    specials = summary.special_rows(program, job)
+    worst_values = _worst_values(job, partial)
+    return SweepResult(summary.build(job, program, partial, walk, specials, worst_values),
+                       None)
+
+
+def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,
+                  chunk: int, scheduler: str) -> None:
+    """One-line errors for what an FP32 sweep cannot do."""
+    if kernel.dest != "fp32":
+        raise Fp32SweepError(f"--in fp32 sweeps FP32 inputs through an FP32 Dst: kernel "
+                             f"{kernel.name!r} is written for a BF16 Dst (FP32-Dst kernels: "
+                             f"{', '.join(fp32_kernels())})")
+    if dest != "fp32":
+        raise Fp32SweepError("--in fp32 needs an FP32 Dst (--dest fp32): a BF16 Dst holds "
+                             "BF16 values only")
+    if output_format not in ("bf16", "fp32"):
+        raise Fp32SweepError(f"--in fp32: output format {output_format!r} is not supported "
+                             f"(choose bf16 or fp32)")
+    if ulp_convention != "daz-index":
+        raise Fp32SweepError(f"--in fp32 measures --ulp daz-index only, not "
+                             f"{ulp_convention!r} (the others need per-lane float64 "
+                             f"references or 16-bit formats)")
+    if policy not in reference.policies():
+        raise Fp32SweepError(f"unknown reference rounding {policy!r} (choose from: "
+                             f"{', '.join(reference.policies())})")
+    if scheduler not in SCHEDULERS and not str(scheduler).startswith("tcp://"):
+        raise Fp32SweepError(f"--scheduler {scheduler!r}: choose local, dask (a "
+                             f"LocalCluster of {DASK_WORKERS} workers) or tcp://HOST:PORT")
+    largest = max_chunk(scheduler)
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
+        raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
+                             f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
+                             f"more would pass {MEMORY_CAP >> 30} GiB)")
+
+
+def fp32_kernels() -> list[str]:
+    from sfpu_sim import registry
+
+    return [s.name for s in registry.specs() if s.dest == "fp32"]
+
+
+def state_key(job) -> dict:
+    """Everything that decides the summary's bits (:mod:`.state`)."""
+    import sfpu_sim
+
+    return {"tool": sfpu_sim.__version__, "code": state.code_digest(), "kernel": job.kernel,
+            "arch": job.arch, "words": [f"{w:08x}" for w in job.words],
+            "init_length": job.init_length, "function": job.function,
+            "dest": job.dest, "input_format": "fp32", "output_format": job.output_format,
+            "policy": job.policy, "ulp_convention": "daz-index",
+            "walk": [job.walk[0], job.walk[1], list(job.walk[2]) if job.walk[2] else None],
+            "selection": [list(job.selection[0]) if job.selection[0] else None,
+                          job.selection[1]], "worst": job.worst}
+
+
+def _after(partial, done, total, path, key, progress, after_chunk, index):
+    if path is not None:
+        state.save(path, key, done, partial)
+    if progress:
+        progress(done, total)
+    if after_chunk:
+        after_chunk(index)
+
+
+def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler):
+    for index, (start, stop) in enumerate(plan):
+        partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
+        _after(partial, stop, total, path, key, progress, after_chunk, index)
+    return partial
+
+
+def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, scheduler):
+    """Chunks as tasks; results merged in walk order as the prefix of finished chunks grows
+    (so the state always describes a prefix)."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:                                         # pragma: no cover
+        raise Fp32SweepError("--scheduler needs dask.distributed (pip install "
+                             "'dask[distributed]')") from None
+    cluster = None
+    if scheduler == "dask":
+        cluster = LocalCluster(n_workers=DASK_WORKERS, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=40)
+        client = Client(cluster)
+    else:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except OSError as error:
+            raise Fp32SweepError(f"--scheduler {scheduler}: cannot reach the cluster "
+                                 f"({error})") from None
+    try:
+        window = max(1, len(client.scheduler_info()["workers"])) * IN_FLIGHT_PER_WORKER
+        pending = iter(enumerate(plan))
+        futures = as_completed()
+        if cluster is not None:                  # one thread per worker process, one per core
+            job = dataclasses.replace(job, threads=1)
+        for index, (start, stop) in _take(pending, window):
+            futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
+                                      key=f"fp32-chunk-{index}-{start}", pure=False))
+        finished, next_index = {}, 0
+        for future in futures:
+            index = int(future.key.split("-")[2])
+            finished[index] = future.result()
+            future.release()
+            while next_index in finished:
+                partial = partial.merge(finished.pop(next_index), job.worst)
+                _after(partial, plan[next_index][1], total, path, key, progress,
+                       after_chunk, next_index)
+                next_index += 1
+            for index, (start, stop) in _take(pending, 1):
+                futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
+                                          key=f"fp32-chunk-{index}-{start}", pure=False))
+        return partial
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _take(iterator, n):
+    out = []
+    for item in iterator:
+        out.append(item)
+        if len(out) == n:
+            break
+    return out
+
+
+def _worst_values(job, partial) -> dict:
+    """The exact reference (correctly rounded float64, certified) of each worst lane."""
+    import numpy as np
+
+    patterns = np.array(sorted({int(x) for x in partial.worst[:, 1]}), dtype=np.uint32)
+    if patterns.size == 0:
+        return {}
+    values = job.reference().certified(patterns).value
+    return {int(p): float(v) for p, v in zip(patterns, values)}

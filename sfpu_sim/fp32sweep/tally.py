@@ -1,0 +1,423 @@
+"""What an FP32 sweep keeps of its lanes: a partial summary that chunks reduce into, exactly.
+
+Owns: :class:`Partial` (integer counts, sums, maxima, histograms and a top-K list of the worst
+lanes, for the device output and for the kernel's own FP32 result, overall, per region and per
+binade), how one chunk of lanes becomes a Partial (a compiled loop), and how two Partials merge.
+Every field is an integer or an exact maximum, and the worst lanes are ranked by (distance
+descending, input pattern ascending), a total order, so the merged Partial, hence the summary,
+is the same bit for bit however the inputs are cut into chunks and in whatever order the
+chunks are merged. Knows nothing of kernels, references or formatting.
+
+Distances are ``daz-index`` steps (:mod:`sfpu_sim.ulp`), computed here in the compiled loop with
+the same bitwise formula, and cross-checked per chunk against ``ulp.distance`` and
+``ulp.index_by_search`` on a fixed sample of lanes (the summary's ``cross_verification``).
+Histograms hold every distance below :data:`EXACT` exactly and wider ones in power-of-two bins
+(a distance up to 2**33 fits), so percentiles are exact while they fall below ``EXACT``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+import numba
+import numpy as np
+
+from sfpu_sim import formats, jit, ulp
+from sfpu_sim.selection import REGIONS
+
+EXACT = 1024                                   # distances 0..1023 counted one by one
+WIDE = 24                                      # then [2^10, 2^11), ..., [2^33, 2^34)
+BINS = EXACT + WIDE
+CLASSES = len(ulp.LaneClass)
+NAN_BOTH, NAN_MISMATCH = int(ulp.LaneClass.NAN_BOTH), int(ulp.LaneClass.NAN_MISMATCH)
+DENORMAL_OUTPUTS = 16                          # distinct denormal-input outputs listed
+_jit = jit.njit(nogil=True)
+_inline = numba.njit(inline="always")        # no per-call array reference counting
+
+
+def bin_of(d: int) -> int:
+    return d if d < EXACT else EXACT + (int(d).bit_length() - 11)
+
+
+def bin_range(k: int) -> tuple[int, int]:
+    """Smallest and largest distance of histogram bin k."""
+    if k < EXACT:
+        return k, k
+    low = 1 << (k - EXACT + 10)
+    return low, 2 * low - 1
+
+
+@dataclass
+class Stats:
+    """Counted distances of one population: histogram, exact sum and maximum."""
+    hist: np.ndarray = field(default_factory=lambda: np.zeros(BINS, dtype=np.int64))
+    total: int = 0
+    max: int = -1
+
+    def merge(self, other: Stats) -> Stats:
+        return Stats(self.hist + other.hist, self.total + other.total, max(self.max, other.max))
+
+
+@dataclass
+class Partial:
+    """A mergeable summary of some lanes of a sweep (module docstring)."""
+    walked: int = 0
+    population: int = 0
+    classes: np.ndarray = field(default_factory=lambda: np.zeros(CLASSES, dtype=np.int64))
+    device: Stats = field(default_factory=Stats)
+    both: int = 0                                  # lanes counted for device and kernel
+    kernel: Stats = field(default_factory=Stats)   # over the ``both`` lanes
+    device_both: Stats = field(default_factory=Stats)
+    added: np.ndarray = field(default_factory=lambda: np.zeros(3, dtype=np.int64))  # w/b/s
+    added_max: int | None = None
+    added_hist: np.ndarray = field(default_factory=lambda: np.zeros(BINS, dtype=np.int64))
+    regions: list = field(default_factory=lambda: [Stats() for _ in REGIONS])
+    region_inputs: np.ndarray = field(default_factory=lambda: np.zeros(len(REGIONS),
+                                                                       dtype=np.int64))
+    binades: np.ndarray = field(default_factory=lambda: np.zeros((256, 5), dtype=np.int64))
+    worst: np.ndarray = field(default_factory=lambda: np.zeros((0, 6), dtype=np.int64))
+    denormal_inputs: int = 0
+    denormal_match: int = 0
+    denormal_outputs: dict = field(default_factory=dict)   # the smallest patterns' counts
+    denormal_other: int = 0                                # outputs not among them
+    denormal_expected: tuple = ()
+    cross_pairs: int = 0
+    cross_agree: int = 0
+    refined: int = 0
+    precision: int = 0
+
+    def merge(self, other: Partial, worst: int) -> Partial:
+        """The Partial of both sets of lanes (``worst``: how many worst lanes to keep)."""
+        outputs = dict(self.denormal_outputs)
+        for k, v in other.denormal_outputs.items():
+            outputs[k] = outputs.get(k, 0) + v
+        kept = sorted(outputs)[:DENORMAL_OUTPUTS]    # the smallest patterns: see _denormals
+        dropped = sum(v for k, v in outputs.items() if k not in kept)
+        maxima = [m for m in (self.added_max, other.added_max) if m is not None]
+        return Partial(
+            walked=self.walked + other.walked, population=self.population + other.population,
+            classes=self.classes + other.classes, device=self.device.merge(other.device),
+            both=self.both + other.both, kernel=self.kernel.merge(other.kernel),
+            device_both=self.device_both.merge(other.device_both),
+            added=self.added + other.added, added_max=max(maxima) if maxima else None,
+            added_hist=self.added_hist + other.added_hist,
+            regions=[a.merge(b) for a, b in zip(self.regions, other.regions)],
+            region_inputs=self.region_inputs + other.region_inputs,
+            binades=_merge_binades(self.binades, other.binades),
+            worst=top(np.concatenate([self.worst, other.worst]), worst),
+            denormal_inputs=self.denormal_inputs + other.denormal_inputs,
+            denormal_match=self.denormal_match + other.denormal_match,
+            denormal_outputs={k: outputs[k] for k in kept},
+            denormal_other=self.denormal_other + other.denormal_other + dropped,
+            denormal_expected=tuple(sorted(set(self.denormal_expected) |
+                                           set(other.denormal_expected))),
+            cross_pairs=self.cross_pairs + other.cross_pairs,
+            cross_agree=self.cross_agree + other.cross_agree,
+            refined=self.refined + other.refined,
+            precision=max(self.precision, other.precision))
+
+    # JSON form (the resume state) ------------------------------------------------------------
+    def as_json(self) -> dict:
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Stats):
+                value = _stats_json(value)
+            elif f.name == "regions":
+                value = [_stats_json(s) for s in value]
+            elif isinstance(value, np.ndarray):
+                value = value.tolist()
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif f.name == "denormal_outputs":
+                value = {str(k): v for k, v in value.items()}
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict) -> Partial:
+        p = cls()
+        for f in fields(cls):
+            value = data[f.name]
+            current = getattr(p, f.name)
+            if isinstance(current, Stats):
+                value = _stats_from(value)
+            elif f.name == "regions":
+                value = [_stats_from(s) for s in value]
+            elif f.name == "worst":
+                value = np.array(value, dtype=np.int64).reshape(-1, 6)
+            elif f.name == "binades":
+                value = np.array(value, dtype=np.int64).reshape(256, 5)
+            elif isinstance(current, np.ndarray):
+                value = np.array(value, dtype=np.int64)
+            elif isinstance(current, tuple):
+                value = tuple(value)
+            elif f.name == "denormal_outputs":
+                value = {int(k): int(v) for k, v in value.items()}
+            setattr(p, f.name, value)
+        return p
+
+
+def _merge_binades(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Binade rows: inputs, measured, total, max (column 3: a maximum), exact."""
+    out = a + b
+    out[:, 3] = np.maximum(a[:, 3], b[:, 3])
+    return out
+
+
+def _stats_json(s: Stats) -> dict:
+    nonzero = np.flatnonzero(s.hist)
+    return {"bins": nonzero.tolist(), "counts": s.hist[nonzero].tolist(), "total": s.total,
+            "max": s.max}
+
+
+def _stats_from(d: dict) -> Stats:
+    hist = np.zeros(BINS, dtype=np.int64)
+    hist[np.array(d["bins"], dtype=np.int64)] = np.array(d["counts"], dtype=np.int64)
+    return Stats(hist, int(d["total"]), int(d["max"]))
+
+
+def top(rows: np.ndarray, k: int) -> np.ndarray:
+    """The k worst rows (columns: distance, input pattern, ...): distance descending, then
+    input pattern ascending."""
+    if rows.shape[0] == 0:
+        return rows
+    order = np.lexsort((rows[:, 1], -rows[:, 0]))
+    return rows[order[:k]]
+
+
+# --------------------------------------------------------------------------------------------
+# One chunk, compiled
+# --------------------------------------------------------------------------------------------
+
+@_inline
+def _index(b, sign_mask, man_mask, man_bits):
+    magnitude = b & (sign_mask - 1)
+    rank = magnitude - man_mask if magnitude > man_mask else 0
+    return -rank if b & sign_mask else rank
+
+
+@_inline
+def _classify(e, a, sign_mask, man_mask, man_bits):
+    """(lane class, distance or -1) of expected ``e`` and actual ``a`` (ulp._classes)."""
+    exp_mask = (sign_mask - 1) & ~man_mask
+    e_nan = (e & exp_mask) == exp_mask and (e & man_mask) != 0
+    a_nan = (a & exp_mask) == exp_mask and (a & man_mask) != 0
+    e_inf = (e & exp_mask) == exp_mask and (e & man_mask) == 0
+    a_inf = (a & exp_mask) == exp_mask and (a & man_mask) == 0
+    cls = 0
+    if (e_inf or a_inf) and not (e_nan or a_nan):
+        cls = 2
+    if e_inf and a_inf and e == a:
+        cls = 1
+    if e_nan != a_nan:
+        cls = 4
+    if e_nan and a_nan:
+        cls = 3
+    if cls >= 3:
+        return cls, -1
+    d = _index(e, sign_mask, man_mask, man_bits) - _index(a, sign_mask, man_mask, man_bits)
+    return cls, abs(d)
+
+
+@_inline
+def _bin(d):
+    if d < EXACT:
+        return d
+    n = 0
+    while d > 0:
+        d >>= 1
+        n += 1
+    return EXACT + n - 11
+
+
+@_inline
+def _insert_worst(worst, count, d, x, i):
+    """Keep the rows (distance, pattern, lane) of the largest distances, ties by pattern."""
+    k = worst.shape[0]
+    if count == k and (d < worst[k - 1, 0] or (d == worst[k - 1, 0] and x > worst[k - 1, 1])):
+        return count
+    j = count if count < k else k - 1
+    while j > 0 and (d > worst[j - 1, 0] or (d == worst[j - 1, 0] and x < worst[j - 1, 1])):
+        if j < k:
+            worst[j] = worst[j - 1]
+        j -= 1
+    worst[j, 0], worst[j, 1], worst[j, 2] = d, x, i
+    return min(count + 1, k)
+
+
+@_jit
+def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
+           sel_region, r_low, r_high, r_closed, r_abs, classes, hist, kernel_hist,
+           device_both_hist, added_hist, added, region_hist, region_inputs, binades, worst,
+           sums, distance):
+    """One chunk into the accumulators (all int64); ``sums``: population, device total, device
+    max, both, kernel total, kernel max, device-both total, device-both max, added max (or
+    -2**62), worst count, then per region: total, max. ``distance``: per lane, -1 where the
+    lane is outside the population, unmeasured or not selected."""
+    regions = r_low.shape[0]
+    for i in range(x.shape[0]):
+        b = x[i]
+        distance[i] = -1
+        exponent = (b >> 23) & 0xFF
+        if not ((exponent != 0 and exponent != 0xFF) or b == 0):
+            continue                                   # population daz: normals and +0
+        v = np.float64(np.uint32(b).view(np.float32))
+        if v < sel_low or v > sel_high:
+            continue
+        region = -1
+        for r in range(regions):
+            axis = abs(v) if r_abs[r] else v
+            if axis >= r_low[r] and (axis <= r_high[r] if r_closed[r] else axis < r_high[r]):
+                region = r
+                break
+        if sel_region >= 0 and region != sel_region:
+            continue
+        sums[0] += 1
+        if region >= 0:
+            region_inputs[region] += 1
+        binades[exponent, 0] += 1
+        e = np.int64(expected[i])
+        cls, d = _classify(e, np.int64(out[i]), sign_mask, man_mask, man_bits)
+        classes[cls] += 1
+        if cls > 1 or d < 0:
+            continue
+        distance[i] = d
+        k = _bin(d)
+        hist[k] += 1
+        sums[1] += d
+        sums[2] = max(sums[2], d)
+        binades[exponent, 1] += 1
+        binades[exponent, 2] += d
+        binades[exponent, 3] = max(binades[exponent, 3], d)
+        if d == 0:
+            binades[exponent, 4] += 1
+        if region >= 0:
+            region_hist[region, k] += 1
+            sums[11 + 2 * region] += d
+            sums[12 + 2 * region] = max(sums[12 + 2 * region], d)
+        sums[9] = _insert_worst(worst, sums[9], d, np.int64(b), i)
+        ideal = np.int64(kernel[i])
+        if bf16:
+            if (ideal & 0x7F800000) == 0x7F800000 and (ideal & 0x7FFFFF) != 0:
+                ideal = ((ideal >> 16) & 0x8000) | 0x7FC0
+            else:
+                ideal = (ideal + 0x7FFF + ((ideal >> 16) & 1)) >> 16
+        if (ideal & ((sign_mask - 1) & ~man_mask)) == 0:
+            ideal &= sign_mask
+        kcls, kd = _classify(e, ideal, sign_mask, man_mask, man_bits)
+        if kcls > 1 or kd < 0:
+            continue
+        sums[3] += 1
+        kernel_hist[_bin(kd)] += 1
+        sums[4] += kd
+        sums[5] = max(sums[5], kd)
+        device_both_hist[k] += 1
+        sums[6] += d
+        sums[7] = max(sums[7], d)
+        a = d - kd
+        added[0 if a > 0 else (1 if a < 0 else 2)] += 1
+        sums[8] = max(sums[8], a)
+        added_hist[_bin(abs(a))] += 1
+
+
+@_jit
+def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
+                 bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
+                 hists, added, region_hist, region_inputs, binades, rows, sums, distance):
+    """:func:`_tally` of parts ``start..stop`` (lanes ``bounds[p]..bounds[p+1]``), each into
+    its own accumulators (row p): threads.parallel_for's kernel."""
+    for p in range(start, stop):
+        a, b = bounds[p], bounds[p + 1]
+        _tally(x[a:b], out[a:b], expected[a:b], kernel[a:b], sign_mask, man_mask, man_bits,
+               bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes[p],
+               hists[p, 0], hists[p, 1], hists[p, 2], hists[p, 3], added[p], region_hist[p],
+               region_inputs[p], binades[p], rows[p], sums[p], distance[a:b])
+
+
+PARTS = 16          # a chunk's lanes tallied in this many parts on the threads, then summed
+TALLY_COST = 20     # work per lane relative to a multiply-add lane (threads.parallel_for)
+# Columns of _tally's ``sums`` that hold maxima (the others are counts and sums); 9: per part.
+_MAXIMA = [2, 5, 7, 8]
+
+
+def _rows(parts: int, width: int) -> np.ndarray:
+    """Per-part counters every lane updates, each part's row padded by a cache line: parts
+    on two threads writing one line slowed the tally as much as the second thread sped it."""
+    return np.zeros((parts, width + 8), dtype=np.int64)
+
+
+def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int):
+    """A chunk's Partial over the lanes of population ``daz`` that ``selection``
+    (sfpu_sim.selection.Selection) keeps, with regions :data:`REGIONS`; returns (Partial,
+    per-lane distances, -1 where a lane is not counted). The lanes are tallied in
+    :data:`PARTS` parts (on the threads) whose integers are summed and maxima taken, and whose
+    worst lanes are ranked again: the same Partial as one pass, whatever the thread count."""
+    from sfpu_sim import threads
+
+    f = formats.FORMATS[out_format]
+    low, high = selection.range if selection.range is not None else (-math.inf, math.inf)
+    names = [r.name for r in REGIONS]
+    sel_region = names.index(selection.region) if selection.region is not None else -1
+    r_low = np.array([-math.inf if r.low is None else r.low for r in REGIONS])
+    r_high = np.array([math.inf if r.high is None else r.high for r in REGIONS])
+    r_closed = np.array([r.high_closed for r in REGIONS], dtype=np.bool_)
+    r_abs = np.array([r.on_abs for r in REGIONS], dtype=np.bool_)
+    n, parts = len(REGIONS), PARTS
+    bounds = np.array([x.size * k // parts for k in range(parts + 1)], dtype=np.int64)
+    classes = _rows(parts, CLASSES)
+    hists = np.zeros((parts, 4, BINS), dtype=np.int64)
+    added = _rows(parts, 3)
+    region_hist = np.zeros((parts, n, BINS), dtype=np.int64)
+    region_inputs = _rows(parts, n)
+    binades = np.zeros((parts, 256, 5), dtype=np.int64)
+    rows = np.zeros((parts, max(worst, 1), 3), dtype=np.int64)
+    sums = _rows(parts, 11 + 2 * n)
+    sums[:, [2, 5, 7]] = -1
+    sums[:, 8] = -(1 << 62)
+    sums[:, 12::2] = -1
+    distance = np.empty(x.size, dtype=np.int64)
+    threads.parallel_for(
+        _tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
+        np.ascontiguousarray(out), np.ascontiguousarray(expected),
+        np.ascontiguousarray(kernel, dtype=np.uint32), f.sign_mask, f.man_mask, f.man_bits,
+        out_format == "bf16", low, high, sel_region, r_low, r_high, r_closed, r_abs, classes,
+        hists, added, region_hist, region_inputs, binades, rows, sums, distance,
+        cost=TALLY_COST * max(x.size // parts, 1), lanes_per_item=max(x.size // parts, 1))
+    maxima = [*_MAXIMA, *range(12, 11 + 2 * n, 2)]
+    classes, added, region_inputs = classes[:, :CLASSES], added[:, :3], region_inputs[:, :n]
+    total = sums.sum(axis=0)
+    total[maxima] = sums[:, maxima].max(axis=0)
+    hist = hists.sum(axis=0)
+    merged_binades = binades.sum(axis=0)
+    merged_binades[:, 3] = binades[:, :, 3].max(axis=0)
+    found = [np.column_stack([rows[p, :sums[p, 9], :2], rows[p, :sums[p, 9], 2] + bounds[p]])
+             for p in range(parts)] if worst else []
+    chosen = top(np.concatenate(found), worst) if found else np.zeros((0, 3), dtype=np.int64)
+    lanes = chosen[:, 2]
+    worst_rows = np.column_stack([chosen[:, 0], chosen[:, 1], out[lanes].astype(np.int64),
+                                  expected[lanes].astype(np.int64),
+                                  kernel[lanes].astype(np.int64),
+                                  _kernel_distances(expected[lanes], kernel[lanes],
+                                                    out_format)])
+    region_hist = region_hist.sum(axis=0)
+    p = Partial(walked=int(x.size), population=int(total[0]), classes=classes.sum(axis=0),
+                device=Stats(hist[0], int(total[1]), int(total[2])), both=int(total[3]),
+                kernel=Stats(hist[1], int(total[4]), int(total[5])),
+                device_both=Stats(hist[2], int(total[6]), int(total[7])),
+                added=added.sum(axis=0), added_max=int(total[8]) if total[3] else None,
+                added_hist=hist[3],
+                regions=[Stats(region_hist[r].copy(), int(total[11 + 2 * r]),
+                               int(total[12 + 2 * r])) for r in range(n)],
+                region_inputs=region_inputs.sum(axis=0), binades=merged_binades,
+                worst=worst_rows.reshape(-1, 6))
+    return p, distance
+
+
+def _kernel_distances(expected, kernel, out_format: str) -> np.ndarray:
+    """daz-index distance of the kernel's FP32 result rounded to nearest (and flushed) from
+    the reference, -1 where unmeasured (the BF16 sweep's ``kernel_ulp``)."""
+    ideal = formats.fp32_to_bf16_rne(kernel) if out_format == "bf16" else kernel
+    ideal = formats.ftz(ideal, formats.FORMATS[out_format])
+    result = ulp.distance(expected, ideal, "daz-index", out_format)
+    return np.where(result.counted, result.distance, -1).astype(np.int64)
