@@ -11,23 +11,44 @@ kernels (sin/tan/... "fast bf16" paths) were an open draft and are not modelled.
   trig.py). ``calculate_sine`` / ``calculate_cosine`` and ``sine_init`` / ``cosine_init`` carry
   PR #37714's math unchanged in all three readings (only ``#pragma GCC unroll`` and
   ``sfpi::as``/``convert`` spellings moved), on both chips.
-* ``atan_2026_09``, ``asin_2026_09``, ``acos_2026_09`` (Blackhole only): the BF16 arms
+* ``atan_2026_09``, ``asin_2026_09``, ``acos_2026_09`` (both chips): the BF16 arms
   ``sfpu_atan_bf16`` (PR #35470, Jan 2026) and ``sfpu_asin_bf16`` / ``sfpu_acos_bf16`` (PR #40843,
-  Mar 2026), as restructured by PR #50112 (Jason Davies, merged Jul 2026: "minor performance
-  tweaks to the bf16 paths"), with ``convert<vFloat16b>(result, Nearest)``.
+  Mar 2026), as restructured by PR #50112 (Jason Davies, opened 2026-07-16, merged Jul 2026:
+  "minor performance tweaks to the bf16 paths", on Wormhole and Blackhole alike: WH atan 59 -> 57,
+  asin 76 -> 72, acos 77 -> 73 cycles), with ``convert<vFloat16b>(result, Nearest)``.
 
-  atan: NaN in -> NaN; ``t = |x|``, ``t = 1/t`` where ``|x| - 1 >= 0`` (``sfpu_reciprocal<false>`` =
-  ``sfpu_reciprocal_iter<2>``: SFPARECIP + two guarded Newton steps, Prgm0 = 2.0); odd degree-7
-  minimax ``t * P(t*t)``; ``pi/2 - p`` where ``|x| >= 1``; sign of x.
+  atan: NaN in -> NaN; ``t = |x|``, ``t = 1/t`` where ``|x| - 1 >= 0`` (``sfpu_reciprocal<false>``
+  = ``sfpu_reciprocal_iter<2>``: Blackhole SFPARECIP + two guarded Newton steps, Prgm0 = 2.0;
+  Wormhole the quadratic seed in Prgm0..2 + two Newton steps, :func:`kernels.reciprocal.
+  reciprocal`); odd degree-7 minimax ``t * P(t*t)``; ``pi/2 - p`` where ``|x| >= 1``; sign of x.
   asin/acos: ``z = |x|`` below 0.625, else ``z = sqrt_custom((1 - |x|)/2)`` (magic 0x5f37 seed +
   two Newton steps); ``z * P(z*z)`` (degree-3 fit of asin(sqrt u)/sqrt u); above 0.625
-  ``pi/2 - 2p``; sign of x; acos = ``pi/2 - asin``; NaN where ``|x| <= 1`` fails.
+  ``pi/2 - 2p``; sign of x; acos = ``pi/2 - asin``; NaN where ``|x| <= 1`` fails. Nothing but
+  atan's reciprocal is chip-specific.
 
-  Wormhole is not registered: the only Wormhole revision readable here (@01af8126) predates
-  PR #50112 (its fp32 coefficients are the pre-#50112 ones, its asin arm is the older
-  v_if/v_else form and its atan tests ``|x| - 1 > 0``), and its ``sfpu_reciprocal<false>``
-  seed constants were refit at an undatable point (two stored Wormhole ``ckernel_sfpu_recip.h``
-  revisions disagree), so the Wormhole code of 2026-09-30 cannot be pinned.
+  Wormhole, and why it is registered although no post-#50112 Wormhole file is readable here: the
+  Wormhole candidates for 2026-09-30 are (a) this PR #50112 form with Wormhole's reciprocal and
+  (b) the only readable Wormhole revision, @01af8126 (index id 54837550361; pre-#50112: atan
+  tests ``|x| - 1 > 0`` twice, asin/acos take the older ``v_if(|x| <= 0.625) ... v_else`` arm),
+  each with either Wormhole reciprocal seed (the Sollya minimax seed the header documents, or the
+  refit seed of two undated stored ``ckernel_sfpu_recip.h`` revisions, index ids 70302691577,
+  70080189142). All of them give the same BF16 output on every one of the 65,536 inputs (tests):
+  the forms differ only at |x| = 1 (atan) and |x| = 0.625 (asin, acos), where both roads round
+  to the same pattern, and two Newton steps leave no trace of the seed. So the Wormhole kernel of
+  2026-09-30 is pinned bit for bit even though its exact instruction stream (PR #50112's
+  scheduling) is not read; what is registered is form (a). tt-llk's budget (tt-metal @01d9b424,
+  measured on Wormhole 2026-09-30, Float16_b -> Float16_b, dest_acc No) records Atan max 1, Asin
+  max 1, Acos max 0 steps; every candidate predicts exactly these (asin and acos over their
+  domain [-1, 1]: outside it the quiet-NaN default rounds to an infinity, which cannot be
+  measured against a NaN golden, so the budget's rows can only come from in-domain lanes). An
+  undated change to both chips (the ``GUARD_NON_FINITE`` opt-out of ``sqrt_custom``, issue
+  #52930's finding 5; its write-up, index id 58222009473) states that ``calculate_asin`` /
+  ``calculate_acos`` stayed instruction-identical on both chips.
+
+  The chips agree on every input except asin's 127 negative NaNs: Wormhole's SFPMAD keeps a
+  NaN's sign (issue #46165) and SFPABS leaves a NaN alone, so ``|x| - 1`` is negative, the
+  ``|x| <= 1`` test passes and ``setsgn(., x)`` gives a negative NaN, -Inf after rounding
+  (Blackhole: the +NaN default, +Inf).
 """
 from __future__ import annotations
 
@@ -64,30 +85,31 @@ SQRT_CUSTOM_MAGIC = 0x5F370000      # vFloat(sFloat16b(0x5f37)) as bits
 
 
 def atan_init():
-    """``atan_init<false, false>``: ``sfpu_reciprocal_init<false>()`` (Blackhole: Prgm0 = 2.0)."""
+    """``atan_init<false, false>``: ``sfpu_reciprocal_init<false>()`` (Blackhole: Prgm0 = 2.0;
+    Wormhole: the quadratic seed's three constants)."""
     reciprocal_init(False)
 
 
 def atan_bf16(val):
-    """``sfpu_atan_bf16<false>(val)`` (Blackhole, PR #50112 form)."""
+    """``sfpu_atan_bf16<false>(val)`` (PR #50112 form). The source tests for a NaN first and
+    evaluates the rest under ``v_else``; here the rest runs on every lane and the NaN test selects
+    last: the same values in every lane (nothing here crosses lanes), and fewer values live through
+    the reciprocal, whose Wormhole form (seed + two Newton steps) would not fit the DSL's eight
+    LRegs otherwise."""
     t0 = abs(val)
-    result = vFloat(0.0)
-    exponent = exexp_nodebias(val)
-    mantissa = exman9(val)
-    with v_if((exponent == 255) & (mantissa != 0)):
+    absval_minus_1 = t0 - 1.0
+    with v_if(absval_minus_1 >= 0.0):
+        t0.assign(reciprocal(t0, 2))
+    v_endif()
+    t1 = t0 * t0
+    t1 = polyval(t1, *ATAN_BF16)
+    t1 = t1 * t0
+    with v_if(absval_minus_1 >= 0.0):
+        t1.assign(PI_2 - t1)
+    v_endif()
+    result = setsgn(t1, val)
+    with v_if((exexp_nodebias(val) == 255) & (exman9(val) != 0)):
         result.assign(math.nan)
-    with v_else():
-        absval_minus_1 = t0 - 1.0
-        with v_if(absval_minus_1 >= 0.0):
-            t0.assign(reciprocal(t0, 2))
-        v_endif()
-        t1 = t0 * t0
-        t1 = polyval(t1, *ATAN_BF16)
-        t1 = t1 * t0
-        with v_if(absval_minus_1 >= 0.0):
-            t1.assign(PI_2 - t1)
-        v_endif()
-        result.assign(setsgn(t1, val))
     v_endif()
     return result
 
@@ -181,21 +203,22 @@ register_kernel(
 
 INVERSE = ("tt-metal ckernel_sfpu_trigonometry.h calculate_{fn}<false, false> (BH @01c8afed = "
            "main a406ad5c, 2026-09-22, per PR #57292's fallback): {what}, PR #50112 form (Jul "
-           "2026); convert<vFloat16b>(r, Nearest). Wormhole not pinnable (kernels/trig_2026.py)")
+           "2026); convert<vFloat16b>(r, Nearest). WH: every candidate (pre/post #50112, either "
+           "seed) gives these outputs and tt-llk's 2026-09-30 budget (kernels/trig_2026.py)")
 register_kernel(
-    "atan_2026_09", atan_2026_09, init=atan_init, function="atan", chips=("blackhole",),
+    "atan_2026_09", atan_2026_09, init=atan_init, function="atan",
     mode="accurate", dest="bf16",
     provenance=INVERSE.format(fn="atan", what="sfpu_atan_bf16 (PR #35470): reciprocal<2> for "
                               "|x| >= 1, odd degree-7 minimax, pi/2 - p"),
-    description="ttnn.atan on a BF16 tensor, Jul - Sep 2026 (Blackhole)")
+    description="ttnn.atan on a BF16 tensor, Jul - Sep 2026")
 register_kernel(
-    "asin_2026_09", asin_2026_09, function="asin", chips=("blackhole",), mode="accurate",
+    "asin_2026_09", asin_2026_09, function="asin", mode="accurate",
     dest="bf16",
     provenance=INVERSE.format(fn="asin", what="sfpu_asin_bf16 (PR #40843): split at 0.625, "
                               "sqrt_custom endpoint reduction, degree-3 asin(sqrt u)/sqrt u"),
-    description="ttnn.asin on a BF16 tensor, Jul - Sep 2026 (Blackhole)")
+    description="ttnn.asin on a BF16 tensor, Jul - Sep 2026")
 register_kernel(
-    "acos_2026_09", acos_2026_09, function="acos", chips=("blackhole",), mode="accurate",
+    "acos_2026_09", acos_2026_09, function="acos", mode="accurate",
     dest="bf16",
     provenance=INVERSE.format(fn="acos", what="sfpu_acos_bf16 (PR #40843): pi/2 - asin"),
-    description="ttnn.acos on a BF16 tensor, Jul - Sep 2026 (Blackhole)")
+    description="ttnn.acos on a BF16 tensor, Jul - Sep 2026")
