@@ -66,7 +66,6 @@ from sfpu_sim.sfpi import (
     float_to_fp16b,
     reinterpret,
     setsgn,
-    v_else,
     v_endif,
     v_if,
     vFloat,
