@@ -179,14 +179,19 @@ def sweep_png(m: dict, arrays: dict) -> bytes:
     _cdf(axes[3], m, arrays)
     _per_bin(axes[4], m, arrays, xi)
 
-    side = figure.add_subplot(grid[:, 1])
-    side.axis("off")
-    side.text(0.0, 1.0, _side_text(m), family="monospace", fontsize=7.5, va="top",
-              transform=side.transAxes)
+    _side_panel(figure, grid, m)
     figure.suptitle(f"{m['kernel']} on {m['chip']}: {m['function']}, Dst {m['dest'].upper()}, "
                     f"reference {m['reference_rounding']}, ULP {m['ulp_convention']} "
                     f"({m['tool']})", fontsize=12)
     return _png(figure)
+
+
+def _side_panel(figure, grid, m: dict) -> None:
+    """The report's key figures as text in the figure's right-hand column."""
+    side = figure.add_subplot(grid[:, 1])
+    side.axis("off")
+    side.text(0.0, 1.0, _side_text(m), family="monospace", fontsize=7.5, va="top",
+              transform=side.transAxes)
 
 
 def _cdf(ax, m: dict, arrays: dict) -> None:
@@ -316,10 +321,7 @@ def fp32_png(m: dict) -> bytes:
     ax.set_ylabel("% of measured inputs")
     ax.set_title(f"distribution of |ULP| over {N.count(m['measured'])} inputs", fontsize=10,
                  y=1.0)
-    side = figure.add_subplot(grid[:, 1])
-    side.axis("off")
-    side.text(0.0, 1.0, _side_text(m), family="monospace", fontsize=7.5, va="top",
-              transform=side.transAxes)
+    _side_panel(figure, grid, m)
     figure.suptitle(f"{m['kernel']} on {m['chip']}: {m['function']}, FP32 inputs, Dst "
                     f"{m['dest'].upper()}, reference {m['reference_rounding']}, ULP "
                     f"{m['ulp_convention']} ({m['tool']})", fontsize=12)
