@@ -354,6 +354,8 @@ _LLK = "tt-llk tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_exp.h
 
 register_kernel(
     "exp", exp_bf16, init=exp_init, function="exp", mode="accurate", dest="bf16",
+    template="calculate_exponential",
+    params={"APPROXIMATION_MODE": False, "FAST_APPROX": True, "is_fp32_dest_acc_en": False},
     provenance=f"{_METAL}: calculate_exponential<false, true, false> -> _sfpu_exp_21f_<false> "
                "(PR #25946, Jul-Aug 2025; Moroz et al. 2022 exp_21f) with float_to_fp16b(y, 0); "
                "exp_init<false, true> loads the reciprocal constants",
@@ -361,6 +363,9 @@ register_kernel(
 
 register_kernel(
     "exp_fp32", exp_fp32, init=exp_init, function="exp", mode="accurate", dest="fp32",
+    template="calculate_exponential",
+    params={"APPROXIMATION_MODE": False, "FAST_APPROX": True, "is_fp32_dest_acc_en": True},
+    instance_of="exp",
     provenance=f"{_METAL}: calculate_exponential<false, true, true> -> _sfpu_exp_f32_accurate_ "
                "(PR #33563, Dec 2025): Cody-Waite + degree-7 Taylor, no rounding",
     description="ttnn.exp (accurate) with an FP32 Dst")

@@ -256,6 +256,9 @@ def log_legacy():
 
 register_kernel(
     "log", log, init=log_init, function="log", mode="accurate", dest="bf16",
+    template="calculate_log",
+    params={"APPROXIMATION_MODE": False, "FAST_APPROX": False, "HAS_BASE_SCALING": False,
+            "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_log.h calculate_log_body<FAST_APPROX=false, "
                "HAS_BASE_SCALING=false, false>, PR #33391 (Dec 2025; index revision "
                "10165047131), live through Jan 2026: degree-5 Sollya minimax of log on [1, 2] "
@@ -275,6 +278,10 @@ register_kernel(
     "log_fp32", {"wormhole": log_fp32_wormhole, "blackhole": log_fp32_blackhole},
     init={"wormhole": log_fp32_init_wormhole, "blackhole": log_fp32_init_blackhole},
     function="log", mode="accurate", dest="fp32",
+    template="calculate_log",
+    params={"APPROXIMATION_MODE": False, "FAST_APPROX": False, "HAS_BASE_SCALING": False,
+            "is_fp32_dest_acc_en": True},
+    instance_of="log",
     provenance="tt-metal ckernel_sfpu_log.h calculate_log_f32_body<false>, PR #33391 "
                "(Dec 2025; index revision 10165047131), live through Jan 2026: m in "
                "[sqrt2/2, sqrt2), z = (m-1)*_sfpu_reciprocal_<2>(m+1), 2z(1 + z^2/3 + ... "

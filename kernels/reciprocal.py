@@ -286,6 +286,8 @@ register_kernel(
     {"wormhole": reciprocal_bf16_wormhole, "blackhole": reciprocal_bf16_blackhole},
     init={"wormhole": reciprocal_init_wormhole, "blackhole": None}, function="reciprocal",
     mode="accurate", dest="bf16",
+    template="calculate_reciprocal",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False, "legacy_compat": False},
     provenance=f"{_LLK}, via tt-metal calculate_reciprocal<false, false, 8, legacy_compat="
                "false>. Wormhole: _sfpu_reciprocal_<1> (quadratic seed #230/#648, Sep 2025) + "
                "float_to_fp16b(out, 0). Blackhole: _calculate_reciprocal_fast_8b_3c_ (tt-llk "
@@ -298,6 +300,9 @@ register_kernel(
     {"wormhole": reciprocal_fp32_wormhole, "blackhole": reciprocal_fp32_blackhole},
     init={"wormhole": reciprocal_init_wormhole, "blackhole": None}, function="reciprocal",
     mode="accurate", dest="fp32",
+    template="calculate_reciprocal",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True, "legacy_compat": False},
+    instance_of="reciprocal",
     provenance=f"{_LLK}. Wormhole: _sfpu_reciprocal_<2>. Blackhole: "
                "_calculate_reciprocal_fast_24b_5c_ (tt-llk #834, 2025-11-26; SFPLOADMACRO on the "
                "device, here the straight-line form of tt-llk #1473, 2026-03-14): SFPARECIP + "

@@ -143,6 +143,8 @@ def sigmoid_llk_lut():
 
 register_kernel(
     "sigmoid", sigmoid, init=sigmoid_init, function="sigmoid", mode="accurate", dest="bf16",
+    template="calculate_sigmoid",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_sigmoid.h _sfpu_sigmoid_<false> (PR #31266 Nov 2025 + "
                "#33563 Dec 2025; live at 2026-01-30 after the #36308/#36687 revert): "
                "exp_21f(-x) unrounded, 1 + e, _sfpu_reciprocal_<1>, float_to_fp16b(, 0)",
@@ -151,6 +153,9 @@ register_kernel(
 register_kernel(
     "sigmoid_fp32", sigmoid_fp32, init=sigmoid_init, function="sigmoid", mode="accurate",
     dest="fp32",
+    template="calculate_sigmoid",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="sigmoid",
     provenance="tt-metal ckernel_sfpu_sigmoid.h _sfpu_sigmoid_<true> (Dec 2025 - Jan 2026): "
                "_sfpu_exp_f32_accurate_(-x), 1 + e, _sfpu_reciprocal_<2>, no rounding",
     description="ttnn.sigmoid (accurate) with an FP32 Dst")

@@ -257,6 +257,9 @@ _LLK = "tt-llk ckernel_sfpu_sqrt.h _calculate_sqrt_body_ (rewrite #230 2025-09-0
 
 register_kernel(
     "sqrt", sqrt, init=sqrt_init, function="sqrt", mode="accurate", dest="bf16",
+    template="calculate_sqrt",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False, "FAST_APPROX": False,
+            "legacy_compat": False},
     provenance=f"{_LLK}: SQRT_23-bits, x<0 -> NaN, float_to_fp16b(y, 0); ttnn.sqrt -> "
                f"sqrt_tile<FAST_APPROX=false>, legacy_compat=false, APPROX=false (flags read "
                f"from unary_op_utils/compute-API revisions, see module docstring)",
@@ -264,6 +267,9 @@ register_kernel(
 
 register_kernel(
     "rsqrt", rsqrt, init=sqrt_init, function="rsqrt", mode="accurate", dest="bf16",
+    template="calculate_rsqrt",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False, "FAST_APPROX": False,
+            "legacy_compat": False},
     provenance=f"{_LLK} RECIPROCAL=true via ckernel_sfpu_rsqrt.h _calculate_rsqrt_: "
                f"SQRT_23-bits rsqrt, 0 -> Inf, Inf -> 0, x<0 -> NaN, float_to_fp16b(y, 0); "
                f"ttnn.rsqrt -> rsqrt_tile<legacy_compat=false, FAST_APPROX=false>",
@@ -271,11 +277,19 @@ register_kernel(
 
 register_kernel(
     "sqrt_fp32", sqrt_fp32, init=sqrt_init, function="sqrt", mode="accurate", dest="fp32",
+    template="calculate_sqrt",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True, "FAST_APPROX": False,
+            "legacy_compat": False},
+    instance_of="sqrt",
     provenance=f"{_LLK}: SQRT_23-bits, fp32_dest_acc_en=true (no rounding)",
     description="ttnn.sqrt on an FP32 tensor (fp32_dest_acc_en)")
 
 register_kernel(
     "rsqrt_fp32", rsqrt_fp32, init=sqrt_init, function="rsqrt", mode="accurate", dest="fp32",
+    template="calculate_rsqrt",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True, "FAST_APPROX": False,
+            "legacy_compat": False},
+    instance_of="rsqrt",
     provenance=f"{_LLK} RECIPROCAL=true: SQRT_23-bits rsqrt, fp32_dest_acc_en=true",
     description="ttnn.rsqrt on an FP32 tensor (fp32_dest_acc_en)")
 

@@ -76,6 +76,7 @@ def tanh():
 
 register_kernel(
     "tanh", tanh, init=tanh_init, function="tanh", mode="accurate", dest="bf16",
+    template="calculate_tanh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_tanh.h, PR #31685 (Nov 2025), math unchanged through "
                "Aug 2026 (PR #52732 restructured it): degree-6 minimax on |x|, min(p, 1), sign "
                "restored, float_to_fp16b(p, 0)",
@@ -274,6 +275,9 @@ def tanh_fp32_2025_11():
 
 register_kernel(
     "tanh_fp32", tanh_fp32, init=tanh_fp32_init, function="tanh", mode="accurate", dest="fp32",
+    template="calculate_tanh",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="tanh",
     provenance="tt-metal ckernel_sfpu_tanh.h _sfpu_tanh_fp32_accurate_, PR #34927 (Dec 2025 - "
                "Jan 2026): |x| < 0.6 x*P(x^2), else 2*sigmoid<true>(2x) - 1 (exp f32-accurate, "
                "reciprocal<2>); no rounding; init = reciprocal constants",

@@ -125,6 +125,7 @@ def tanh_fp32_2026_09():
 
 register_kernel(
     "tanh_2026_09", tanh, init=tanh_init, function="tanh", mode="accurate", dest="bf16",
+    template="calculate_tanh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="alias of tanh: tt-metal ckernel_sfpu_tanh.h calculate_tanh<false, false> as on "
                "main a406ad5c (2026-09-22, PR #57292's fallback; WH revisions 54501430427 et "
                "al.): _sfpu_tanh_polynomial_x2_ (PR #52732) runs PR #31685's degree-6 minimax two "
@@ -135,6 +136,9 @@ register_kernel(
 register_kernel(
     "tanh_fp32_2026_09", tanh_fp32_2026_09, init=tanh_fp32_init, function="tanh",
     mode="accurate", dest="fp32",
+    template="calculate_tanh",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="tanh_2026_09",
     provenance="tt-metal ckernel_sfpu_tanh.h _sfpu_tanh_fp32_accurate_ (2026, expm1 form; BH "
                "read in PR #57292's branch on main a406ad5c, WH in four draft-branch revisions "
                "that agree on it): t = expm1(|2x|)/2 by Cody-Waite + degree-6 polynomial, "

@@ -37,6 +37,9 @@ BOTH_CHIPS = CHIPS
 MODES = ("accurate", "approximate")
 DESTS = ("bf16", "fp32")
 SPECIAL_NAMES = ("nan", "+inf", "-inf", "+0", "-0")
+# The LLK template parameter that picks a kernel's program for the Dst mode (tt-llk kernels are
+# ``template <bool APPROXIMATION_MODE, bool is_fp32_dest_acc_en, ...>``).
+DEST_PARAM = "is_fp32_dest_acc_en"
 ENV_VARIABLE = "SFPU_SIM_KERNELS"
 ENTRY_POINT_GROUP = "sfpu_sim.kernels"
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +78,12 @@ def display_path(path: str | os.PathLike) -> str:
 class KernelSpec:
     """One registered kernel. ``build(arch) -> Program`` makes its instruction stream;
     ``origin`` is where it was registered (``file:line``); ``specials`` declares deliberate
-    special-value behaviour (input name -> output pattern), which testing then accepts."""
+    special-value behaviour (input name -> output pattern), which testing then accepts.
+
+    ``template`` and ``params``: the LLK function template this kernel instantiates and its
+    compile-time arguments (``APPROXIMATION_MODE``, ``is_fp32_dest_acc_en``, the op's own), as
+    the device compiles it; ``instance_of``: the kernel whose other instantiations this one
+    joins (its family; default: itself). See :func:`for_dest`."""
     name: str
     function: str
     chips: tuple[str, ...]
@@ -86,7 +94,22 @@ class KernelSpec:
     description: str = ""
     origin: str = ""
     specials: Mapping[str, int] = field(default_factory=dict, compare=False)
+    template: str = ""
+    params: Mapping[str, object] = field(default_factory=dict, compare=False)
+    instance_of: str = ""
     _programs: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def instantiation(self) -> str:
+        """``calculate_tanh<APPROXIMATION_MODE=false, is_fp32_dest_acc_en=true>``, or "" for
+        a kernel registered without its template."""
+        if not self.template:
+            return ""
+        return f"{self.template}<{', '.join(f'{k}={_cpp(v)}' for k, v in self.params.items())}>"
+
+    @property
+    def family(self) -> str:
+        return self.instance_of or self.name
 
     def program(self, arch):
         """The kernel's instruction stream for ``arch`` (an Arch or its name), built once."""
@@ -99,6 +122,65 @@ class KernelSpec:
         if arch.name not in self._programs:
             self._programs[arch.name] = _built(self, arch)
         return self._programs[arch.name]
+
+
+def _cpp(value) -> str:
+    """A template argument as C++ spells it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Instantiation:
+    """What runs for a requested Dst mode: ``spec``, the kernel the device compiles for it, and
+    ``note``, one line saying how it was chosen (shown by every command)."""
+    spec: KernelSpec
+    dest: str
+    note: str
+    modelled: bool = True
+
+
+def for_dest(spec: KernelSpec, dest: str | None) -> Instantiation:
+    """The instantiation of ``spec``'s template that the device compiles for a ``dest`` Dst
+    (None: the kernel's own). A template with an ``is_fp32_dest_acc_en`` parameter compiles one
+    program per Dst mode: the other mode's instantiation is looked up in ``spec``'s family. If
+    it is not modelled, ``spec`` still runs, marked ``modelled=False`` with a note saying the
+    device runs another program. A kernel registered with a template but without the parameter
+    declares that its code does not depend on it: one program for both."""
+    dest = dest or spec.dest
+    if dest not in DESTS:
+        raise RegistrationError(f"dest {dest!r}: choose from {', '.join(DESTS)}")
+    wanted = dest == "fp32"
+    if DEST_PARAM not in spec.params:
+        if spec.template:
+            note = f"{spec.name} = {spec.instantiation}: its code does not depend on " \
+                   f"{DEST_PARAM}, so the device runs this program with either Dst"
+        elif dest == spec.dest:
+            note = f"{spec.name}: written for a {dest.upper()} Dst (no LLK template recorded)"
+        else:
+            note = f"{spec.name}: written for a {spec.dest.upper()} Dst and run on a " \
+                   f"{dest.upper()} Dst; no LLK template is recorded, so whether the device " \
+                   f"compiles another program for this Dst is not known here"
+        return Instantiation(spec, dest, note)
+    if bool(spec.params[DEST_PARAM]) == wanted:
+        return Instantiation(spec, dest, f"{spec.name} = {spec.instantiation}")
+    for other in specs():
+        if (other.family == spec.family and other is not spec
+                and bool(other.params.get(DEST_PARAM, not wanted)) == wanted
+                and {k: v for k, v in other.params.items() if k != DEST_PARAM}
+                == {k: v for k, v in spec.params.items() if k != DEST_PARAM}):
+            return Instantiation(other, dest, f"{other.name} = {other.instantiation} (the "
+                                              f"{dest.upper()}-Dst instantiation of {spec.name})")
+    return Instantiation(spec, dest, f"NOT THE DEVICE'S PROGRAM: {spec.template}<..., {DEST_PARAM}="
+                                     f"{_cpp(wanted)}> is not modelled; {spec.name} "
+                                     f"({_cpp(not wanted)}) ran on a {dest.upper()} Dst",
+                         modelled=False)
+
+
+def instantiations(spec: KernelSpec) -> list[KernelSpec]:
+    """Every registered instantiation in ``spec``'s family, ``spec`` first."""
+    return [spec] + [s for s in specs() if s.family == spec.family and s is not spec]
 
 
 def _built(spec: KernelSpec, arch):
@@ -161,7 +243,9 @@ def _dsl_builder(name: str, body, init):
 def register_kernel(name: str, body, *, init=None, function: str,
                     chips=CHIPS, dest: str = "bf16", mode: str = "accurate",
                     provenance: str = "", description: str = "", reference=None,
-                    specials: Mapping[str, int] | None = None) -> KernelSpec:
+                    specials: Mapping[str, int] | None = None, template: str = "",
+                    params: Mapping[str, object] | None = None,
+                    instance_of: str = "") -> KernelSpec:
     """Register a kernel written with the DSL (:mod:`sfpu_sim.sfpi`).
 
     ``body``: one iteration of the kernel's loop (reads ``dst_reg``, writes it back), and
@@ -170,7 +254,11 @@ def register_kernel(name: str, body, *, init=None, function: str,
     reference function the kernel approximates (``sfpu-sim`` lists them); with ``reference`` (a
     function of one ``mpmath.mpf``) a new function of that name is defined, correctly rounded by
     the mpmath backend or refused. ``dest``: the Dst format it is written for. ``specials``:
-    deliberate special-value results, e.g. ``{"nan": 0x7fc0}``.
+    deliberate special-value results, e.g. ``{"nan": 0x7fc0}``. ``template``, ``params``: the
+    LLK template and compile-time arguments this kernel is an instantiation of, e.g.
+    ``template="calculate_tanh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en":
+    True}``; ``instance_of``: an already registered kernel of the same template (its other
+    instantiations), so ``--dest`` finds the program the device compiles for each Dst mode.
     """
     origin = _call_site()
     if not isinstance(name, str) or not name.isidentifier():
@@ -188,18 +276,22 @@ def register_kernel(name: str, body, *, init=None, function: str,
     return _register(name, _dsl_builder(name, body_for, init_for), function=function,
                      chips=chips, dest=dest, mode=mode, provenance=provenance,
                      description=description, reference=reference, specials=specials,
-                     origin=origin)
+                     origin=origin, template=template, params=params, instance_of=instance_of)
 
 
 def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
                      dest: str = "bf16", mode: str = "accurate", provenance: str = "",
-                     description: str = "", specials=None) -> KernelSpec:
+                     description: str = "", specials=None, template: str = "",
+                     params: Mapping[str, object] | None = None,
+                     instance_of: str = "") -> KernelSpec:
     """Register a kernel given as a Program builder ``build(arch) -> Program`` (e.g. one
-    assembled from text) rather than a DSL body."""
+    assembled from text) rather than a DSL body; the other arguments as for
+    :func:`register_kernel`."""
     origin = _call_site()
     return _register(name, build, function=function, chips=_checked_chips(chips, origin),
                      dest=dest, mode=mode, provenance=provenance, description=description,
-                     reference=None, specials=specials, origin=origin)
+                     reference=None, specials=specials, origin=origin, template=template,
+                     params=params, instance_of=instance_of)
 
 
 def _checked_chips(chips, origin: str) -> tuple[str, ...]:
@@ -213,8 +305,37 @@ def _checked_chips(chips, origin: str) -> tuple[str, ...]:
     return chips
 
 
+def _checked_template(template, params, instance_of, dest: str, origin: str) -> dict:
+    """``params`` as a dict, after checking they describe one instantiation consistently."""
+    params = dict(params or {})
+    if not isinstance(template, str) or (template and not template.isidentifier()):
+        raise RegistrationError(f"{origin}: template {template!r} must be the LLK function's "
+                                f"name (an identifier)")
+    if params and not template:
+        raise RegistrationError(f"{origin}: params= needs template=, the LLK function they "
+                                f"instantiate")
+    for key, value in params.items():
+        if not isinstance(key, str) or not key.isidentifier() or \
+                not isinstance(value, (bool, int, float, str)):
+            raise RegistrationError(f"{origin}: template parameter {key!r}={value!r}: names "
+                                    f"are identifiers, values bool, int, float or str")
+    if DEST_PARAM in params and bool(params[DEST_PARAM]) != (dest == "fp32"):
+        raise RegistrationError(f"{origin}: {DEST_PARAM}={_cpp(params[DEST_PARAM])} is the "
+                                f"program for {'an FP32' if params[DEST_PARAM] else 'a BF16'} "
+                                f"Dst, but dest={dest!r}")
+    if instance_of:
+        other = _REGISTRY.get(instance_of)
+        if other is None:
+            raise RegistrationError(f"{origin}: instance_of={instance_of!r}: no such kernel "
+                                    f"registered yet (register the family's first kernel first)")
+        if other.template != template:
+            raise RegistrationError(f"{origin}: instance_of={instance_of!r} instantiates "
+                                    f"{other.template or 'no template'}, not {template}")
+    return params
+
+
 def _register(name, build, *, function, chips, dest, mode, provenance, description, reference,
-              specials, origin) -> KernelSpec:
+              specials, origin, template="", params=None, instance_of="") -> KernelSpec:
     from sfpu_sim import reference as references
 
     if dest not in DESTS:
@@ -229,6 +350,7 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     if name in _REGISTRY:
         raise RegistrationError(f"{origin}: kernel {name!r} is already registered (at "
                                 f"{_REGISTRY[name].origin}); choose another name")
+    params = _checked_template(template, params, instance_of, dest, origin)
     if reference is not None:
         try:
             references.register_user_function(function, reference, origin)
@@ -238,9 +360,11 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
         raise RegistrationError(f"{origin}: unknown function {function!r} (known: "
                                 f"{', '.join(references.functions())}; or pass reference=, a "
                                 f"function of one mpmath mpf)")
+    family = _REGISTRY[instance_of].family if instance_of else ""
     spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
                       provenance=provenance, build=build, description=description,
-                      origin=origin, specials=specials)
+                      origin=origin, specials=specials, template=template, params=params,
+                      instance_of=family)
     _REGISTRY[name] = spec
     return spec
 

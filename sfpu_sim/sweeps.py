@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import sfpu_sim
-from sfpu_sim import compiled, cost, formats, reference, ulp
+from sfpu_sim import compiled, cost, formats, reference, registry, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
@@ -373,9 +373,9 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
     values, a region); statistics, worst lists and arrays then cover only those, and the
     summary says which. Looking kernels up by name is the CLI's and ``testing``'s business."""
-    spec = _as_spec(kernel, function)
+    instance = registry.for_dest(_as_spec(kernel, function), dest)
+    spec, dest = instance.spec, instance.dest
     arch = arch or spec.chips[0]
-    dest = dest or spec.dest
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
     if reference_rounding not in reference.policies():
@@ -419,6 +419,8 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
         "kernel": spec.name, "function": spec.function, "arch": arch_obj.name,
         "chip": arch_obj.title, "mode": spec.mode, "kernel_dest": spec.dest,
         "provenance": spec.provenance, "description": spec.description,
+        "instantiation": spec.instantiation, "instantiation_note": instance.note,
+        "device_program": instance.modelled,
         "kernel_hash": program_hash(program),
         "dest": dest, "input_format": input_format, "output_format": output_format,
         "device_path": path.steps(),

@@ -13,13 +13,27 @@ def cmd_kernels(args, console: Console) -> int:
     from sfpu_sim import registry
 
     table = Table(title=f"{len(registry.names())} registered kernels")
-    for column in ("kernel", "function", "chips", "mode", "Dst", "provenance"):
+    for column in ("kernel", "function", "chips", "mode", "Dst", "instantiation",
+                   "provenance"):
         table.add_column(column, overflow="fold")
     for spec in registry.specs():
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
-                      spec.provenance)
+                      _instantiation_cell(spec), spec.provenance)
     console.print(table)
     return 0
+
+
+def _instantiation_cell(spec) -> str:
+    """The template instantiation, and the family's other Dst mode where it is registered."""
+    from sfpu_sim import registry
+
+    if not spec.template:
+        return "-"
+    if registry.DEST_PARAM not in spec.params:
+        return f"{spec.instantiation} (one program for both Dst modes)"
+    other = registry.for_dest(spec, "bf16" if spec.dest == "fp32" else "fp32")
+    twin = other.spec.name if other.modelled else "not modelled"
+    return f"{spec.instantiation}; other Dst: {twin}"
 
 
 def cmd_kernel_show(args, console: Console) -> int:

@@ -232,13 +232,14 @@ def _evaluate(args) -> dict:
     """The kernel on the given inputs: device output, reference and ULP per input."""
     import numpy as np
 
-    from sfpu_sim import reference, ulp
+    from sfpu_sim import reference, registry, ulp
     from sfpu_sim.jsonio import jsonable, lane_row
     from sfpu_sim.sweeps import DevicePath, program_hash, run_device
 
-    spec = kernel_spec(args.kernel)
+    chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)
+    spec = chosen.spec
     inputs = np.array([parse_bf16(x) for x in args.values], dtype=np.uint16)
-    path = DevicePath(args.input_format, args.output_format, args.dest or spec.dest)
+    path = DevicePath(args.input_format, args.output_format, chosen.dest)
     program = spec.program(args.arch)
     run = run_device(program, inputs, path)
     ref = reference.reference(spec.function, inputs, args.reference_rounding,
@@ -254,6 +255,8 @@ def _evaluate(args) -> dict:
                              lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower()))
     return jsonable({"tool": f"sfpu-sim {sfpu_sim.__version__}", "kernel": spec.name,
                      "function": spec.function, "arch": args.arch,
+                     "instantiation": spec.instantiation, "instantiation_note": chosen.note,
+                     "device_program": chosen.modelled,
                      "kernel_hash": program_hash(program), "dest": path.dest,
                      "input_format": path.input_format, "output_format": out,
                      "reference_rounding": args.reference_rounding,
@@ -272,7 +275,7 @@ def cmd_eval(args, console: Console) -> int:
         return 0
     table = Table(title=f"{data['kernel']} on {CHIPS[data['arch']]} (Dst "
                         f"{data['dest'].upper()}, reference {data['reference_rounding']}, ULP "
-                        f"{data['ulp_convention']})")
+                        f"{data['ulp_convention']})", caption=data["instantiation_note"])
     for column in ("input", "device output", "expected", "reference (exact)", "ULP",
                    "kernel FP32 result", "class"):
         table.add_column(column, justify="right", overflow="fold")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sfpu_sim import reference
+from sfpu_sim import reference, registry
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep import state, summary
@@ -80,7 +80,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     if not isinstance(kernel, KernelSpec):
         raise Fp32SweepError(f"sweep_fp32() takes a registered kernel "
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
-    dest = dest or kernel.dest
+    chosen = registry.for_dest(kernel, dest)
+    kernel, dest = chosen.spec, chosen.dest
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
                   scheduler)
     job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
@@ -102,8 +103,10 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     partial = run(job, plan, total, partial, path, key, progress, after_chunk, scheduler)
     specials = summary.special_rows(program, job)
     worst_values = _worst_values(job, partial)
-    return SweepResult(summary.build(job, program, partial, walk, specials, worst_values),
-                       None)
+    built = summary.build(job, program, partial, walk, specials, worst_values)
+    built.update(instantiation=kernel.instantiation, instantiation_note=chosen.note,
+                 device_program=chosen.modelled)
+    return SweepResult(built, None)
 
 
 def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,

@@ -410,6 +410,7 @@ def _kernel(m: dict) -> list[str]:
     return ["## The kernel", "",
             f"- Name: {code(m['kernel'])}, mode {m['mode']}, written for a "
             f"{m['kernel_dest'].upper()} Dst",
+            f"- Instantiation: {m.get('instantiation_note') or m['kernel']}",
             f"- Provenance: {m['provenance']}",
             f"- Description: {m['description']}",
             f"- Instruction stream hash: {code(m['kernel_hash'])}, "

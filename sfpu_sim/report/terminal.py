@@ -33,6 +33,7 @@ def render(m: dict):
             ("within 1 ULP", f"{N.count(m['within_1_count'])} "
                              f"({N.fraction(r['within_1_frac'])})"),
             ("unmeasurable", N.count(m["unmeasurable"])),
+            ("instantiation", m.get("instantiation_note") or m["kernel"]),
             ("kernel hash", m["kernel_hash"])):
         head.add_row(label, value)
 
