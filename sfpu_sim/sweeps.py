@@ -40,13 +40,20 @@ from sfpu_sim.jsonio import json_number, jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
 
-FORMATS = ("bf16", "fp32")
+FORMATS = ("bf16", "fp16", "fp32")
+# Input -> output formats through a 16-bit Dst, which holds the input's own format: BF16
+# cells widen exactly to FP32 at the packer; FP16 cells leave as Float16 (the packer's FP16 ->
+# FP32 widening "mishandles denormals", so it is not offered).
 LANES = 1 << 16
 BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-10", 3, 10), ("11-100", 11, 100),
            (">100", 101, None))
 DEFAULT_REGIONS = REGIONS          # the regions kernel teams tabulate (sfpu_sim.selection)
-SPECIAL_INPUTS = {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80,
-                  "nan": 0x7FC0, "-nan": 0xFFC0, "snan": 0x7F81}
+SPECIAL_INPUTS = {
+    "bf16": {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80, "nan": 0x7FC0,
+             "-nan": 0xFFC0, "snan": 0x7F81},
+    # IEEE patterns as the host writes them; to the SFPU, exponent 31 is a finite binade.
+    "fp16": {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7C00, "-inf": 0xFC00, "nan": 0x7E00,
+             "-nan": 0xFE00, "snan": 0x7C01}}
 
 
 class SweepError(SfpuSimError):
@@ -65,24 +72,45 @@ class DevicePath:
                             ("output format", self.output_format), ("dest", self.dest)):
             if value not in FORMATS:
                 raise SweepError(f"unknown {name} {value!r} (choose from: {', '.join(FORMATS)})")
+        if self.dest == "fp16":
+            raise SweepError("dest 'fp16': the Dst is 16-bit (dest bf16, holding the input's "
+                             "16-bit format, BF16 or FP16) or 32-bit (dest fp32)")
+        if "fp16" in (self.input_format, self.output_format) and \
+                self.input_format != self.output_format and self.input_format != "fp32":
+            raise SweepError(f"{self.input_format} in, {self.output_format} out: Float16 is "
+                             f"modelled in and out together (fp16 -> fp16), as the accuracy "
+                             f"table measures it")
+
+    @property
+    def dst16(self) -> str:
+        """The format of a 16-bit Dst's cells: the input's 16-bit format."""
+        return "fp16" if self.input_format == "fp16" else "bf16"
 
     def steps(self) -> list[str]:
         """The path in words, one step per line (reports print it)."""
-        dst = "FP32 (fp32_dest_acc_en)" if self.dest == "fp32" else "BF16"
-        unpack = ("exact widening to FP32" if self.dest == "fp32" else "BF16 as is")
+        cell = self.dst16.upper()
+        dst = "FP32 (fp32_dest_acc_en)" if self.dest == "fp32" else f"16-bit, {cell} cells"
+        unpack = ("exact widening to FP32" if self.dest == "fp32" else f"{cell} as is")
         store = ("SFPSTORE FP32: raw bits, denormals flushed to signed zero"
                  if self.dest == "fp32" else
-                 "SFPSTORE BF16: denormals flushed to signed zero, then truncation toward zero")
+                 f"SFPSTORE {cell}: denormals flushed to signed zero, then truncation toward zero"
+                 + ("; below 2**-14 -> signed zero, overflow -> the 0x7FFF pattern"
+                    if cell == "FP16" else ""))
         if self.output_format == "fp32":
             pack = "packer to FP32: exact"
+        elif self.dest == "fp32" and self.output_format == "fp16":
+            pack = ("packer FP32 -> FP16: late conversion only: exponent narrowed (below "
+                    "2**-14 -> signed zero, overflow saturates to 0x7FFF), mantissa truncated")
         elif self.dest == "fp32":
             pack = ("packer FP32 -> BF16: round to nearest, ties away from zero; denormals -> "
                     "0, -0 -> +0, NaN -> Inf")
         else:
-            pack = "packer BF16 -> BF16: identity"
+            pack = f"packer {cell} -> {cell}: identity"
+        load = "FP32" if self.dest == "fp32" else cell
         return [f"input {self.input_format.upper()} tensor -> unpacker -> Dst {dst}: {unpack}",
-                "SFPLOAD mode 0 (resolves to " + ("FP32" if self.dest == "fp32" else "BF16")
-                + "): exact widening to FP32 in an LReg",
+                f"SFPLOAD mode 0 (resolves to {load}): exact widening to FP32 in an LReg"
+                + ("; exponent 0 reads as an FP32 denormal, i.e. zero to arithmetic"
+                   if load == "FP16" else ""),
                 "kernel instructions (FP32 LRegs, the chip's multiply-add)",
                 store, pack]
 
@@ -131,7 +159,7 @@ def _padded_inputs(inputs, path: DevicePath, fp32_inputs: bool):
     if fp32_inputs and path.dest != "fp32":
         raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
                          "values only")
-    inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else "bf16")
+    inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else path.dst16)
     padded = np.zeros(max(32, -(-inputs.size // 32) * 32), dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
     return inputs, padded
@@ -155,9 +183,10 @@ def _unpack(dst: Dst, padded: np.ndarray, path: DevicePath, fp32_inputs: bool) -
     if fp32_inputs:
         dst.write_lanes(0, padded, "fp32")
     elif path.dest == "fp32":
-        dst.write_lanes(0, formats.bf16_to_fp32_bits(padded), "fp32")
+        widen = formats.fp16_to_fp32_bits if path.dst16 == "fp16" else formats.bf16_to_fp32_bits
+        dst.write_lanes(0, widen(padded), "fp32")
     else:
-        dst.write_lanes(0, padded, "bf16")
+        dst.write_lanes(0, padded, path.dst16)
 
 
 def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
@@ -169,9 +198,10 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
 def _pack(dst: Dst, path: DevicePath, count: int) -> np.ndarray:
     if path.dest == "fp32":
         cells = dst.read_lanes(0, "fp32")
-        output = cells if path.output_format == "fp32" else formats.fp32_to_bf16_ties_away(cells)
+        output = {"fp32": lambda c: c, "bf16": formats.fp32_to_bf16_ties_away,
+                  "fp16": formats.fp32_to_fp16_packer}[path.output_format](cells)
     else:
-        cells = dst.read_lanes(0, "bf16")
+        cells = dst.read_lanes(0, path.dst16)
         output = formats.bf16_to_fp32_bits(cells) if path.output_format == "fp32" else cells
     return output[:count]
 
@@ -348,15 +378,19 @@ def _regions(x: np.ndarray, distance: np.ndarray, counted: np.ndarray, regions) 
     return out
 
 
-def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray) -> list[dict]:
-    """Per binade of |x| (BF16 exponent field), both signs together; +0 is its own row."""
-    exponent = formats.BF16.exponent(x_bits).astype(np.int64)
+def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
+             in_fmt: str = "bf16") -> list[dict]:
+    """Per binade of |x| (the input format's exponent field), both signs together; +0 is its
+    own row."""
+    fmt = formats.FORMATS[in_fmt]
+    bias = fmt.exp_max >> 1
+    exponent = fmt.exponent(x_bits).astype(np.int64)
     out = []
     for e in np.unique(exponent):
         inside = exponent == e
         stats = _describe_stats(distance[inside & counted])
-        label = "0" if e == 0 else f"[2^{e - 127}, 2^{e - 126})"
-        out.append({"binade": label, "exponent": int(e) - 127 if e else None,
+        label = "0" if e == 0 else f"[2^{e - bias}, 2^{e - bias + 1})"
+        out.append({"binade": label, "exponent": int(e) - bias if e else None,
                     "inputs": int(inside.sum()), "max": stats["max"], "mean": stats["mean"],
                     "exact_frac": stats["exact_frac"]})
     return out
@@ -366,18 +400,29 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
           dest: str | None = None, input_format: str = "bf16", output_format: str = "bf16",
           reference_rounding: str = "rne", ulp_convention: str = "daz-index",
           regions=DEFAULT_REGIONS, worst: int = 20, selection: Selection = EVERYTHING,
+          population: str = "daz", flush_subnormals: bool | None = None,
           progress=None) -> SweepResult:
-    """Every BF16 input through ``kernel`` on ``arch`` (see the module docstring): a
+    """Every BF16 (or, with ``input_format="fp16"``, every FP16) input through ``kernel`` on
+    ``arch`` (see the module docstring): a
     :class:`~sfpu_sim.registry.KernelSpec`, or a :class:`~sfpu_sim.isa.spec.Program` with the
     ``function`` it approximates (its chip is the program's). ``dest``: the Dst format
     (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
     values, a region); statistics, worst lists and arrays then cover only those, and the
-    summary says which. Looking kernels up by name is the CLI's and ``testing``'s business."""
+    summary says which. ``population``: the inputs measured (:data:`sfpu_sim.ulp.POPULATIONS`);
+    ``flush_subnormals``: ``daz-index`` ranks the output format's subnormals as 0 (default:
+    the format's convention, :data:`sfpu_sim.ulp.FLUSHES_SUBNORMALS`). Looking kernels up by
+    name is the CLI's and ``testing``'s business."""
     instance = registry.for_dest(_as_spec(kernel, function), dest)
     spec, dest = instance.spec, instance.dest
     arch = arch or spec.chips[0]
     arch_obj = get_arch(arch)
     path = DevicePath(input_format, output_format, dest)
+    if input_format == "fp32":
+        raise SweepError("sweep() takes 16-bit inputs (bf16, fp16); FP32 inputs are streamed by "
+                         "sfpu_sim.fp32sweep.sweep_fp32")
+    if population not in ulp.POPULATIONS:
+        raise SweepError(f"unknown population {population!r} (choose from: "
+                         f"{', '.join(ulp.POPULATIONS)})")
     if reference_rounding not in reference.policies():
         raise SweepError(f"unknown reference rounding {reference_rounding!r} (choose from: "
                          f"{', '.join(reference.policies())})")
@@ -388,27 +433,31 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
 
     step("building the kernel")
     program = spec.program(arch_obj)
-    step("running 65,536 inputs through the device path")
+    step(f"running 65,536 {input_format.upper()} inputs through the device path")
     inputs = np.arange(LANES, dtype=np.uint32).astype(np.uint16)
     run = run_device(program, inputs, path)
     step("computing correctly rounded references")
     ref = reference.reference(spec.function, inputs, reference_rounding,
-                              output_format=output_format, daz=True, ftz=True)
+                              input_format=input_format, output_format=output_format, daz=True,
+                              ftz=True)
     step("measuring")
     out_fmt = output_format
-    result = ulp.distance(ref, run.output, ulp_convention)
+    flush = {"flush_subnormals": flush_subnormals} if ulp_convention == "daz-index" else {}
+    result = ulp.distance(ref, run.output, ulp_convention, **flush)
     # The kernel's own FP32 result, ended as well as possible (RNE + FTZ), for attribution.
-    ideal = formats.fp32_to_bf16_rne(run.kernel_fp32) if out_fmt == "bf16" else run.kernel_fp32
+    ideal = {"bf16": formats.fp32_to_bf16_rne, "fp16": formats.fp32_to_fp16_rne,
+             "fp32": lambda bits: bits}[out_fmt](run.kernel_fp32)
     ideal = formats.ftz(ideal, formats.FORMATS[out_fmt])
-    kernel_only = ulp.distance(ref, ideal, ulp_convention)
+    kernel_only = ulp.distance(ref, ideal, ulp_convention, **flush)
 
-    population = ulp.population("daz")
-    chosen = selection.mask(formats.bits_to_bf16(population).astype(np.float64))
+    population_name = population
+    population = ulp.population(population_name, input_format).astype(np.int64)
+    chosen = selection.mask(formats.bits_to_float64(population, input_format))
     if not chosen.any():
-        raise SweepError(f"no input of population daz lies in {selection.text}")
+        raise SweepError(f"no input of population {population_name} lies in {selection.text}")
     population = population[chosen]
     x_bits = inputs[population]
-    x = formats.bits_to_bf16(x_bits).astype(np.float64)
+    x = formats.bits_to_float64(x_bits, input_format)
     classes = result.lane_class[population]
     counted = result.counted[population]
     distance = result.distance[population]
@@ -430,7 +479,10 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
         "daz_inputs": True, "ftz_reference": True,
         "ulp_convention": ulp_convention,
         "ulp_convention_text": ulp.CONVENTIONS[ulp_convention],
-        "population": "daz", "population_text": ulp.POPULATIONS["daz"],
+        "population": population_name, "population_text": ulp.POPULATIONS[population_name],
+        "flush_subnormals": (ulp.FLUSHES_SUBNORMALS[out_fmt] if flush_subnormals is None
+                             else bool(flush_subnormals))
+        if ulp_convention == "daz-index" else None,
         "selection": selection.as_dict(),
         "count": int(population.size),
         **{k: (v) for k, v in _describe_stats(measured).items()
@@ -447,7 +499,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     kernel_distance = kernel_only.distance[population]
     summary["worst"] = [lane_row(
         x_bits[k], actual_bits[k], expected_bits[k], float(ref.value[population][k]),
-        out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k], ulp=distance[k],
+        in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k], ulp=distance[k],
         kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
@@ -468,10 +520,11 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
                          "histogram": _histogram(np.abs(added)) if added.size else {}},
     }
     summary["regions"] = _regions(x, distance, counted, regions)
-    summary["binades"] = _binades(x_bits, distance, counted)
-    summary["denormals"] = _denormals(inputs, run, ref, out_fmt)
-    summary["specials"] = _specials(run, ref, result, out_fmt)
-    summary["cross_verification"] = _cross_verification(expected_bits, actual_bits, out_fmt)
+    summary["binades"] = _binades(x_bits, distance, counted, input_format)
+    summary["denormals"] = _denormals(inputs, run, ref, input_format, out_fmt)
+    summary["specials"] = _specials(run, ref, result, input_format, out_fmt)
+    summary["cross_verification"] = _cross_verification(expected_bits, actual_bits, out_fmt,
+                                                         summary["flush_subnormals"])
     summary["program"] = {"instructions": len(program), "init_instructions":
                           program.init_length,
                           "listing": [_listing_line(ins) for ins in program]}
@@ -510,25 +563,25 @@ def _listing_line(instruction) -> dict:
             "source": instruction.source}
 
 
-def _denormals(inputs, run: DeviceRun, ref, out_fmt: str) -> dict:
-    """The 254 denormal inputs: under DAZ the device reads them as signed zero, so their
-    expected outputs are the (flushed) references of +-0."""
-    denormal = formats.is_denormal(inputs, formats.BF16)
+def _denormals(inputs, run: DeviceRun, ref, in_fmt: str, out_fmt: str) -> dict:
+    """The denormal inputs (254 BF16, 2,046 FP16): under DAZ the device reads them as signed
+    zero, so their expected outputs are the (flushed) references of +-0."""
+    denormal = formats.is_denormal(inputs, formats.FORMATS[in_fmt])
     out, expected = run.output[denormal], ref.bits[denormal]
     values, counts = np.unique(out, return_counts=True)
     return {"inputs": int(denormal.sum()), "match_expected": int((out == expected).sum()),
             "expected_outputs": sorted({f"{int(v):#06x}" for v in np.unique(expected)}),
-            "outputs": {f"{int(v):#0{6 if out_fmt == 'bf16' else 10}x}": int(c)
+            "outputs": {f"{int(v):#0{10 if out_fmt == 'fp32' else 6}x}": int(c)
                         for v, c in zip(values, counts)}}
 
 
-def _specials(run: DeviceRun, ref, result, out_fmt: str) -> list[dict]:
+def _specials(run: DeviceRun, ref, result, in_fmt: str, out_fmt: str) -> list[dict]:
     """+-0, +-Inf and NaNs: output against the reference, bit for bit and under the ULP
     convention (``ulp`` is None where the lane is unmeasurable: NaN on either side, or a
     finite-against-infinite mismatch)."""
-    width = 6 if out_fmt == "bf16" else 10
+    width = 10 if out_fmt == "fp32" else 6
     out = []
-    for name, bits in SPECIAL_INPUTS.items():
+    for name, bits in SPECIAL_INPUTS[in_fmt].items():
         actual, expected = int(run.output[bits]), int(ref.bits[bits])
         lane_class = ulp.LaneClass(int(result.lane_class[bits]))
         counted = bool(result.counted[bits])
@@ -542,14 +595,17 @@ def _specials(run: DeviceRun, ref, result, out_fmt: str) -> list[dict]:
     return out
 
 
-def _cross_verification(expected_bits, actual_bits, out_fmt: str) -> dict:
+def _cross_verification(expected_bits, actual_bits, out_fmt: str, flush=None) -> dict:
     """daz-index computed two independent ways (bitwise formula, sorted-value search) on every
     measured pair, as Tenstorrent's tanh report cross-checks its two ULP calculators."""
-    a = ulp.index(expected_bits, out_fmt), ulp.index(actual_bits, out_fmt)
-    b = ulp.index_by_search(expected_bits, out_fmt), ulp.index_by_search(actual_bits, out_fmt)
+    flush = {"flush_subnormals": flush}
+    a = ulp.index(expected_bits, out_fmt, **flush), ulp.index(actual_bits, out_fmt, **flush)
+    b = (ulp.index_by_search(expected_bits, out_fmt, **flush),
+         ulp.index_by_search(actual_bits, out_fmt, **flush))
     valid = (a[0] != ulp.NAN_INDEX) & (a[1] != ulp.NAN_INDEX)
     bitwise = np.abs(a[0] - a[1])[valid]
     search = np.abs(b[0] - b[1])[valid]
     return {"pairs": int(valid.sum()), "agree": int((bitwise == search).sum()),
-            "methods": ["bitwise formula: sign * max(|bits & 0x7FFF| - 127, 0) + 32,512",
+            "methods": ["bitwise formula: sign * max(|magnitude bits| - mantissa mask, 0) "
+                        "plus the largest rank (subnormals collapsed) or sign * magnitude",
                         "sorted list of all distinguishable values, binary search"]}

@@ -1,0 +1,182 @@
+"""The unary ops of Tenstorrent's accuracy table (tt-metal @01d9b424, Wormhole, 2026-09-30).
+
+What the harness runs for a row (read in tenstorrent/tt-metal ``tt_metal/tt-llk/tests/``):
+``python_tests/test_unary_sfpu_ulp.py`` (index id 68453937069) builds
+``sources/eltwise_unary_sfpu_test.cpp`` (@007c42aea7ef8e2c3528062f53cc7563e5dcb75d) with
+``APPROX_MODE`` from the row, ``FAST_MODE(No)``, ``CLAMP_NEGATIVE(True)`` and
+``is_fp32_dest_acc_en`` = the row's dest (the driver asserts it is not promoted). The kernel calls
+``call_unary_sfpu_operation_init`` once, then per tile an A2D datacopy and
+``call_unary_sfpu_operation`` with ``iterations = 32`` and the default ``VectorMode::None``: one
+call of ``calculate_X<..., ITERATIONS=32>`` per tile, nothing after it but the packer.
+``helpers/include/sfpu_operations.h`` (@008a3c3b5a1bb587b3a77b390422a786e7d59909, after PR
+#53918 of late Aug 2026) maps each op to tt-metal's own ``llk_sfpu/ckernel_sfpu_*.h`` kernels,
+the ones ``ttnn`` runs, and a few to tt-llk's ``_calculate_*_``.
+
+The stored versions of these files carry no dates; each is dated in its kernel's docstring.
+Rows that no model covers are listed with the reason (``sfpu-sim budget --all`` prints them).
+"""
+from __future__ import annotations
+
+from sfpu_sim.ops import not_modelled, register_op
+
+HARNESS = ("tt-llk tests sfpu_operations.h @008a3c3b + eltwise_unary_sfpu_test.cpp @007c42ae "
+           "(ITERATIONS=32, FAST_MODE No, CLAMP_NEGATIVE true)")
+FP32_NOT_MODELLED = "its is_fp32_dest_acc_en=true instantiation ({what}) is not modelled yet"
+JAN_2026 = ("the kernel modelled is tt-llk's of Jan 2026 (c635ca695); the Sep-2026 body behind "
+            "this call was not re-read")
+
+
+def _fp32_missing(what: str) -> dict:
+    return {"Yes": FP32_NOT_MODELLED.format(what=what)}
+
+
+register_op("Exp(approx=No)", "exp", kernels={"No": "exp_2026_09"},
+            unmodelled=_fp32_missing("_sfpu_exp_fp32_accurate_, Juffa's Cody-Waite + degree 7"),
+            dispatch="exp_init<false, 0x3F800000, true, fp32>; calculate_exponential<false, "
+                     "fp32, false, 32, true>(kCONST_1_FP16B)", provenance=HARNESS)
+register_op("Exp2", "exp2", kernels={"No": "exp2_2026_09"},
+            unmodelled=_fp32_missing("_sfpu_exp2_fp32_accurate_"),
+            dispatch="exp2_init<false, fp32>; calculate_exp2<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Log1p", "log1p", kernels={"No": "log1p_2026_09"},
+            unmodelled=_fp32_missing("calculate_log1p_fp32<true>, a longer Horner"),
+            dispatch="log1p_init<false, false, fp32>; calculate_log1p<false, false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Atan", "atan", kernels={"No": "atan_2026_09"},
+            unmodelled=_fp32_missing("sfpu_atan_fp32, degree-8 polynomial"),
+            dispatch="atan_init<false, fp32>; calculate_atan<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Asin", "asin", kernels={"No": "asin_2026_09"},
+            unmodelled=_fp32_missing("sfpu_asin_fp32"),
+            dispatch="calculate_asin<false, fp32, 32>", provenance=HARNESS)
+register_op("Acos", "acos", kernels={"No": "acos_2026_09"},
+            unmodelled=_fp32_missing("sfpu_acos_fp32"),
+            dispatch="calculate_acos<false, fp32, 32>", provenance=HARNESS)
+register_op("Sin", "sin", kernels={"No": "sin_2026_09"},
+            unmodelled=_fp32_missing("the FP32 coefficients C3..C0, no rounding"),
+            dispatch="sine_init<false>; calculate_sine<false, fp32, 32>", provenance=HARNESS)
+register_op("Cos", "cos", kernels={"No": "cos_2026_09"},
+            unmodelled=_fp32_missing("the FP32 coefficients C3..C0, no rounding"),
+            dispatch="cosine_init<false>; calculate_cosine<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Sinh", "sinh", kernels={"No": "sinh_2026_09"},
+            unmodelled=_fp32_missing("the FP32 expm1 polynomial, two Newton steps"),
+            dispatch="sinh_init<false, fp32>; calculate_sinh<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Cosh", "cosh", kernels={"No": "cosh_2026_09"},
+            unmodelled=_fp32_missing("two-part Cody-Waite, two Newton steps"),
+            dispatch="cosh_init<false, fp32>; calculate_cosh<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Expm1", "expm1", kernels={"No": "expm1_2026_09"},
+            unmodelled=_fp32_missing("_sfpu_expm1_f32_accurate_"),
+            dispatch="expm1_init<false, fp32>; calculate_expm1<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Tanh(approx=No)", "tanh", kernels={"No": "tanh_2026_09", "Yes": "tanh_fp32_2026_09"},
+            dispatch="tanh_init<false, fp32>; calculate_tanh<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Gelu(approx=No)", "gelu", kernels={"No": "gelu_2026_09"},
+            unmodelled=_fp32_missing("the n16/d16 rational erf, x*2**-25 where erf is -1"),
+            golden="torch_gelu_fp32",
+            dispatch="gelu_init<false, fp32>; calculate_gelu<false, fp32, 32>",
+            provenance=f"{HARNESS}; golden torch.nn.functional.gelu (golden_generators.py)")
+for _row in ("Gelu(approx=Yes)", "GeluAppx"):
+    register_op(_row, "gelu", kernels={"No": "gelu_approx", "Yes": "gelu_approx"},
+                golden="torch_gelu_fp32",
+                dispatch="gelu_init<true, fp32>; calculate_gelu_appx<32> (no dest branch)",
+                provenance=f"{HARNESS}; golden torch.nn.functional.gelu")
+register_op("GeluDerivative(approx=No)", "gelu_derivative",
+            kernels={"No": "gelu_derivative_2026_09"},
+            unmodelled=_fp32_missing("sfpu_reciprocal_iter<2>, no rounding"),
+            golden="float64_gelu_derivative",
+            dispatch="gelu_derivative_polynomial_init<false>; "
+                     "calculate_gelu_derivative_polynomial<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Erf(approx=No)", "erf", kernels={"No": "erf_2026_09", "Yes": "erf_2026_09"},
+            dispatch="erf_init<false>; calculate_erf<false, 32>: the FP32 arm is chosen by the "
+                     "INP_FLOAT32 macro, which only ttnn's program factories define, so the "
+                     "harness runs the BF16 table with either Dst",
+            provenance=HARNESS)
+register_op("Erfc(tracked #51137)", "erfc", kernels={"No": "erfc_2026_09", "Yes": "erfc_2026_09"},
+            dispatch="erfc_init<false>; calculate_erfc<32> (no dest parameter)",
+            provenance=HARNESS)
+register_op("Softplus(tracked #51866 returns 0 below -5)", "softplus",
+            kernels={"No": "softplus_2026_09", "Yes": "softplus_2026_09"},
+            dispatch="calculate_softplus<false, fp32, 32>(beta 1, 1/beta 1, threshold 20): the "
+                     "FP32 arm is chosen by INP_FLOAT32, not defined by the harness",
+            provenance=HARNESS)
+register_op("Mish", "mish", kernels={"No": "mish_2026_09"},
+            unmodelled=_fp32_missing("Juffa exp, sfpu_reciprocal_iter<2>, no rounding"),
+            dispatch="mish_init<false>; calculate_mish<false, fp32, 32>", provenance=HARNESS)
+register_op("Hardsigmoid", "hardsigmoid",
+            kernels={"No": "hardsigmoid_2026_09", "Yes": "hardsigmoid_2026_09"},
+            dispatch="hardsigmoid_init<false>; calculate_activation<false, Hardsigmoid, 32> "
+                     "(one SFPMAD and a clamp, no rounding)", provenance=HARNESS)
+register_op("TanhDerivative", "tanh_derivative", kernels={"No": "tanh_derivative"},
+            unmodelled=_fp32_missing("calculate_tanh_derivative_sech2<false, true>"),
+            dispatch="tanh_derivative_sech2_init<false>; calculate_tanh_derivative_sech2<false, "
+                     "fp32, 32>", provenance=HARNESS)
+for _row, _fn, _bf16, _fp32, _call in (
+        ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
+         "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
+        ("Sqrt(approx=No)", "sqrt", "sqrt", "sqrt_fp32",
+         "sqrt_init<false>; calculate_sqrt<false, 32, fp32, false>"),
+        ("Rsqrt(approx=No)", "rsqrt", "rsqrt", "rsqrt_fp32",
+         "rsqrt_init<false>; calculate_rsqrt<false, 32, fp32, false>")):
+    register_op(_row, _fn, kernels={"No": _bf16, "Yes": _fp32}, dispatch=_call,
+                provenance=f"{HARNESS}; {JAN_2026}")
+
+_NO_MODEL = "no model of the kernel the harness calls ({call})"
+for _row, _call in (
+        ("Abs", "calculate_abs"), ("Acosh", "calculate_acosh"), ("Add1", "calculate_add1"),
+        ("Asinh", "calculate_asinh"), ("Atanh", "calculate_atanh"),
+        ("CastFp32ToFp16a", "cast_fp32_to_fp16a"), ("Cbrt", "calculate_cube_root"),
+        ("Ceil", "_calculate_ceil_"), ("Celu", "calculate_celu"), ("Clamp", "calculate_clamp"),
+        ("Digamma", "calculate_digamma"), ("Elu", "calculate_elu"),
+        ("EqualZero", "calculate_comp"), ("Erfinv", "calculate_erfinv"),
+        ("Exp(approx=Yes)", "calculate_exponential<true, ...> (Schraudolph, SFPLOADMACRO)"),
+        ("ExpWithBase(approx=No)", "calculate_exponential_const_scale"),
+        ("ExpWithBase(approx=Yes)", "calculate_exponential_const_scale<true, ...>"),
+        ("Expm1Cw", "calculate_expm1_cw"), ("Fill", "_calculate_fill_"),
+        ("Floor", "_calculate_floor_"), ("Fmod", "calculate_fmod"), ("Frac", "_calculate_frac_"),
+        ("GeluDerivative(approx=Yes)", "calculate_gelu_derivative_polynomial<true, ...>"),
+        ("GeluTanh", "calculate_gelu_tanh"), ("GreaterThanEqualZero", "calculate_comp"),
+        ("GreaterThanZero", "calculate_comp"), ("Hardmish", "hardmish"),
+        ("Hardshrink", "calculate_hardshrink"), ("Hardtanh", "calculate_hardtanh"),
+        ("Heaviside", "calculate_heaviside"), ("I0", "calculate_i0"),
+        ("I1(tracked #52174 input clamped at 88.5)", "calculate_i1"),
+        ("Identity", "calculate_identity"),
+        ("Isfinite/Isinf/Isnan/Isneginf/Isposinf", "_calculate_sfpu_isinf_isnan_"),
+        ("LessThanEqualZero/LessThanZero", "calculate_comp"),
+        ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
+        ("Log", "calculate_log<false, false, false, fp32, 32> of Sep 2026: not PR #33391's "
+                "body that log / log_fp32 model (their Float16 dest=No figure is 168 steps "
+                "at x = 0.99951 where the device measures 7, and FP32 dest=Yes 2 against 1: "
+                "a later rewrite, not read)"),
+        ("LogWithBase", "calculate_log<..., HAS_BASE_SCALING=true, ..., IS_BASE_TWO=true>"),
+        ("LogicalNot", "calculate_logical_not"), ("Lrelu", "_calculate_lrelu_"),
+        ("Neg", "_calculate_negative_"), ("NotEqualZero", "calculate_comp"),
+        ("Polygamma", "calculate_polygamma"), ("Prelu", "calculate_prelu"),
+        ("Rdiv(approx=No)", "calculate_rdiv"),
+        ("Reciprocal(approx=Yes)", "calculate_reciprocal<true, ...>"),
+        ("ReluMax/ReluMin", "_relu_max_ / _relu_min_"), ("Remainder", "calculate_remainder"),
+        ("Round", "_calculate_round_"), ("Rpow", "calculate_rpow"),
+        ("Rsqrt(approx=Yes)", "calculate_rsqrt<true, ...>"), ("Selu", "calculate_selu"),
+        ("Sigmoid(approx=No)", "calculate_sigmoid<false, ...> of Sep 2026 (exp_21f with the "
+                               "[0, 255] clamp and the >= 255 fix; the modelled sigmoid is Jan "
+                               "2026's)"),
+        ("Sigmoid(approx=Yes)", "calculate_sigmoid_appx"), ("SigmoidAppx", "calculate_sigmoid_appx"),
+        ("Sign(-0.0 fixed #55306)", "calculate_sign"), ("Signbit", "calculate_signbit"),
+        ("Silu", "calculate_silu<fp32, 32> of Sep 2026 (not read)"),
+        ("Softshrink", "calculate_softshrink"), ("Softsign", "calculate_softsign"),
+        ("Sqrt(approx=Yes)", "calculate_sqrt<true, ...>"),
+        ("SqrtCustom", "calculate_sqrt_custom"), ("Square", "calculate_square"),
+        ("Tan", "calculate_tangent"),
+        ("Tanh(approx=Yes)", "tanh_init<true> of Sep 2026: its 6-entry table (slopes 0.96191406, "
+                             "0.51416016, ...) is not PR #56076's, which tanh_approx_2026_09 "
+                             "models"),
+        ("TanhDerivativeLut", "tanh_derivative_init's 6-entry table (constants not read)"),
+        ("Tanhshrink", "calculate_tanhshrink"), ("Threshold", "_calculate_threshold_"),
+        ("Trunc", "_calculate_trunc_"), ("UnaryEq/UnaryGe/UnaryGt/UnaryLe", "calculate_unary_*"),
+        ("UnaryLt/UnaryMax/UnaryMin/UnaryNe", "calculate_unary_* / calculate_unary_max_min"),
+        ("UnaryPower", "calculate_unary_power"), ("Xielu", "calculate_xielu")):
+    not_modelled(_row, _NO_MODEL.format(call=_call))

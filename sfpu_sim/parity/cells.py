@@ -1,0 +1,106 @@
+"""Predict a cell of Tenstorrent's accuracy table as the harness measures it.
+
+tt-llk's sweep (``test_unary_sfpu_ulp.py`` with ``helpers/ulp_sweep.py`` and ``helpers/ulp.py``,
+read in the stored versions closest to the yaml at 01d9b424):
+
+* Inputs: every finite Float16_b or Float16 value (one device run of 64 tiles), or the strided
+  Float32 walk (:class:`sfpu_sim.fp32sweep.walk.Strided`); nothing is clipped to the op's domain.
+* The kernel: the instantiation for the cell's Dst mode (``is_fp32_dest_acc_en`` = dest), through
+  unpack, SFPLOAD, SFPSTORE and the packer (:mod:`sfpu_sim.sweeps`). A Float32 input with a
+  16-bit Dst is truncated to BF16 on the way into Dst, and so is the golden's input.
+* The golden: :mod:`sfpu_sim.parity.golden`.
+* The distance: the signed rank of ``helpers/ulp.py`` with the subnormal band collapsed, for every
+  format (the sweep passes ``FLUSH_SUBNORMAL_OUTPUTS = True``, Float16 included): +0 and -0 are
+  0 apart, an infinity ranks one past the largest finite value.
+* The figure: the largest distance over the lanes whose input is normal and where neither side
+  is NaN and the two agree about being finite. Lanes that disagree about being finite make the
+  device's cell "not measurable" unless the harness excuses them (singularities, claim limits,
+  tracked issues, which are not modelled): they are counted apart, ``nonfinite``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sfpu_sim import formats, registry, ulp
+from sfpu_sim.parity import golden as goldens
+from sfpu_sim.sweeps import DevicePath, run_device
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A predicted cell: ``max_ulp`` over ``lanes`` measured lanes (None if none), the worst
+    lane's input, output and golden patterns, ``nonfinite`` lanes apart, and what ran."""
+    row: str
+    input_format: str
+    output_format: str
+    dest: str
+    arch: str
+    max_ulp: int | None
+    lanes: int
+    nonfinite: int
+    worst: dict | None
+    kernel: str
+    instantiation: str
+    golden: str
+
+
+def _hex(bits, fmt: str) -> str:
+    return f"{int(bits):#0{10 if fmt == 'fp32' else 6}x}"
+
+
+def _score(x_bits, in_fmt, device, gold, out_fmt) -> tuple:
+    """(max, lanes, nonfinite, worst row) of one cell's lanes (module docstring)."""
+    result = ulp.distance(gold, device, "daz-index", fmt=out_fmt, flush_subnormals=True)
+    normal = formats.classify(x_bits, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
+    counted = normal & result.counted
+    nonfinite = int((normal & (result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH)).sum())
+    if not counted.any():
+        return None, 0, nonfinite, None
+    distance = np.where(counted, result.distance, -1)
+    k = int(np.argmax(distance))
+    worst = {"input_bits": _hex(x_bits[k], in_fmt),
+             "input": float(formats.bits_to_float64(x_bits[k], in_fmt)),
+             "output_bits": _hex(device[k], out_fmt),
+             "output": float(formats.bits_to_float64(device[k], out_fmt)),
+             "golden_bits": _hex(gold[k], out_fmt),
+             "golden": float(formats.bits_to_float64(gold[k], out_fmt))}
+    return int(distance[k]), int(counted.sum()), nonfinite, worst
+
+
+def _fp32_walk() -> np.ndarray:
+    from sfpu_sim.fp32sweep.walk import TT_STRIDE, Strided
+
+    walk = Strided(TT_STRIDE)
+    return walk.patterns(0, len(walk))
+
+
+def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
+    """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``."""
+    in_fmt, out_fmt, dest = cell
+    spec = registry.get(op.kernels[dest])
+    instance = registry.for_dest(spec, "fp32" if dest == "Yes" else "bf16")
+    program = instance.spec.program(arch)
+    if in_fmt == "fp32":
+        x = _fp32_walk()
+        if dest == "Yes":
+            run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
+            gold = goldens.golden(op.golden, op.function, x, "fp32", out_fmt)
+            device = run.output
+        else:
+            # 16-bit Dst: the unpacked input keeps its top 16 bits (a BF16 value); the output
+            # leaves a BF16 Dst, widened exactly to FP32.
+            x16 = (x >> np.uint32(16)).astype(np.uint16)
+            device = run_device(program, x16, DevicePath("bf16", out_fmt, "bf16")).output
+            gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16")
+            gold = formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
+    else:
+        x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+        path = DevicePath(in_fmt, out_fmt, "fp32" if dest == "Yes" else "bf16")
+        device = run_device(program, x, path).output
+        gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt)
+    top, lanes, nonfinite, worst = _score(x, in_fmt, device, gold, out_fmt)
+    return Prediction(op.row, in_fmt, out_fmt, dest, arch, top, lanes, nonfinite, worst,
+                      instance.spec.name, instance.spec.instantiation or instance.note,
+                      op.golden)

@@ -1,0 +1,94 @@
+"""The accuracy harness's goldens: what each op's lanes are scored against.
+
+tt-llk's ``helpers/golden_generators.py`` (``UnarySFPUGolden``; read in the stored version of
+2026 with per-format ``_FTZ_THRESHOLD``) evaluates each op in float64, in torch FP32 or in torch
+in the Dst's dtype, rounds the result to nearest even into the Dst format (FP32 with
+``dest_acc``, else the 16-bit input format), then to the output format. Two kinds are modelled:
+
+* ``rne_fp32``: the exact value rounded to FP32, then to nearest even in the output format
+  (certified by :mod:`sfpu_sim.reference`). For an op torch computes with its own FP32
+  elementary function this stands in for torch's result, which can differ by one FP32 step.
+* ``torch_gelu_fp32``: ``torch.nn.functional.gelu`` (approximate="none") as torch computes it on
+  CPU, ``x * 0.5 * (1 + erf(x * M_SQRT1_2))`` in FP32 arithmetic, each operation rounded to FP32,
+  with erf correctly rounded to FP32 (the scalar path; aten/src/ATen/native/cpu/Activation.cpp).
+  Its ``1 + erf`` cancels in the negative tail: the golden is a staircase of multiples of
+  2**-25 * x and is 0 below about -5.54, which Tenstorrent's GELU kernels reproduce.
+* ``float64_gelu_derivative``: the harness evaluates GELU's derivative per element in Python
+  floats, ``cdf + x * phi`` with ``cdf = 0.5 * (1 + erf(x / sqrt(2)))`` and ``phi = exp(-x*x/2) /
+  sqrt(2 pi)``, then rounds to FP32 and the output format. In the negative tail ``1 + erf``
+  cancels to a multiple of 2**-53, an error of a few BF16 steps that the table's figure
+  includes. Evaluated here with Python's ``math`` (the libm the harness itself calls), over the
+  distinct inputs: the golden is defined per element as Python floats, so this mirrors it.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from sfpu_sim import formats, reference
+
+M_SQRT1_2 = np.float32(0.7071067811865476)
+
+
+def _to_output(fp32_bits: np.ndarray, output_format: str) -> np.ndarray:
+    return {"fp32": lambda b: b, "bf16": formats.fp32_to_bf16_rne,
+            "fp16": formats.fp32_to_fp16_rne}[output_format](fp32_bits)
+
+
+def _as_fp32(inputs: np.ndarray, input_format: str) -> np.ndarray:
+    bits = formats.as_bits(inputs, input_format)
+    if input_format == "bf16":
+        return formats.bf16_to_fp32_bits(bits)
+    if input_format == "fp16":
+        return formats.fp16_to_fp32_bits(bits)
+    return bits
+
+
+def torch_gelu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """``torch.nn.functional.gelu`` of the inputs in FP32 arithmetic, rounded to the output
+    format (module docstring)."""
+    x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
+    with np.errstate(over="ignore", invalid="ignore"):
+        t = (x * M_SQRT1_2).astype(np.float32)
+        erf = reference.reference("erf", t.view(np.uint32), "rne", input_format="fp32",
+                                  output_format="fp32", daz=False, ftz=False).bits
+        s = (np.float32(1) + formats.bits_to_fp32(erf)).astype(np.float32)
+        r = ((x * np.float32(0.5)).astype(np.float32) * s).astype(np.float32)
+    return _to_output(r.view(np.uint32), output_format)
+
+
+def _float64_gelu_derivative(x: float) -> float:
+    cdf = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+    phi = math.exp(-x * x / 2.0) / math.sqrt(2.0 * math.pi)
+    return cdf + x * phi
+
+
+def float64_gelu_derivative(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """GELU's derivative as the harness's Python-float golden computes it (module docstring),
+    rounded to FP32 then to the output format."""
+    x = formats.bits_to_float64(_as_fp32(inputs, input_format), "fp32")
+    unique, inverse = np.unique(x, return_inverse=True)
+    finite = np.isfinite(unique)
+    values = np.where(finite, 0.0, np.nan)
+    values[finite] = np.frompyfunc(_float64_gelu_derivative, 1, 1)(unique[finite]).astype(
+        np.float64)
+    values[unique == np.inf] = 1.0
+    values[unique == -np.inf] = 0.0
+    with np.errstate(over="ignore"):
+        fp32 = values[inverse].astype(np.float32).view(np.uint32)
+    return _to_output(fp32, output_format)
+
+
+FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32,
+            "float64_gelu_derivative": float64_gelu_derivative}
+
+
+def golden(kind: str, function: str, inputs, input_format: str,
+           output_format: str) -> np.ndarray:
+    """The harness's golden bit patterns (output format) for ``inputs`` (input format)."""
+    if kind in FORMULAS:
+        return formats.ftz(FORMULAS[kind](inputs, input_format, output_format),
+                           formats.FORMATS[output_format])
+    return reference.reference(function, inputs, "rne_fp32", input_format=input_format,
+                               output_format=output_format, daz=True, ftz=True).bits

@@ -1,0 +1,78 @@
+"""Every cell of the accuracy table that sfpu-sim models, predicted and set beside the device's.
+
+One record per (row, cell, chip): the keys of ``sfpu-sim budget --all --json`` (``op``,
+``approx``, ``in``, ``out``, ``dest``, ``arch``, ``max_ulp``, ``kernel``, ``provenance``) plus the
+device's figure where the table has one (Wormhole), whether the two are equal, and the worst
+lane. A cell no model covers is a record with ``max_ulp`` None and the ``reason``.
+"""
+from __future__ import annotations
+
+import sfpu_sim
+from sfpu_sim import ops
+from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.parity import cells, table
+
+MEASURED_ON = "wormhole"        # the table's chip
+
+
+class ParityError(SfpuSimError):
+    pass
+
+
+def choose_rows(names: list[str] | None) -> list[str]:
+    """Table rows by label (``Gelu(approx=No)``) or by the yaml's key (``Gelu``: every row of
+    that key); None: every row."""
+    rows = list(table.read())
+    if not names:
+        return rows
+    chosen = []
+    for name in names:
+        matching = [r for r in rows if r == name or ops.Op(r, "").key == name]
+        if not matching:
+            raise ParityError(f"unknown op {name!r}: give a row of the table (e.g. "
+                              f"'Gelu(approx=No)') or its key (e.g. Gelu); rows: "
+                              f"{', '.join(rows)}")
+        chosen += [r for r in matching if r not in chosen]
+    return chosen
+
+
+def _base(row: str, cell: table.DeviceCell, arch: str) -> dict:
+    op = ops.Op(row, "")
+    return {"op": op.key, "row": row, "approx": op.approx,
+            "in": table.FORMAT_NAMES[cell.input_format],
+            "out": table.FORMAT_NAMES[cell.output_format], "dest": cell.dest, "arch": arch,
+            "device_max_ulp": cell.max_ulp if arch == MEASURED_ON else None,
+            "device_text": cell.text if arch == MEASURED_ON else None}
+
+
+def records(rows: list[str], arches: list[str], progress=None):
+    """Yield one record per cell (module docstring), rows in table order, chips as given."""
+    device = table.read()
+    modelled, unmodelled = ops.ops(), ops.unmodelled_rows()
+    tool = f"sfpu-sim {sfpu_sim.__version__}, emulated"
+    for row in rows:
+        for cell in device[row]:
+            for arch in arches:
+                record = _base(row, cell, arch)
+                op = modelled.get(row)
+                if op is None:
+                    reason = unmodelled.get(row, "no op registered for this row")
+                elif cell.dest in op.unmodelled:
+                    reason = op.unmodelled[cell.dest]
+                else:
+                    reason = None
+                if reason is not None:
+                    yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
+                           "reason": reason}
+                    continue
+                if progress:
+                    progress(f"{row} {cell.input_format}->{cell.output_format} "
+                             f"dest={cell.dest} on {arch}")
+                p = cells.predict(op, (cell.input_format, cell.output_format, cell.dest), arch)
+                same = None if record["device_max_ulp"] is None else \
+                    p.max_ulp == record["device_max_ulp"]
+                yield {**record, "max_ulp": p.max_ulp, "match": same,
+                       "kernel": {"name": p.kernel, "instantiation": p.instantiation},
+                       "provenance": f"{op.dispatch}; {op.provenance}",
+                       "golden": p.golden, "lanes": p.lanes, "nonfinite_lanes": p.nonfinite,
+                       "worst": p.worst, "tool": tool}

@@ -1,0 +1,83 @@
+"""Tenstorrent's measured accuracy table: the device figure of every unary op, format and Dst mode.
+
+Source: tenstorrent/tt-metal ``tt_metal/tt-llk/tests/python_tests/helpers/
+sfpu_accuracy_budget.yaml`` at commit 01d9b4244e0b178753085e01098fbad3e913c36c, each op's key line
+"measured by: exhaustive Float16_b/Float16/Bfp8_b/Bfp4_b + strided Float32 sweep, wormhole,
+2026-09-30" (``test_unary_sfpu_ulp.py --ulp-emit``). The file beside this package,
+``data/sfpu_accuracy_budget_2026-09-30.csv``, is a transcription of the yaml's measured maxima
+(the figure in each row's trailing comment, not the budget), one row per op and six cells:
+Float16_b, Float16 and Float32 in and out, each with ``dest`` No (16-bit Dst) and Yes (FP32 Dst,
+``is_fp32_dest_acc_en``). Where the transcription and the yaml disagree, the yaml wins.
+
+A cell reads a number, a number with ``(tol)`` (above the usable ceiling, so the row falls back to
+a tolerance check; the number is still the device's worst lane), a number with a note (e.g. a
+``near_zero_atol`` floor), "not measurable ..." or nothing (not measured).
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+TABLE = Path(__file__).resolve().parent.parent / "data" / "sfpu_accuracy_budget_2026-09-30.csv"
+SOURCE = ("tt-metal tt_metal/tt-llk/tests/python_tests/helpers/sfpu_accuracy_budget.yaml "
+          "@01d9b4244e0b178753085e01098fbad3e913c36c (Wormhole, measured 2026-09-30)")
+# (input format, output format, dest) of the table's six columns, in order.
+CELLS = (("bf16", "bf16", "No"), ("bf16", "bf16", "Yes"), ("fp16", "fp16", "No"),
+         ("fp16", "fp16", "Yes"), ("fp32", "fp32", "No"), ("fp32", "fp32", "Yes"))
+FORMAT_NAMES = {"bf16": "Float16_b", "fp16": "Float16", "fp32": "Float32"}
+# tt-llk's usable ceilings (floor(0.05 * 2**mantissa_bits)): above them a row is (tol).
+CEILINGS = {"bf16": 6, "fp16": 51, "fp32": 419_430}
+_LEADING = re.compile(r"^\s*(\d+)")
+_WHOLE = re.compile(r"whole-format (\d+)")
+_FLOOR = re.compile(r"(\d+) outside near_zero_atol ([0-9.eE+-]+)")
+# Rows of other drivers (binary/ternary SFPU ops, scalar ops): not unary sweeps.
+_NOT_UNARY = ("Sfpu", "Scalar")
+
+
+@dataclass(frozen=True)
+class DeviceCell:
+    """One measured cell: ``max_ulp`` (None when not measured or not measurable: the raw
+    worst lane, "whole-format" where a ``near_zero_atol`` floor applies), ``tolerance`` (the
+    row fell back to a tolerance check), ``near_zero_atol`` and ``floored_max`` (the worst lane
+    outside that floor) where the row has one, ``text`` as the table writes it."""
+    row: str
+    input_format: str
+    output_format: str
+    dest: str
+    max_ulp: int | None
+    tolerance: bool
+    text: str
+    near_zero_atol: float | None = None
+    floored_max: int | None = None
+
+    @property
+    def measured(self) -> bool:
+        return self.max_ulp is not None
+
+
+def _cell(row: str, text: str, where: tuple[str, str, str]) -> DeviceCell:
+    match = _LEADING.match(text)
+    figure = int(match.group(1)) if match and "not measur" not in text else None
+    whole, floor = _WHOLE.search(text), _FLOOR.search(text)
+    if whole:
+        figure = int(whole.group(1))
+    return DeviceCell(row, *where, figure, "(tol" in text, text.strip(),
+                      float(floor.group(2)) if floor else None,
+                      int(floor.group(1)) if floor else None)
+
+
+def read(path: Path = TABLE) -> dict[str, list[DeviceCell]]:
+    """Row label (the table's op column, e.g. ``"Gelu(approx=No)"``) -> its six cells, for the
+    unary rows (the binary/ternary ``Sfpu*`` and the ``Scalar*`` rows are other drivers')."""
+    rows: dict[str, list[DeviceCell]] = {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    for fields in csv.reader(lines):
+        if not fields or fields[0].startswith("#") or fields[0] == "op" or \
+                fields[0].startswith(_NOT_UNARY):
+            continue
+        texts = (fields[1:] + [""] * len(CELLS))[:len(CELLS)]
+        rows[fields[0]] = [_cell(fields[0], text, where) for text, where in zip(texts, CELLS)]
+    return rows
