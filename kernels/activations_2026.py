@@ -51,6 +51,8 @@ def hardsigmoid_2026_09():
 register_kernel(
     "hardsigmoid_2026_09", hardsigmoid_2026_09, init=hardsigmoid_init, function="hardsigmoid",
     mode="accurate", dest="bf16",
+    template="calculate_activation",
+    params={"APPROXIMATION_MODE": False, "ACTIVATION": 'Hardsigmoid'},
     provenance="tt-metal ckernel_sfpu_activations.h ActivationImpl<Hardsigmoid> + tt-llk "
                "_relu_max_body_ (read BH @139f82e5, WH index id 70554482057, Sep-2026 draft "
                "branches whose non-generated path is main's): x*(1/6) + 0.5 clamped to [0, 1] "

@@ -143,6 +143,7 @@ def erfc_2026_09_init():
 register_kernel(
     "erf_2026_09", erf_2026_09, init=erf_2026_09_init, function="erf", mode="accurate",
     dest="bf16",
+    template="calculate_erf", params={"APPROXIMATION_MODE": False},
     provenance="tt-metal ckernel_sfpu_erf.h calculate_erf<false> (BF16 n8/d8 parity rational, "
                "PRs #39406/#41850, coefficients of PR #42540; read BH @09fd4f2e, WH @04b34050; "
                "unchanged in PR #57292's fallback on main a406ad5c, 2026-09-22): clamp |x| to 10, "
@@ -152,6 +153,7 @@ register_kernel(
 register_kernel(
     "erfc_2026_09", erfc_2026_09, init=erfc_2026_09_init, function="erfc", mode="accurate",
     dest="bf16",
+    template="calculate_erfc", params={},
     provenance="tt-metal ckernel_sfpu_erfc.h calculate_erfc (PR #41850, 2026-04-15: 2 segments "
                "n4/d5 on [0, 2.5) and [2.5, 5] of |x|, APPROX_RECIP reciprocal<0>, 2 - r for "
                "x < 0; read in PR #57292's BH fallback, main a406ad5c 2026-09-22; WH per the "

@@ -103,6 +103,7 @@ def exp2_2026_09():
 
 register_kernel(
     "exp2_2026_09", exp2_2026_09, function="exp2", mode="accurate", dest="bf16",
+    template="calculate_exp2", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_exp2.h _sfpu_exp2_bf16_ (PR #44539, May 2026; index ids "
                "54558687409, 55104481662; unchanged in PR #57292's fallback on main a406ad5c, "
                "2026-09-22): x + 127 clamped to [0, 255], exp_21f fraction quadratic, "
@@ -112,6 +113,9 @@ register_kernel(
 register_program(
     "exp_2026_09", assembly_kernel("exp_2026_09"), function="exp",
     mode="accurate", dest="bf16",
+    template="calculate_exponential",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False, "SCALE_EN": False,
+            "CLAMP_NEGATIVE": True},
     provenance="tt-llk/tt-metal ckernel_sfpu_exp.h _sfpu_exp_21f_bf16_tti_ (PR #44965, May "
                "2026; BH read tt-llk @039ecabe, tt-metal @00f6b496, and PR #57292's branch on main "
                "a406ad5c, 2026-09-22; WH read @6e831bcf (Jun 2026) and @0273d5a6, same body; WH "

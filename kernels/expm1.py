@@ -95,6 +95,7 @@ def expm1_2026_09():
 register_kernel(
     "expm1_2026_09", expm1_2026_09, init=expm1_init, function="expm1", mode="accurate",
     dest="bf16",
+    template="calculate_expm1", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_expm1.h _sfpu_expm1_<false> + expm1_init<false, false>, "
                "PR #45338 (Juffa-derived, merged Jun 2026; read at BH @046d5603, both chips): "
                "Cody-Waite by ln 2, degree-4 expm1(f), half-scaled reconstruction, "

@@ -292,6 +292,7 @@ register_kernel(
 register_kernel(
     "gelu_approx", gelu_approx, init=gelu_approx_init, function="gelu", mode="approximate",
     dest="bf16",
+    template="calculate_gelu", params={"APPROXIMATION_MODE": True},
     provenance="tt-llk ckernel_sfpu_gelu.h _calculate_gelu_appx_/_init_gelu_ (c635ca695, "
                "2026-01-30; = tt-metal calculate_gelu_appx, Sep 2026): x*0.5 + SFPLUTFP32 "
                "6-entry TABLE1 (no sign retain); no rounding",

@@ -153,6 +153,7 @@ _SOURCE = ("tt-metal ckernel_sfpu_gelu.h (PR #45920, Jun 2026; read BH index id 
 
 register_kernel(
     "gelu_2026_09", gelu_2026_09, function="gelu", mode="accurate", dest="bf16",
+    template="calculate_gelu", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=f"{_SOURCE}: calculate_gelu<false, false> -> calculate_gelu_piecewise: 0 for "
                "x <= -5.54259443, x*round_2^-25(exp_21f(-x^2/2)*cubic) below -3.125, "
                "x*(0.5 + x*p13(x)) below 2.78125, x beyond; convert<vFloat16b>(., Nearest)",
@@ -161,6 +162,8 @@ register_kernel(
 register_kernel(
     "gelu_derivative_2026_09", gelu_derivative_2026_09, init=gelu_derivative_2026_09_init,
     function="gelu_derivative", mode="accurate", dest="bf16",
+    template="calculate_gelu_derivative_polynomial",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=f"{_SOURCE}: calculate_gelu_derivative_polynomial<false, false> + "
                "gelu_derivative_polynomial_init<false>: 1 from 3.1719, 0.5 + x*h8(x^2) from -3, "
                "x*exp(-x^2/2)/sqrt(2pi)*(1 - 1/x^2 + 1/x^4) above -13.375 (sfpu_reciprocal_iter"

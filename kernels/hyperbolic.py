@@ -183,6 +183,7 @@ PROVENANCE = ("tt-metal ckernel_sfpu_trigonometry.h calculate_{fn}<false, false>
 register_kernel(
     "sinh_2026_09", sinh_2026_09, init=sinh_init, function="sinh", mode="accurate",
     dest="bf16",
+    template="calculate_sinh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=PROVENANCE.format(fn="sinh", what="expm1(|x|)/4 by Cody-Waite + quartic, "
                                  "sinh = 0.5t + 0.5t/(t+1)"),
     description="ttnn.sinh on a BF16 tensor, Jun - Sep 2026")
@@ -190,6 +191,7 @@ register_kernel(
 register_kernel(
     "cosh_2026_09", cosh_2026_09, init=cosh_init, function="cosh", mode="accurate",
     dest="bf16",
+    template="calculate_cosh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=PROVENANCE.format(fn="cosh", what="exp(|x|)/4 by Cody-Waite + cubic, "
                                  "cosh = 2q + (1/q)/8"),
     description="ttnn.cosh on a BF16 tensor, Jun - Sep 2026")

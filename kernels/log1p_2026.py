@@ -80,6 +80,8 @@ def log1p_2026_09():
 register_kernel(
     "log1p_2026_09", log1p_2026_09, init=log1p_init, function="log1p", mode="accurate",
     dest="bf16",
+    template="calculate_log1p",
+    params={"APPROXIMATION_MODE": False, "FAST_APPROX": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_log1p.h calculate_log1p_fp32<false> + log1p_init (Juffa-"
                "derived, 2026; read WH @009ac300; unchanged in PR #57292's fallback on main "
                "a406ad5c, 2026-09-22): u = 1 + a split as 2**k * [0.75, 1.5) by bit arithmetic, "

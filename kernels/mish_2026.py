@@ -122,6 +122,7 @@ def mish_2026_09():
 register_kernel(
     "mish_2026_09", mish_2026_09, init=mish_init, function="mish", mode="accurate",
     dest="bf16",
+    template="calculate_mish", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_mish.h calculate_mish<false, false> + mish_init (PR "
                "#44985, May 2026; read BH @37a00b82, WH @e3872136 / @13e8272e, and PR #55714's "
                "branch files on main 2026-09-08; WH reproduces tt-llk's 2026-09-30 budget, 790): "

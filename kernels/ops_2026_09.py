@@ -113,6 +113,7 @@ register_op("Hardsigmoid", "hardsigmoid",
                      "(one SFPMAD and a clamp, no rounding)", provenance=HARNESS)
 register_op("TanhDerivative", "tanh_derivative", kernels={"No": "tanh_derivative"},
             unmodelled=_fp32_missing("calculate_tanh_derivative_sech2<false, true>"),
+            golden="float64_tanh_derivative",
             dispatch="tanh_derivative_sech2_init<false>; calculate_tanh_derivative_sech2<false, "
                      "fp32, 32>", provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
@@ -164,7 +165,8 @@ for _row, _call in (
         ("Sigmoid(approx=No)", "calculate_sigmoid<false, ...> of Sep 2026 (exp_21f with the "
                                "[0, 255] clamp and the >= 255 fix; the modelled sigmoid is Jan "
                                "2026's)"),
-        ("Sigmoid(approx=Yes)", "calculate_sigmoid_appx"), ("SigmoidAppx", "calculate_sigmoid_appx"),
+        ("Sigmoid(approx=Yes)", "calculate_sigmoid_appx"),
+        ("SigmoidAppx", "calculate_sigmoid_appx"),
         ("Sign(-0.0 fixed #55306)", "calculate_sign"), ("Signbit", "calculate_signbit"),
         ("Silu", "calculate_silu<fp32, 32> of Sep 2026 (not read)"),
         ("Softshrink", "calculate_softshrink"), ("Softsign", "calculate_softsign"),

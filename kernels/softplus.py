@@ -137,6 +137,7 @@ register_kernel(
 
 register_kernel(
     "softplus_2026_09", softplus_2026_09, function="softplus", mode="accurate", dest="bf16",
+    template="calculate_softplus", params={"APPROXIMATION_MODE": False},
     provenance="tt-metal ckernel_sfpu_softplus.h calculate_softplus_body, Sep 2026 BF16 arm "
                "(degree-6 residual fit, residual 0 for |beta x| > 5: issue #51866), beta 1, "
                "threshold 20, float_to_fp16b(, 0)",

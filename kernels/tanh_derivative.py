@@ -147,6 +147,8 @@ def tanh_derivative():
 
 register_kernel(
     "tanh_derivative", tanh_derivative, function="tanh_derivative", mode="accurate", dest="bf16",
+    template="calculate_tanh_derivative_sech2",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance="tt-metal ckernel_sfpu_tanh_derivative.h calculate_tanh_derivative_sech2, PR "
                "#39378 (Mar 2026; read in BH @00dab09c and Sep-2026 revisions, same BF16 math): "
                "degree-10 poly in (2/9)x^2 - 1 for |x| < 3, Cody-Waite 4 exp(-2|x|) for |x| < "

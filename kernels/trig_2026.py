@@ -193,10 +193,13 @@ ALIAS = ("alias of {old} (same body and init): tt-metal ckernel_sfpu_trigonometr
          "@01af8126, BH @01c8afed and in PR #57292's branch on main a406ad5c, 2026-09-22)")
 register_kernel(
     "sin_2026_09", sin_2026_02, init=sine_init, function="sin", mode="accurate", dest="bf16",
+    template="calculate_sine", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=ALIAS.format(old="sin_2026_02", fn="sine"),
     description="ttnn.sin on a BF16 tensor, Sep 2026 (= sin_2026_02)")
 register_kernel(
     "cos_2026_09", cos_2026_02, init=cosine_init, function="cos", mode="accurate", dest="bf16",
+    template="calculate_cosine",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=ALIAS.format(old="cos_2026_02", fn="cosine"),
     description="ttnn.cos on a BF16 tensor, Sep 2026 (= cos_2026_02)")
 
@@ -207,17 +210,20 @@ INVERSE = ("tt-metal ckernel_sfpu_trigonometry.h calculate_{fn}<false, false> (B
 register_kernel(
     "atan_2026_09", atan_2026_09, init=atan_init, function="atan",
     mode="accurate", dest="bf16",
+    template="calculate_atan", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=INVERSE.format(fn="atan", what="sfpu_atan_bf16 (PR #35470): reciprocal<2> for "
                               "|x| >= 1, odd degree-7 minimax, pi/2 - p"),
     description="ttnn.atan on a BF16 tensor, Jul - Sep 2026")
 register_kernel(
     "asin_2026_09", asin_2026_09, function="asin", mode="accurate",
     dest="bf16",
+    template="calculate_asin", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=INVERSE.format(fn="asin", what="sfpu_asin_bf16 (PR #40843): split at 0.625, "
                               "sqrt_custom endpoint reduction, degree-3 asin(sqrt u)/sqrt u"),
     description="ttnn.asin on a BF16 tensor, Jul - Sep 2026")
 register_kernel(
     "acos_2026_09", acos_2026_09, function="acos", mode="accurate",
     dest="bf16",
+    template="calculate_acos", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
     provenance=INVERSE.format(fn="acos", what="sfpu_acos_bf16 (PR #40843): pi/2 - asin"),
     description="ttnn.acos on a BF16 tensor, Jul - Sep 2026")

@@ -18,7 +18,7 @@ DEST_MODES = ("No", "Yes")
 # How the harness's golden is computed (tt-llk helpers/golden_generators.py): "rne_fp32", the
 # exact value rounded to FP32 then to nearest even in the Dst and output formats; or a torch
 # formula evaluated in FP32 arithmetic (sfpu_sim.parity.golden.FORMULAS).
-GOLDENS = ("rne_fp32", "torch_gelu_fp32", "float64_gelu_derivative")
+GOLDENS = ("rne_fp32", "torch_gelu_fp32", "float64_gelu_derivative", "float64_tanh_derivative")
 _ROW = re.compile(r"^([A-Za-z0-9]+)(?:\(approx=(Yes|No)\))?")
 
 

@@ -167,8 +167,10 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
     if arch != "budget" and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
                             help="ULP convention (default: daz-index)")
-    parser.add_argument("--dest", choices=FORMATS,
-                        help="Dst format (default: the kernel's registered one)")
+    parser.add_argument("--dest", choices=["bf16", "fp32"],
+                        help="Dst mode: bf16 (16-bit; it holds the input's 16-bit format) or fp32 "
+                             "(is_fp32_dest_acc_en: the kernel's FP32-Dst instantiation runs); "
+                             "default: the kernel's own")
     parser.add_argument("--in", dest="input_format", choices=FORMATS, default="bf16",
                         help="input format: bf16 (all 65,536 patterns, default) or fp32 "
                              "(FP32 patterns through an FP32 Dst: --stride, --exhaustive)"

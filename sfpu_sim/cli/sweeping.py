@@ -365,9 +365,15 @@ def cmd_compare(args, console: Console) -> int:
 
 
 def cmd_budget(args, console: Console) -> int:
-    """Predicted sfpu_accuracy_budget.yaml rows for kernels."""
+    """Predicted sfpu_accuracy_budget.yaml rows for kernels, or (--all, or op names) the
+    accuracy table's cells as the harness measures them."""
     from sfpu_sim.report import budget, model
 
+    if args.all or _op_names(args.kernels):
+        return _budget_table(args, console)
+    if not args.kernels:
+        raise SfpuSimError("budget: name kernels (yaml rows from sweeps), ops of the accuracy "
+                           "table (e.g. Gelu), or --all (every op of the table)")
     jobs = []
     for name in args.kernels:
         spec = kernel_spec(name)
@@ -379,6 +385,65 @@ def cmd_budget(args, console: Console) -> int:
             models.append(model.build(run_sweep(args, name, chip, progress,
                                                  ulp_convention="daz-index")))
     sys.stdout.write(budget.render(models))
+    return 0
+
+
+def _op_names(names: list[str]) -> bool:
+    """Whether ``names`` are ops of the accuracy table (rows or keys, e.g. ``Gelu``) rather
+    than kernels; a mixture is refused."""
+    from sfpu_sim import ops
+    from sfpu_sim.parity import table
+
+    rows = table.read()
+    known = {ops.Op(row, "").key for row in rows} | set(rows)
+    found = [name in known for name in names]
+    if any(found) and not all(found):
+        kernels = [n for n, f in zip(names, found) if not f]
+        raise SfpuSimError(f"budget: give ops of the accuracy table or kernels, not both "
+                           f"(not ops: {', '.join(kernels)})")
+    return bool(names) and all(found)
+
+
+def _budget_table(args, console: Console) -> int:
+    """``budget --all`` / ``budget OP...``: each cell predicted as tt-llk's harness measures it
+    (sfpu_sim.parity), JSON lines with --json, else a table; cells not modelled say why."""
+    import json
+
+    from sfpu_sim.parity import run
+
+    if args.kernels and args.all:
+        raise SfpuSimError("budget: --all takes every op; name ops without --all")
+    rows = run.choose_rows(args.kernels or None)
+    chips = [args.arch] if args.arch else list(CHIPS)
+    records = []
+    with Progress(total=None, what="budget") as progress:
+        for record in run.records(rows, chips, progress=progress.step):
+            records.append(record)
+            if args.json:
+                sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
+                sys.stdout.flush()
+    if args.json:
+        return 0
+    table = Table(title="Accuracy table cells as tt-llk's harness measures them (device: "
+                        "Wormhole, 2026-09-30)")
+    for column in ("op", "in -> out", "dest", "chip", "predicted", "device", "equal",
+                   "kernel"):
+        table.add_column(column, overflow="fold")
+    skipped = {}
+    for r in records:
+        if r["max_ulp"] is None and r.get("reason"):
+            skipped.setdefault(r["row"], r["reason"])
+            continue
+        table.add_row(r["row"], f"{r['in']} -> {r['out']}", r["dest"], r["arch"],
+                      f"{r['max_ulp']:,}" if r["max_ulp"] is not None else "none measurable",
+                      r["device_text"] or "", {True: "yes", False: "NO", None: ""}[r["match"]],
+                      r["kernel"]["instantiation"] or r["kernel"]["name"])
+    console.print(table, markup=False)
+    for row, reason in skipped.items():
+        console.print(f"not modelled: {row}: {reason}", markup=False, highlight=False)
+    compared = [r for r in records if r.get("match") is not None]
+    equal = sum(r["match"] for r in compared)
+    console.print(f"{equal} of {len(compared)} measured cells predicted exactly", markup=False)
     return 0
 
 
@@ -437,7 +502,14 @@ def add_parser(sub, parents) -> None:
 
     budget = sub.add_parser("budget", parents=parents, help="predicted sfpu_accuracy_budget.yaml rows "
                                            "(daz-index ULP, exhaustive sweeps)")
-    budget.add_argument("kernels", nargs="+", metavar="KERNEL")
+    budget.add_argument("kernels", nargs="*", metavar="KERNEL_OR_OP",
+                        help="kernels (predicted yaml rows), or ops of Tenstorrent's accuracy "
+                             "table by row or key (e.g. Gelu): their cells as the harness "
+                             "measures them")
+    budget.add_argument("--all", action="store_true",
+                        help="every unary row of the accuracy table, every cell, both chips")
+    budget.add_argument("--json", action="store_true",
+                        help="with ops or --all: one JSON object per cell on stdout")
     sweep_options(budget, arch="budget", select=True)
     budget.add_argument("--arch", choices=list(CHIPS),
                         help="one chip (default: every chip each kernel runs on)")

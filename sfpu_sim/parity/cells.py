@@ -4,7 +4,7 @@ tt-llk's sweep (``test_unary_sfpu_ulp.py`` with ``helpers/ulp_sweep.py`` and ``h
 read in the stored versions closest to the yaml at 01d9b424):
 
 * Inputs: every finite Float16_b or Float16 value (one device run of 64 tiles), or the strided
-  Float32 walk (:class:`sfpu_sim.fp32sweep.walk.Strided`); nothing is clipped to the op's domain.
+  Float32 walk (:func:`harness_fp32_walk`); nothing is clipped to the op's domain.
 * The kernel: the instantiation for the cell's Dst mode (``is_fp32_dest_acc_en`` = dest), through
   unpack, SFPLOAD, SFPSTORE and the packer (:mod:`sfpu_sim.sweeps`). A Float32 input with a
   16-bit Dst is truncated to BF16 on the way into Dst, and so is the golden's input.
@@ -69,11 +69,25 @@ def _score(x_bits, in_fmt, device, gold, out_fmt) -> tuple:
     return int(distance[k]), int(counted.sum()), nonfinite, worst
 
 
-def _fp32_walk() -> np.ndarray:
-    from sfpu_sim.fp32sweep.walk import TT_STRIDE, Strided
+HARNESS_FP32_STRIDE = (1 << 16) + 1
 
-    walk = Strided(TT_STRIDE)
-    return walk.patterns(0, len(walk))
+
+def harness_fp32_walk() -> np.ndarray:
+    """The Float32 inputs of the table's rows: ``helpers/ulp_sweep.py``'s walk with
+    ``_FP32_STRIDE = 2**16 + 1`` (filipkarlov-alt/tt-metal @00ba114, the version whose emitter
+    writes the yaml's row format: "2**16+1 keeps the count at 65,279 and walks the low bits
+    through every value"), a plain stride through FP32's total-order key from -inf (key
+    ``-2**31 - bits`` for a negative pattern), 65,280 samples less the non-finite one: 65,279
+    values. It is not the golden-ratio walk of ``sfpu_sim.fp32sweep.walk.Strided`` (a later
+    structured.py): the table's FP32 figures of Erf (53,672), Softplus (995,553,332) and GELU's
+    LUT (1,956,491,196), 0-cell rows of kernels read at their source, come out of this walk
+    exactly and not out of that one."""
+    from sfpu_sim.fp32sweep.walk import KEY_MAX_FINITE, _bits_of_key
+
+    low = -KEY_MAX_FINITE - 1                                       # the key of -inf
+    count = min(1 << 16, (2 * (KEY_MAX_FINITE + 1)) // HARNESS_FP32_STRIDE + 1)
+    bits = _bits_of_key(low + np.arange(count, dtype=np.int64) * HARNESS_FP32_STRIDE)
+    return bits[formats.is_finite(bits, formats.FP32)]
 
 
 def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
@@ -83,7 +97,7 @@ def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
     instance = registry.for_dest(spec, "fp32" if dest == "Yes" else "bf16")
     program = instance.spec.program(arch)
     if in_fmt == "fp32":
-        x = _fp32_walk()
+        x = harness_fp32_walk()
         if dest == "Yes":
             run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
             gold = goldens.golden(op.golden, op.function, x, "fp32", out_fmt)

@@ -19,6 +19,9 @@ in the Dst's dtype, rounds the result to nearest even into the Dst format (FP32 
   cancels to a multiple of 2**-53, an error of a few BF16 steps that the table's figure
   includes. Evaluated here with Python's ``math`` (the libm the harness itself calls), over the
   distinct inputs: the golden is defined per element as Python floats, so this mirrors it.
+* ``float64_tanh_derivative``: ``1.0 - t * t`` with ``t = math.tanh(x)`` in Python floats: 0
+  wherever tanh rounds to +-1 in float64 (|x| above about 19), where the kernels return the
+  true, tiny value; that is thousands of BF16 steps, the table's 9,314.
 """
 from __future__ import annotations
 
@@ -64,24 +67,34 @@ def _float64_gelu_derivative(x: float) -> float:
     return cdf + x * phi
 
 
-def float64_gelu_derivative(inputs, input_format: str, output_format: str) -> np.ndarray:
-    """GELU's derivative as the harness's Python-float golden computes it (module docstring),
-    rounded to FP32 then to the output format."""
-    x = formats.bits_to_float64(_as_fp32(inputs, input_format), "fp32")
-    unique, inverse = np.unique(x, return_inverse=True)
-    finite = np.isfinite(unique)
-    values = np.where(finite, 0.0, np.nan)
-    values[finite] = np.frompyfunc(_float64_gelu_derivative, 1, 1)(unique[finite]).astype(
-        np.float64)
-    values[unique == np.inf] = 1.0
-    values[unique == -np.inf] = 0.0
-    with np.errstate(over="ignore"):
-        fp32 = values[inverse].astype(np.float32).view(np.uint32)
-    return _to_output(fp32, output_format)
+def _float64_tanh_derivative(x: float) -> float:
+    t = math.tanh(x)
+    return 1.0 - t * t
 
+
+def _python_float_golden(formula, at_inf: tuple[float, float]):
+    """A golden the harness computes per element in Python floats: ``formula`` over the
+    distinct finite inputs (``at_inf``: its values at -inf and +inf), rounded to FP32 then to
+    the output format."""
+    def golden_of(inputs, input_format: str, output_format: str) -> np.ndarray:
+        x = formats.bits_to_float64(_as_fp32(inputs, input_format), "fp32")
+        unique, inverse = np.unique(x, return_inverse=True)
+        finite = np.isfinite(unique)
+        values = np.where(finite, 0.0, np.nan)
+        values[finite] = np.frompyfunc(formula, 1, 1)(unique[finite]).astype(np.float64)
+        values[unique == -np.inf], values[unique == np.inf] = at_inf
+        with np.errstate(over="ignore"):
+            fp32 = values[inverse].astype(np.float32).view(np.uint32)
+        return _to_output(fp32, output_format)
+    return golden_of
+
+
+float64_gelu_derivative = _python_float_golden(_float64_gelu_derivative, (0.0, 1.0))
+float64_tanh_derivative = _python_float_golden(_float64_tanh_derivative, (0.0, 0.0))
 
 FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32,
-            "float64_gelu_derivative": float64_gelu_derivative}
+            "float64_gelu_derivative": float64_gelu_derivative,
+            "float64_tanh_derivative": float64_tanh_derivative}
 
 
 def golden(kind: str, function: str, inputs, input_format: str,
