@@ -408,15 +408,38 @@ def bench_fp32(args, console: Console) -> None:
     console.print(table)
 
 
+def bench_budget(args, console: Console) -> None:
+    """``sfpu-sim budget --all``: every modelled cell of the accuracy table, both chips, timed
+    once in this process (warm: programs and references cached on disk; the first run also
+    compiles)."""
+    from sfpu_sim.parity import run
+
+    rows = run.choose_rows(None)
+    cells = predicted = 0
+
+    def every_cell():
+        nonlocal cells, predicted
+        for record in run.records(rows, ["wormhole", "blackhole"]):
+            cells += 1
+            predicted += record["max_ulp"] is not None
+    seconds = _once(every_cell)
+    table = Table(title="budget --all, both chips (one run; the goal is under 10 minutes)")
+    for column in ("rows", "cells", "predicted", "seconds", "per predicted cell"):
+        table.add_column(column, justify="right")
+    table.add_row(str(len(rows)), f"{cells:,}", f"{predicted:,}", f"{seconds:.1f}",
+                  f"{seconds / max(predicted, 1):.3f} s")
+    console.print(table)
+
+
 def _once(call) -> float:
     start = time.perf_counter()
     call()
     return time.perf_counter() - start
 
 
-TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "machine": bench_machine, "reference": bench_reference,
-           "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
-           "locate": bench_locate, "fit": bench_fit}
+TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "machine": bench_machine,
+           "reference": bench_reference, "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
+           "locate": bench_locate, "fit": bench_fit, "budget": bench_budget}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 
