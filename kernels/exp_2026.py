@@ -60,18 +60,63 @@ min with 255); the exp_21f step of Moroz et al. 2022 (:func:`exp_21f_of`: the in
 ``xlog2`` into the exponent field, the 23-bit fraction through ``1.0017248 + f*(7.84e-8 +
 f*4.79e-15)``); ``convert<vFloat16b>(y, Nearest)``. ``xlog2 = 0`` gives a denormal pattern,
 flushed to +0 by the rounding; 255 gives an exponent-255 pattern, rounded to +Inf.
+
+FP32-Dst instantiations (``is_fp32_dest_acc_en = true``; no rounding in the kernel, the packer
+converts to the output format):
+
+``exp_fp32_2026_09`` (per chip): ``calculate_exponential<false, true, SCALE_EN=false, 32,
+CLAMP_NEGATIVE=true>`` loops ``_sfpu_exp_fp32_accurate_<unsafe=false>`` (Jason Davies, 2026,
+derived from Norbert Juffa's expf; it replaced PR #33563's Taylor form, ``exp_fp32``), with
+``exp_init<false, ..., true>`` = ``sfpu_reciprocal_init<false>()`` (constants this path does not
+read). ``j = 1.442695*a`` rounded to a sign-magnitude int16 (SFP_STOCH_RND nearest) and back
+(SFPCAST RNE); two-part Cody-Waite ``f = a - j*6.93145752e-1 - j*1.42860677e-6``; Horner
+``r = 1.37805939e-3, 8.37312452e-3, 4.16695364e-2, 1.66664720e-1, 4.99999851e-1``, ``y = r*f +
+1``, ``r = y*f + 1`` (exp(f)); ``i`` = the int16 as two's complement (two's-complement SFPABS of
+the sign-magnitude word, then the sign of j); ``e = biased exponent of r + i``. The tail differs:
+
+* Blackhole (read in tt-metal's BH ``ckernel_sfpu_exp.h``, index id 54496603172, and in PR
+  #57292's BH branch, index id 68752158473, opened 2026-09-22 on main a406ad5c): ``y = y*Inf``
+  (+Inf, or NaN for a NaN input), then ``setexp(r, e)`` where ``e < 255`` and 0 where ``e < 1``.
+* Wormhole (index id 71303379555, WH @0273d5a6, after PR #46168, merged 2026-06-29..07-07,
+  "Fix exp(-NaN) fp32 on Wormhole", issue #46165: Wormhole's SFPMAD keeps a NaN's sign, so the
+  Blackhole form gave exp(-NaN) = 0): ``y = bits(y) - 1`` times 0 (0, or NaN from a NaN input),
+  then where ``e >= 1``: ``y += Inf`` and ``setexp(r, e)`` where also ``e < 255``.
+
+``exp2_fp32_2026_09`` (both chips, the same code in index ids 54558687409 and 68816652971):
+``calculate_exp2<false, true, 32>`` loops ``_sfpu_exp2_fp32_accurate_`` with ``exp2_init<false,
+true>``: Prgm0..2 = 0x1.62e42ep-1, 0x1.ebfba0p-3, 0x1.c6afd8p-5. ``j = round(x)`` (int16
+nearest, ties away), ``f = x - j``; Horner 0x1.41cp-13, 0x1.5f4p-10, 0x1.3b4p-7, Prgm2, Prgm1,
+Prgm0, 1 (the overflow value ``y*Inf`` taken from the Prgm2 step); where ``|x| >= 0`` (not -NaN):
+``e = biased exponent of r + i``, ``setexp(r, e)`` where ``e < 255``, 0 where ``e < 1``. An older
+revision (index id 55104481662: 1.5*2**23 rounding, degree 6, no-op init) is ruled out by the
+harness's two-parameter ``exp2_init<false, fp32>``.
 """
 from __future__ import annotations
+
+import math
 
 from sfpu_sim import register_kernel
 from sfpu_sim.registry import register_program
 from kernels.asm_kernels import assembly_kernel
 from kernels.common import polyval
-from kernels.exp import float_to_int32_for_exp21f
-from sfpu_sim.sfpi import (dst_reg, exexp_nodebias, exman9, float_to_fp16b, int32_to_float,
-                           reinterpret, setexp, vec_min_max, vFloat)
+from kernels.exp import exp_init, float_to_int32_for_exp21f
+from sfpu_sim.sfpi import (abs, dst_reg, exexp_nodebias, exman9, float_to_fp16b, float_to_int16,
+                           int32_to_float, per_chip, reinterpret, setexp, setsgn, v_endif, v_if,
+                           vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vec_min_max,
+                           vFloat, vInt)
 
 EXP21F_POLY = (1.0017248, 7.839635491371155e-08, 4.791750143340323e-15)
+# _sfpu_exp_fp32_accurate_ (Juffa): 1/ln 2, ln 2 in two parts, the Horner coefficients of exp(f)
+# above the two final ``* f + 1`` steps, highest first.
+JUFFA_LOG2E = 1.442695
+JUFFA_NEG_LN2_HI, JUFFA_NEG_LN2_LO = -6.93145752e-1, -1.42860677e-6
+JUFFA_EXP_POLY = (1.37805939e-3, 8.37312452e-3, 4.16695364e-2, 1.66664720e-1, 4.99999851e-1)
+# _sfpu_exp2_fp32_accurate_: three FP16-exact coefficients, highest first, then exp2_init's
+# Prgm2, Prgm1, Prgm0.
+EXP2_FP32_HIGH = (float.fromhex("0x1.41cp-13"), float.fromhex("0x1.5f4p-10"),
+                  float.fromhex("0x1.3b4p-7"))
+EXP2_FP32_PRGM = (float.fromhex("0x1.62e42ep-1"), float.fromhex("0x1.ebfba0p-3"),
+                  float.fromhex("0x1.c6afd8p-5"))
 
 
 def exp_21f_of(xlog2):
@@ -101,6 +146,109 @@ def exp2_2026_09():
     dst_reg[0] = exp2_bf16(dst_reg[0])
 
 
+# --- FP32 Dst ---------------------------------------------------------------------------------
+
+def _twos_complement_of(sign_magnitude, sign_of):
+    """A sign-magnitude int16 as two's complement: SFPABS in integer mode turns ``-n`` (sign bit
+    and n) into ``2**31 - n``, and setting the sign bit of ``sign_of`` makes it ``-n``."""
+    magnitude = abs(reinterpret(vInt, sign_magnitude))
+    return reinterpret(vInt, setsgn(reinterpret(vFloat, magnitude), sign_of))
+
+
+def _exp_fp32_reduced(a):
+    """The shared part of ``_sfpu_exp_fp32_accurate_(a)``: ``(r, y, i)`` with ``r = exp(f)``,
+    ``y`` its last Horner step but one, ``i = round(a / ln 2)`` (two's complement)."""
+    j = JUFFA_LOG2E * a
+    r = vFloat(JUFFA_EXP_POLY[0])
+    sm = float_to_int16(j, 0)                     # convert<vSMag16>(j, Nearest)
+    j = int32_to_float(sm, 0)
+    f = j * JUFFA_NEG_LN2_HI + a
+    f = j * JUFFA_NEG_LN2_LO + f
+    for c in JUFFA_EXP_POLY[1:]:
+        r = r * f + c
+    y = r * f + 1.0
+    i = _twos_complement_of(sm, j)
+    r = y * f + 1.0
+    return r, y, i
+
+
+def _exp_fp32_accurate_blackhole(a):
+    """``_sfpu_exp_fp32_accurate_<false>(a)``, Blackhole (v_block form)."""
+    r, y, i = _exp_fp32_reduced(a)
+    y = y * math.inf                              # overflow: +Inf (NaN from a NaN input)
+    e = exexp_nodebias(r) + i
+    with v_if(e < 255):
+        y.assign(setexp(r, e))
+        with v_if(e < 1):                         # underflow, subnormals included
+            y.assign(0.0)
+        v_endif()
+    v_endif()
+    return y
+
+
+def _exp_fp32_accurate_wormhole(a):
+    """``_sfpu_exp_fp32_accurate_<false>(a)``, Wormhole (PR #46168's -NaN form)."""
+    r, y, i = _exp_fp32_reduced(a)
+    y = reinterpret(vFloat, reinterpret(vInt, y) + -1)
+    y = y * 0.0                                   # underflow: 0 (NaN from a NaN input)
+    e = exexp_nodebias(r) + i
+    with v_if(e >= 1):
+        y.assign(y + math.inf)                    # overflow: +Inf, NaN stays NaN
+        with v_if(e < 255):
+            y.assign(setexp(r, e))
+        v_endif()
+    v_endif()
+    return y
+
+
+exp_fp32_accurate = per_chip(wormhole=_exp_fp32_accurate_wormhole,
+                             blackhole=_exp_fp32_accurate_blackhole)
+
+
+def exp_fp32_2026_09():
+    """One iteration of ``calculate_exponential<false, true, false, 32, true>``."""
+    dst_reg[0] = exp_fp32_accurate(dst_reg[0])
+
+
+def exp2_fp32_init():
+    """``exp2_init<false, true>`` (Blackhole also resets the Dst counters first)."""
+    vConstFloatPrgm0.assign(EXP2_FP32_PRGM[0])
+    vConstFloatPrgm1.assign(EXP2_FP32_PRGM[1])
+    vConstFloatPrgm2.assign(EXP2_FP32_PRGM[2])
+
+
+def exp2_fp32_accurate(x):
+    """``_sfpu_exp2_fp32_accurate_(x)``."""
+    sm = float_to_int16(x, 0)                     # convert<vSMag16>(x, Nearest): ties away
+    j = int32_to_float(sm, 0)
+    f = x - j                                     # in [-0.5, 0.5]
+    r = vFloat(EXP2_FP32_HIGH[0])
+    for c in EXP2_FP32_HIGH[1:]:
+        r = r * f + c
+    y = r * f + vConstFloatPrgm2
+    i = _twos_complement_of(sm, j)
+    r = y * f + vConstFloatPrgm1
+    y = y * math.inf                              # overflow: +Inf, or NaN
+    r = r * f + vConstFloatPrgm0
+    abs_x = abs(x)
+    r = r * f + 1.0
+    with v_if(abs_x >= 0.0):                      # not -NaN: SFPABS leaves its sign
+        e = exexp_nodebias(r) + i
+        with v_if(e < 255):
+            y.assign(setexp(r, e))
+            with v_if(e < 1):                     # underflow, subnormals included
+                y.assign(0.0)
+            v_endif()
+        v_endif()
+    v_endif()
+    return y
+
+
+def exp2_fp32_2026_09():
+    """One iteration of ``calculate_exp2<false, true>``."""
+    dst_reg[0] = exp2_fp32_accurate(dst_reg[0])
+
+
 register_kernel(
     "exp2_2026_09", exp2_2026_09, function="exp2", mode="accurate", dest="bf16",
     template="calculate_exp2", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False},
@@ -124,3 +272,30 @@ register_program(
                "WH by a second SFPSWAP (max with 0); SFP_STOCH_RND to BF16; hand-written assembly "
                "of the recorded replay body",
     description="ttnn.exp default (accurate) on a BF16 tensor, Jun - Sep 2026")
+
+register_kernel(
+    "exp_fp32_2026_09", exp_fp32_2026_09, init=exp_init, function="exp", mode="accurate",
+    dest="fp32",
+    template="calculate_exponential",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True, "SCALE_EN": False,
+            "CLAMP_NEGATIVE": True},
+    instance_of="exp_2026_09",
+    provenance="tt-metal ckernel_sfpu_exp.h _sfpu_exp_fp32_accurate_<false> (Juffa-derived, "
+               "2026; WH @0273d5a6 (index id 71303379555, after PR #46168); BH index id "
+               "54496603172 and PR #57292's branch on main a406ad5c, 2026-09-22): round(a/ln 2) "
+               "as int16, two-part Cody-Waite, degree-6 Horner, exponent add; BH y*Inf / 0 "
+               "tail, WH (bits(y) - 1)*0 + Inf -NaN tail; exp_init = sfpu_reciprocal_init; "
+               "no rounding",
+    description="ttnn.exp default (accurate) with an FP32 Dst, Jul - Sep 2026")
+
+register_kernel(
+    "exp2_fp32_2026_09", exp2_fp32_2026_09, init=exp2_fp32_init, function="exp2",
+    mode="accurate", dest="fp32",
+    template="calculate_exp2", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="exp2_2026_09",
+    provenance="tt-metal ckernel_sfpu_exp2.h _sfpu_exp2_fp32_accurate_ + exp2_init<., true> "
+               "(Jason Davies, 2026; index id 54558687409, same in PR #57292's BH branch on main "
+               "a406ad5c, 2026-09-22): round(x) as int16, f = x - j, degree-6 minimax "
+               "(Prgm0..2 = 0x1.62e42ep-1, 0x1.ebfba0p-3, 0x1.c6afd8p-5), exponent add, Inf "
+               "from e >= 255, 0 below e = 1, -NaN excluded; no rounding",
+    description="ttnn.exp2 with an FP32 Dst, May - Sep 2026")

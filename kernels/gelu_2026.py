@@ -1,4 +1,4 @@
-"""GELU and GELU-derivative kernels as of 2026-09-30 (BF16 Dst).
+"""GELU and GELU-derivative kernels as of 2026-09-30, BF16 Dst and FP32 Dst.
 
 Source: tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
 llk_sfpu/ckernel_sfpu_gelu.h``, ``calculate_gelu<false, false>`` (``calculate_gelu_piecewise``)
@@ -41,6 +41,30 @@ exp_21f part first (the constants 127 and -0.5/ln 2 are folded into one SFPMAD).
   ``sfpu_reciprocal_iter<1>`` (Blackhole SFPARECIP + one guarded Newton step; Wormhole the
   quadratic seed + one Newton step): the chips differ here.
 * x <= -13.375: 0.
+
+FP32 Dst (``is_fp32_dest_acc_en = true``; the same stored files, both chips; issue #56490 quotes
+the FP32 branch as "identical on wormhole_b0 and blackhole" on main 70f840f4, 2026-09-14):
+
+``gelu_fp32_2026_09`` (``calculate_gelu<false, true>`` + ``gelu_init<false, true>``, which loads
+``sfpu_reciprocal_init<false>``): a different algorithm, erf-based.
+
+* x <= -5.54259443: 0 (the first x where libm's erff is -1, per the source).
+* else ``s = min(x/sqrt 2, 10)`` (SFPSWAP), ``erf = N(s)/D(s)``: an n16/d16 parity rational
+  (odd numerator, even denominator) evaluated by ``piecewise_rational_eval_parity_numer_denom
+  <16, 16>`` of ``ckernel_sfpu_piecewise_rational.h`` (read at index id 52182203714): Horner in
+  ``s*s``, the denominator's extra top step first, then both chains step by step, numerator
+  times ``s`` last; ``N * sfpu_reciprocal<false>(D)`` (= ``sfpu_reciprocal_iter<2>``: Blackhole
+  SFPARECIP + two guarded Newton steps, Wormhole the quadratic seed + two Newton steps), clamped
+  to [-1, 1].
+* ``x * (0.5 + 0.5 erf)``; where the clamped erf is exactly -1, ``x * 2**-25`` (the source's
+  "stuck-erff guard": torch's FP32 erf is one step above -1 there). No rounding.
+
+``x`` is read from Dst a second time after the reciprocal (the same value), to fit the DSL's
+eight LRegs. The Quasar file (index id 58242801877) folds the clamp and the guard into
+``clamp(0.5 + 0.5 erf, 2**-25, 1)``; that is not Wormhole's or Blackhole's code.
+
+``gelu_derivative_fp32_2026_09`` (``calculate_gelu_derivative_polynomial<false, true>``, same
+init): the BF16 body with ``sfpu_reciprocal_iter<2>`` for ``1/x**2`` and no final rounding.
 """
 from __future__ import annotations
 
@@ -50,7 +74,7 @@ from kernels.exp import round_nearest_int32
 from kernels.exp_2026 import exp_21f_of
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.sfpi import (dst_reg, exexp_nodebias, float_to_fp16b, reinterpret, setexp, v_and,
-                           v_elseif, v_endif, v_if, vFloat)
+                           v_elseif, v_endif, v_if, vec_min_max, vFloat)
 
 # Degree-13 odd CDF polynomial: Phi(x) = C0 + x*(C1 + u*(C3 + ... + u*C13)), u = x*x.
 GELU_CDF_CORE = (0.5, 3.9894227818e-01, -6.6361041488e-02, 9.7720050615e-03,
@@ -115,8 +139,9 @@ def x_times_exp_negative_tail(x, t):
     return result
 
 
-def gelu_derivative_simple(x):
-    """``calculate_gelu_derivative_simple<false, false>(x)``."""
+def gelu_derivative_simple(x, reciprocal_iterations: int = 1):
+    """``calculate_gelu_derivative_simple<false, is_fp32_dest_acc_en>(x)``: the two
+    instantiations differ only in ``sfpu_reciprocal_iter<is_fp32_dest_acc_en ? 2 : 1>``."""
     result = vFloat(0.0)
     with v_if(x >= DERIV_ONE_FROM):
         result.assign(1.0)
@@ -128,7 +153,7 @@ def gelu_derivative_simple(x):
         x2 = x * x
         t = x2 * -0.5
         x_exp = x_times_exp_negative_tail(x, t)
-        inv_x2 = reciprocal(x2, 1)
+        inv_x2 = reciprocal(x2, reciprocal_iterations)
         inv_x4 = inv_x2 * inv_x2
         correction = 1.0 - inv_x2 + inv_x4
         result.assign(x_exp * INV_SQRT_2PI * correction)
@@ -169,3 +194,99 @@ register_kernel(
                "x*exp(-x^2/2)/sqrt(2pi)*(1 - 1/x^2 + 1/x^4) above -13.375 (sfpu_reciprocal_iter"
                "<1> per chip), else 0; convert<vFloat16b>(., Nearest)",
     description="GELU derivative (accurate) on a BF16 tensor, Jun - Sep 2026")
+
+
+# --- FP32 Dst (is_fp32_dest_acc_en = true) ----------------------------------------------------
+# calculate_gelu<false, true>: erf(x/sqrt 2) as the n16/d16 parity rational that the source says
+# it split from ckernel_sfpu_erf.h's INP_FLOAT32 ERF_LUT. Numerator: odd powers 1..15, ascending;
+# denominator: even powers 0..16, ascending (all other entries of the source's arrays are 0).
+GELU_ERF_NUM_ODD = (1.1283791065e+00, 2.1477432549e-01, 6.2133435160e-02, 5.6230435148e-03,
+                    6.1307044234e-04, 1.7678321456e-05, 2.7384647439e-08, -2.8632063387e-10)
+GELU_ERF_DEN_EVEN = (1.0, 5.2367275953e-01, 1.2961706519e-01, 1.9642570987e-02,
+                     1.9545555115e-03, 1.3179056987e-04, 1.3156344494e-06, -3.5153888689e-09,
+                     -6.7350725691e-12)
+INV_SQRT2 = 0.7071067811865475
+ERF_ARGUMENT_CAP = 10.0                 # sfpi::min(scaled, 10.0f)
+STUCK_ERF_LEVEL = 2.9802322387695313e-08   # 2**-25: x * 2**-25 where erf rounds to -1
+
+
+def parity_rational_numer_denom(x, x2, numer_odd, denom_even):
+    """``piecewise_rational_eval_parity_numer_denom<N, D>``: Horner in ``x2`` on each side from
+    the top coefficient (the side with more steps runs its extra ones first), then the
+    numerator times ``x``. Coefficients ascending, the numerator's odd ones, the denominator's
+    even ones."""
+    numer, denom = vFloat(numer_odd[-1]), vFloat(denom_even[-1])
+    shared = min(len(numer_odd), len(denom_even)) - 1
+    for c in reversed(numer_odd[shared:-1]):          # the longer side's extra steps first
+        numer = numer * x2 + c
+    for c in reversed(denom_even[shared:-1]):
+        denom = denom * x2 + c
+    for k in reversed(range(shared)):                 # then the two chains interleaved
+        numer = numer * x2 + numer_odd[k]
+        denom = denom * x2 + denom_even[k]
+    return numer * x, denom
+
+
+def gelu_fp32_init():
+    """``gelu_init<false, true>``: ``sfpu_reciprocal_init<false>()`` (Wormhole: the quadratic
+    seed's three constants; Blackhole: Prgm0 = 2.0)."""
+    reciprocal_init(False)
+
+
+def gelu_fp32():
+    """One iteration of ``calculate_gelu<false, true>`` (FP32 Dst, no rounding):
+    ``x (0.5 + 0.5 erf(x/sqrt 2))`` above -5.54259443, else 0; where the clamped erf is exactly
+    -1, ``x * 2**-25``. ``x`` is read from Dst again after the reciprocal (the same value; the
+    device's compiler spills or reloads it too, and the DSL has eight LRegs)."""
+    x = dst_reg[0]
+    result = vFloat(0.0)
+    with v_if(x > GELU_SATURATION):
+        scaled = x * INV_SQRT2
+        cap = vFloat(ERF_ARGUMENT_CAP)
+        vec_min_max(scaled, cap)                  # scaled = min(scaled, 10)
+        x2 = scaled * scaled
+        numer, denom = parity_rational_numer_denom(scaled, x2, GELU_ERF_NUM_ODD,
+                                                   GELU_ERF_DEN_EVEN)
+        erf = numer * reciprocal(denom, 2)        # sfpu_reciprocal<false> = _iter<2>
+        low = vFloat(-1.0)
+        vec_min_max(low, erf)                     # erf = max(erf, -1)
+        high = vFloat(1.0)
+        vec_min_max(erf, high)                    # erf = min(erf, 1)
+        x = dst_reg[0]
+        result.assign(x * (0.5 + 0.5 * erf))
+        with v_if(erf == -1.0):
+            result.assign(x * STUCK_ERF_LEVEL)
+        v_endif()
+    v_endif()
+    dst_reg[0] = result
+
+
+def gelu_derivative_fp32_2026_09():
+    """One iteration of ``calculate_gelu_derivative_polynomial<false, true>``."""
+    dst_reg[0] = gelu_derivative_simple(dst_reg[0], reciprocal_iterations=2)
+
+
+register_kernel(
+    "gelu_fp32_2026_09", gelu_fp32, init=gelu_fp32_init, function="gelu",
+    mode="accurate", dest="fp32", template="calculate_gelu",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="gelu_2026_09",
+    provenance=f"{_SOURCE}; FP32 branch identical in WH @04154da6 and BH 54520510799 / "
+               "68288623512, as issue #56490 (main 70f840f4, 2026-09-14) says; "
+               "ckernel_sfpu_piecewise_rational.h read in index id 52182203714): "
+               "calculate_gelu<false, true> + gelu_init<false, true>: 0 for x <= -5.54259443, "
+               "else s = min(x/sqrt2, 10), erf = n16/d16 parity rational (Horner in s^2, "
+               "numerator times s) times sfpu_reciprocal<false> (_iter<2>, per chip), clamped "
+               "to [-1, 1]; x*(0.5 + 0.5 erf), x*2^-25 where erf == -1; no rounding",
+    description="ttnn.gelu (accurate) with an FP32 Dst, Jun - Sep 2026")
+
+register_kernel(
+    "gelu_derivative_fp32_2026_09", gelu_derivative_fp32_2026_09,
+    init=gelu_derivative_2026_09_init, function="gelu_derivative", mode="accurate",
+    dest="fp32", template="calculate_gelu_derivative_polynomial",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="gelu_derivative_2026_09",
+    provenance=f"{_SOURCE}: calculate_gelu_derivative_polynomial<false, true> + "
+               "gelu_derivative_polynomial_init<false>: the BF16 body with "
+               "sfpu_reciprocal_iter<2> for 1/x^2 (per chip) and no final rounding",
+    description="GELU derivative (accurate) with an FP32 Dst, Jun - Sep 2026")

@@ -1,4 +1,4 @@
-"""mish kernel as of 2026-09-30 (BF16 Dst): one fused SFPU kernel, per-chip bodies.
+"""mish kernels as of 2026-09-30, BF16 Dst and FP32 Dst: one fused SFPU kernel, per-chip bodies.
 
 ``mish_2026_09``: tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/
 llk_api/llk_sfpu/ckernel_sfpu_mish.h``, ``calculate_mish<false, is_fp32_dest_acc_en=false>`` with
@@ -58,6 +58,13 @@ fix on that date. The Wormhole reciprocal seed is the Sollya minimax one the hea
 (as in kernels/erf_2026.py); the refit seed of two undated revisions moves 6 outputs by one step
 (tests).
 
+``mish_fp32_2026_09`` (``calculate_mish<false, true>``, the same files and the same init): the
+same body with ``u = _sfpu_exp_accurate_<true>(x)`` = ``_sfpu_exp_fp32_accurate_`` (Norbert
+Juffa's Cody-Waite + degree-7 exp, no rounding; its per-chip guarded tail is
+:func:`kernels.exp_2026.exp_fp32_accurate`), ``sfpu_reciprocal_iter<2>`` and no final rounding.
+Below x = -87.34 the exp underflows to 0 (its exponent test ``e < 1``), so the result is 0 where
+``x e**x`` is still a normal FP32 value down to about -91.8: the table's tail figures.
+
 PR #44985 publishes BF16 ULP histograms of its own kernels under its own convention (a torch
 golden, fractional ULP, all 65,536 patterns); this emulator's conventions do not reproduce them
 and they are not used as pins.
@@ -65,6 +72,7 @@ and they are not used as pins.
 from __future__ import annotations
 
 from kernels.exp import exp_21f
+from kernels.exp_2026 import exp_fp32_accurate
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, per_chip, reinterpret, v_else, v_endif, v_if,
@@ -79,20 +87,20 @@ def mish_init():
     reciprocal_init(False)
 
 
-def _times_tanh_softplus_wormhole(x, u):
+def _times_tanh_softplus_wormhole(x, u, reciprocal_iterations: int = 1):
     """Wormhole: ``x * (u(u + 2) * 1/((u + 1)**2 + 1))``, numerator first as in the source."""
     numer = u * (u + 2.0)
     one_plus_u = u + 1.0
     denom = one_plus_u * one_plus_u + 1.0
-    inv_denom = reciprocal(denom, 1)
+    inv_denom = reciprocal(denom, reciprocal_iterations)
     return x * (numer * inv_denom)
 
 
-def _times_tanh_softplus_blackhole(x, u):
+def _times_tanh_softplus_blackhole(x, u, reciprocal_iterations: int = 1):
     """Blackhole: ``x * (1 - 2/denom)`` for x >= 0, the quotient form for x < 0."""
     one_plus_u = u + 1.0
     denom = one_plus_u * one_plus_u + 1.0
-    inv_denom = reciprocal(denom, 1)
+    inv_denom = reciprocal(denom, reciprocal_iterations)
     result = vFloat(0.0)
     with v_if(x >= 0.0):
         result.assign(x * (1.0 - 2.0 * inv_denom))
@@ -103,7 +111,8 @@ def _times_tanh_softplus_blackhole(x, u):
     return result
 
 
-# ``x * tanh(softplus(x))`` from ``u = exp(x)``, per chip (the chips' sources differ here).
+# ``x * tanh(softplus(x))`` from ``u = exp(x)``, per chip (the chips' sources differ here);
+# ``sfpu_reciprocal_iter<1>`` with a BF16 Dst, ``<2>`` with an FP32 Dst.
 times_tanh_softplus = per_chip(wormhole=_times_tanh_softplus_wormhole,
                                blackhole=_times_tanh_softplus_blackhole)
 
@@ -130,3 +139,31 @@ register_kernel(
                "(u + 1)^2 + 1; WH x*u(u + 2)*inv, BH x*(1 - 2inv) for x >= 0; "
                "convert<vFloat16b>(., Nearest)",
     description="ttnn.mish (accurate) on a BF16 tensor, Jun - Sep 2026")
+
+
+def mish_fp32_2026_09():
+    """One iteration of ``calculate_mish<false, true>``: u = ``_sfpu_exp_accurate_<true>`` (the
+    Juffa exp, :func:`kernels.exp_2026.exp_fp32_accurate`), ``sfpu_reciprocal_iter<2>``, the
+    same per-chip quotient, no rounding."""
+    x = dst_reg[0]
+    result = vFloat(x)
+    with v_if(x < SAT_HI):
+        u = exp_fp32_accurate(x)
+        # ``result`` still holds x in these lanes; passing it rather than ``x`` keeps one value
+        # fewer live through the two-step reciprocal (the DSL has eight LRegs). Same values.
+        result.assign(times_tanh_softplus(result, u, reciprocal_iterations=2))
+    v_endif()
+    dst_reg[0] = result
+
+
+register_kernel(
+    "mish_fp32_2026_09", mish_fp32_2026_09, init=mish_init, function="mish", mode="accurate",
+    dest="fp32", template="calculate_mish",
+    params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
+    instance_of="mish_2026_09",
+    provenance="tt-metal ckernel_sfpu_mish.h calculate_mish<false, true> + mish_init (PR #44985; "
+               "read BH @37a00b82, WH @13e8272e, the files of the BF16 kernel): x for x >= 8, "
+               "else u = _sfpu_exp_accurate_<true> = _sfpu_exp_fp32_accurate_ (Juffa; per chip, "
+               "kernels/exp_2026.py), sfpu_reciprocal_iter<2> of (u + 1)^2 + 1; WH "
+               "x*u(u + 2)*inv, BH x*(1 - 2inv) for x >= 0; no rounding",
+    description="ttnn.mish (accurate) with an FP32 Dst, Jun - Sep 2026")

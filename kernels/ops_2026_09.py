@@ -30,16 +30,13 @@ def _fp32_missing(what: str) -> dict:
     return {"Yes": FP32_NOT_MODELLED.format(what=what)}
 
 
-register_op("Exp(approx=No)", "exp", kernels={"No": "exp_2026_09"},
-            unmodelled=_fp32_missing("_sfpu_exp_fp32_accurate_, Juffa's Cody-Waite + degree 7"),
+register_op("Exp(approx=No)", "exp", kernels={"No": "exp_2026_09", "Yes": "exp_fp32_2026_09"},
             dispatch="exp_init<false, 0x3F800000, true, fp32>; calculate_exponential<false, "
                      "fp32, false, 32, true>(kCONST_1_FP16B)", provenance=HARNESS)
-register_op("Exp2", "exp2", kernels={"No": "exp2_2026_09"},
-            unmodelled=_fp32_missing("_sfpu_exp2_fp32_accurate_"),
+register_op("Exp2", "exp2", kernels={"No": "exp2_2026_09", "Yes": "exp2_fp32_2026_09"},
             dispatch="exp2_init<false, fp32>; calculate_exp2<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Log1p", "log1p", kernels={"No": "log1p_2026_09"},
-            unmodelled=_fp32_missing("calculate_log1p_fp32<true>, a longer Horner"),
+register_op("Log1p", "log1p", kernels={"No": "log1p_2026_09", "Yes": "log1p_fp32_2026_09"},
             dispatch="log1p_init<false, false, fp32>; calculate_log1p<false, false, fp32, 32>",
             provenance=HARNESS)
 register_op("Atan", "atan", kernels={"No": "atan_2026_09"},
@@ -67,15 +64,13 @@ register_op("Cosh", "cosh", kernels={"No": "cosh_2026_09"},
             unmodelled=_fp32_missing("two-part Cody-Waite, two Newton steps"),
             dispatch="cosh_init<false, fp32>; calculate_cosh<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Expm1", "expm1", kernels={"No": "expm1_2026_09"},
-            unmodelled=_fp32_missing("_sfpu_expm1_f32_accurate_"),
+register_op("Expm1", "expm1", kernels={"No": "expm1_2026_09", "Yes": "expm1_fp32_2026_09"},
             dispatch="expm1_init<false, fp32>; calculate_expm1<false, fp32, 32>",
             provenance=HARNESS)
 register_op("Tanh(approx=No)", "tanh", kernels={"No": "tanh_2026_09", "Yes": "tanh_fp32_2026_09"},
             dispatch="tanh_init<false, fp32>; calculate_tanh<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Gelu(approx=No)", "gelu", kernels={"No": "gelu_2026_09"},
-            unmodelled=_fp32_missing("the n16/d16 rational erf, x*2**-25 where erf is -1"),
+register_op("Gelu(approx=No)", "gelu", kernels={"No": "gelu_2026_09", "Yes": "gelu_fp32_2026_09"},
             golden="torch_gelu_fp32",
             dispatch="gelu_init<false, fp32>; calculate_gelu<false, fp32, 32>",
             provenance=f"{HARNESS}; golden torch.nn.functional.gelu (golden_generators.py)")
@@ -85,8 +80,7 @@ for _row in ("Gelu(approx=Yes)", "GeluAppx"):
                 dispatch="gelu_init<true, fp32>; calculate_gelu_appx<32> (no dest branch)",
                 provenance=f"{HARNESS}; golden torch.nn.functional.gelu")
 register_op("GeluDerivative(approx=No)", "gelu_derivative",
-            kernels={"No": "gelu_derivative_2026_09"},
-            unmodelled=_fp32_missing("sfpu_reciprocal_iter<2>, no rounding"),
+            kernels={"No": "gelu_derivative_2026_09", "Yes": "gelu_derivative_fp32_2026_09"},
             golden="float64_gelu_derivative",
             dispatch="gelu_derivative_polynomial_init<false>; "
                      "calculate_gelu_derivative_polynomial<false, fp32, 32>",
@@ -104,8 +98,7 @@ register_op("Softplus(tracked #51866 returns 0 below -5)", "softplus",
             dispatch="calculate_softplus<false, fp32, 32>(beta 1, 1/beta 1, threshold 20): the "
                      "FP32 arm is chosen by INP_FLOAT32, not defined by the harness",
             provenance=HARNESS)
-register_op("Mish", "mish", kernels={"No": "mish_2026_09"},
-            unmodelled=_fp32_missing("Juffa exp, sfpu_reciprocal_iter<2>, no rounding"),
+register_op("Mish", "mish", kernels={"No": "mish_2026_09", "Yes": "mish_fp32_2026_09"},
             dispatch="mish_init<false>; calculate_mish<false, fp32, 32>", provenance=HARNESS)
 register_op("Hardsigmoid", "hardsigmoid",
             kernels={"No": "hardsigmoid_2026_09", "Yes": "hardsigmoid_2026_09"},
