@@ -39,29 +39,22 @@ register_op("Exp2", "exp2", kernels={"No": "exp2_2026_09", "Yes": "exp2_fp32_202
 register_op("Log1p", "log1p", kernels={"No": "log1p_2026_09", "Yes": "log1p_fp32_2026_09"},
             dispatch="log1p_init<false, false, fp32>; calculate_log1p<false, false, fp32, 32>",
             provenance=HARNESS)
-register_op("Atan", "atan", kernels={"No": "atan_2026_09"},
-            unmodelled=_fp32_missing("sfpu_atan_fp32, degree-8 polynomial"),
+register_op("Atan", "atan", kernels={"No": "atan_2026_09", "Yes": "atan_fp32_2026_09"},
             dispatch="atan_init<false, fp32>; calculate_atan<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Asin", "asin", kernels={"No": "asin_2026_09"},
-            unmodelled=_fp32_missing("sfpu_asin_fp32"),
+register_op("Asin", "asin", kernels={"No": "asin_2026_09", "Yes": "asin_fp32_2026_09"},
             dispatch="calculate_asin<false, fp32, 32>", provenance=HARNESS)
-register_op("Acos", "acos", kernels={"No": "acos_2026_09"},
-            unmodelled=_fp32_missing("sfpu_acos_fp32"),
+register_op("Acos", "acos", kernels={"No": "acos_2026_09", "Yes": "acos_fp32_2026_09"},
             dispatch="calculate_acos<false, fp32, 32>", provenance=HARNESS)
-register_op("Sin", "sin", kernels={"No": "sin_2026_09"},
-            unmodelled=_fp32_missing("the FP32 coefficients C3..C0, no rounding"),
+register_op("Sin", "sin", kernels={"No": "sin_2026_09", "Yes": "sin_fp32_2026_09"},
             dispatch="sine_init<false>; calculate_sine<false, fp32, 32>", provenance=HARNESS)
-register_op("Cos", "cos", kernels={"No": "cos_2026_09"},
-            unmodelled=_fp32_missing("the FP32 coefficients C3..C0, no rounding"),
+register_op("Cos", "cos", kernels={"No": "cos_2026_09", "Yes": "cos_fp32_2026_09"},
             dispatch="cosine_init<false>; calculate_cosine<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Sinh", "sinh", kernels={"No": "sinh_2026_09"},
-            unmodelled=_fp32_missing("the FP32 expm1 polynomial, two Newton steps"),
+register_op("Sinh", "sinh", kernels={"No": "sinh_2026_09", "Yes": "sinh_fp32_2026_09"},
             dispatch="sinh_init<false, fp32>; calculate_sinh<false, fp32, 32>",
             provenance=HARNESS)
-register_op("Cosh", "cosh", kernels={"No": "cosh_2026_09"},
-            unmodelled=_fp32_missing("two-part Cody-Waite, two Newton steps"),
+register_op("Cosh", "cosh", kernels={"No": "cosh_2026_09", "Yes": "cosh_fp32_2026_09"},
             dispatch="cosh_init<false, fp32>; calculate_cosh<false, fp32, 32>",
             provenance=HARNESS)
 register_op("Expm1", "expm1", kernels={"No": "expm1_2026_09", "Yes": "expm1_fp32_2026_09"},
