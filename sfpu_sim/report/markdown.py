@@ -91,7 +91,7 @@ def _executive(m: dict) -> list[str]:
     rows = [
         ["Kernel", f"{code(m['kernel'])} ({m['mode']}), hash {code(m['kernel_hash'])}"],
         ["Chip", f"{m['chip']} ({code(m['arch'])})"],
-        ["Device path", f"input {m['input_format'].upper()}, Dst {m['dest'].upper()}, "
+        ["Device path", f"input {m['input_format'].upper()}, Dst {_dst_cells(m)}, "
                         f"output {m['output_format'].upper()}"],
         ["Reference", f"{code(m['function'])}, policy {code(m['reference_rounding'])}, "
                       f"{m['reference_backend']} ({N.count(m['reference_precision_bits'])} "
@@ -403,6 +403,13 @@ def _cost(cost: dict) -> list[str]:
     walk("", cost)
     return ["### Estimated cost (static, not measured cycles)", "",
             *table(["Item", "Estimate"], rows, "lr"), ""]
+
+
+def _dst_cells(m: dict) -> str:
+    """The Dst mode as the path uses it: a 16-bit Dst holds the input's 16-bit format."""
+    if m["dest"] == "bf16" and m["input_format"] == "fp16":
+        return "16-bit (FP16 cells)"
+    return m["dest"].upper()
 
 
 def _kernel(m: dict) -> list[str]:
