@@ -100,20 +100,20 @@ def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
         x = harness_fp32_walk()
         if dest == "Yes":
             run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
-            gold = goldens.golden(op.golden, op.function, x, "fp32", out_fmt)
+            gold = goldens.golden(op.golden, op.function, x, "fp32", out_fmt, dest)
             device = run.output
         else:
             # 16-bit Dst: the unpacked input keeps its top 16 bits (a BF16 value); the output
             # leaves a BF16 Dst, widened exactly to FP32.
             x16 = (x >> np.uint32(16)).astype(np.uint16)
             device = run_device(program, x16, DevicePath("bf16", out_fmt, "bf16")).output
-            gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16")
+            gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16", dest)
             gold = formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
     else:
         x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
         path = DevicePath(in_fmt, out_fmt, "fp32" if dest == "Yes" else "bf16")
         device = run_device(program, x, path).output
-        gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt)
+        gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt, dest)
     top, lanes, nonfinite, worst = _score(x, in_fmt, device, gold, out_fmt)
     return Prediction(op.row, in_fmt, out_fmt, dest, arch, top, lanes, nonfinite, worst,
                       instance.spec.name, instance.spec.instantiation or instance.note,

@@ -97,11 +97,24 @@ FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32,
             "float64_tanh_derivative": float64_tanh_derivative}
 
 
-def golden(kind: str, function: str, inputs, input_format: str,
-           output_format: str) -> np.ndarray:
-    """The harness's golden bit patterns (output format) for ``inputs`` (input format)."""
+def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndarray:
+    """The golden's FP32 value (bits), before the Dst and output formats round it."""
     if kind in FORMULAS:
-        return formats.ftz(FORMULAS[kind](inputs, input_format, output_format),
-                           formats.FORMATS[output_format])
-    return reference.reference(function, inputs, "rne_fp32", input_format=input_format,
-                               output_format=output_format, daz=True, ftz=True).bits
+        return FORMULAS[kind](inputs, input_format, "fp32")
+    return reference.reference(function, inputs, "rne", input_format=input_format,
+                               output_format="fp32", daz=True, ftz=False).bits
+
+
+def golden(kind: str, function: str, inputs, input_format: str, output_format: str,
+           dest: str = "Yes") -> np.ndarray:
+    """The harness's golden bit patterns (output format) for ``inputs`` (input format) in a
+    cell with Dst mode ``dest`` ("No": 16-bit, "Yes": FP32). As ``UnarySFPUGolden`` does: the
+    value rounded to FP32; with a Float16 Dst (dest No and Float16 in or out), magnitudes below
+    2**-14 become +0 before the cast (its FTZ of a Dst without denormals); then nearest even
+    into the Dst format and the output format, which here is the same format or wider; then
+    the output format's flush (below 2**-126 for BF16 and FP32)."""
+    fp32 = _fp32_golden(kind, function, inputs, input_format)
+    if dest == "No" and "fp16" in (input_format, output_format):
+        tiny = (fp32 & np.uint32(0x7FFFFFFF)) < np.uint32(0x38800000)        # 2**-14
+        fp32 = np.where(tiny, np.uint32(0), fp32).astype(np.uint32)
+    return formats.ftz(_to_output(fp32, output_format), formats.FORMATS[output_format])

@@ -217,7 +217,99 @@ register("mish", "x*tanh(softplus(x)) = x*tanh(log(1 + e^x))",
          anchor=lambda x: (x, -1) if x > 0 else (0.0, -1))
 
 
+# The exact element-wise ops of the Sep-2026 table (tt-llk's UnarySFPUGolden computes each one
+# exactly in Python floats or torch: tt-metal tt_metal/tt-llk/tests/python_tests/helpers/
+# golden_generators.py, UnarySFPUGolden, 2026). The formulas only compare the exact input with
+# constants, negate, or add/multiply by dyadic constants, so every value is a dyadic rational
+# that arb returns as an exact ball.
+def _piecewise(*arms):
+    """A formula ``x -> value`` from ``(test(x), value(x, m))`` arms, the first true one wins;
+    the tests compare the exact input, so they are decided on arb balls and mpf alike."""
+    def formula(x, m):
+        for test, value in arms:
+            if test(x):
+                return value(x, m)
+        raise ValueError("no arm of the piecewise definition applies")
+    return formula
 
+
+_ALWAYS = (lambda x: True)
+_ZERO, _ONE = (lambda x, m: m.num(0)), (lambda x, m: m.num(1))
+LRELU_SLOPE = Fraction(0x3DCCCCCD & 0x7FFFFF | 0x800000, 2 ** 27)   # float32(0.1), torch's opmath
+
+
+def _exact(fraction_of):
+    """``is_exact`` from the rational definition (``fraction_of(x)`` on Fractions)."""
+    return lambda x, y: y == fraction_of(x)
+
+
+register("abs", "|x|", lambda x, m: -x if x < 0 else x, zero=(0.0, 0.0),
+         inf=(math.inf, math.inf), is_exact=_exact(abs))
+register("neg", "-x", lambda x, m: -x, zero=(-0.0, 0.0), inf=(-math.inf, math.inf),
+         is_exact=_exact(lambda x: -x))
+register("identity", "x", lambda x, m: x + 0, zero="odd", inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x))
+register("fill_5", "the constant 5 (the harness's Fill, fill_const_value 5)",
+         lambda x, m: m.num(5), zero=5.0, inf=(5.0, 5.0), is_exact=_exact(lambda x: 5))
+register("add1", "x + 1", lambda x, m: x + 1, zero=1.0, inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x + 1))
+register("square", "x*x", lambda x, m: x * x, zero=(0.0, 0.0), inf=(math.inf, math.inf),
+         is_exact=_exact(lambda x: x * x))
+register("sign", "sign(x): -1, 0 or 1", _piecewise((lambda x: x > 0, _ONE),
+                                                   (_ALWAYS, lambda x, m: m.num(-1))),
+         zero="odd", inf=(1.0, -1.0), is_exact=_exact(lambda x: (x > 0) - (x < 0)))
+register("signbit", "1 if the sign bit of x is set else 0 (signbit(-0) = 1)",
+         _piecewise((lambda x: x < 0, _ONE), (_ALWAYS, _ZERO)), zero=(0.0, 1.0),
+         inf=(0.0, 1.0), is_exact=_exact(lambda x: int(x < 0)))
+register("heaviside", "0 for x < 0, 1 for x > 0, 0.5 at both zeros (the harness's value)",
+         _piecewise((lambda x: x > 0, _ONE), (_ALWAYS, _ZERO)), zero=0.5, inf=(1.0, 0.0),
+         is_exact=_exact(lambda x: int(x > 0)))
+register("hardtanh", "clamp(x, -1, 1) (Hardtanh and Clamp with the harness's bounds)",
+         _piecewise((lambda x: x > 1, _ONE), (lambda x: x < -1, lambda x, m: m.num(-1)),
+                    (_ALWAYS, lambda x, m: x + 0)),
+         zero="odd", inf=(1.0, -1.0), is_exact=_exact(lambda x: min(max(x, -1), 1)))
+register("relu_max_5", "min(max(x, 0), 5) (tt-llk relu_max, threshold 5)",
+         _piecewise((lambda x: x > 5, lambda x, m: m.num(5)), (lambda x: x < 0, _ZERO),
+                    (_ALWAYS, lambda x, m: x + 0)),
+         zero=(0.0, 0.0), inf=(5.0, 0.0), is_exact=_exact(lambda x: min(max(x, 0), 5)))
+register("relu_min_5", "max(x, 5) (tt-llk relu_min, threshold 5)",
+         _piecewise((lambda x: x > 5, lambda x, m: x + 0), (_ALWAYS, lambda x, m: m.num(5))),
+         zero=5.0, inf=(math.inf, 5.0), is_exact=_exact(lambda x: max(x, 5)))
+register("threshold_5_10", "x if x > 5 else 10 (torch threshold(x, 5, 10))",
+         _piecewise((lambda x: x > 5, lambda x, m: x + 0),
+                    (_ALWAYS, lambda x, m: m.num(10))),
+         zero=10.0, inf=(math.inf, 10.0), is_exact=_exact(lambda x: x if x > 5 else 10))
+register("hardshrink", "x if |x| > 0.5 else 0 (lambda 0.5)",
+         _piecewise((lambda x: x > 0.5 or x < -0.5, lambda x, m: x + 0), (_ALWAYS, _ZERO)),
+         zero=(0.0, 0.0), inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x if abs(x) > Fraction(1, 2) else 0))
+register("softshrink", "x - 0.5 if x > 0.5, x + 0.5 if x < -0.5, else 0 (lambda 0.5)",
+         _piecewise((lambda x: x > 0.5, lambda x, m: x - m.num(1, 2)),
+                    (lambda x: x < -0.5, lambda x, m: x + m.num(1, 2)), (_ALWAYS, _ZERO)),
+         zero=(0.0, 0.0), inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x - Fraction(1, 2) if x > Fraction(1, 2) else
+                         x + Fraction(1, 2) if x < -Fraction(1, 2) else 0))
+register("leaky_relu_0p1", "x if x >= 0 else x * float32(0.1) = x * 13421773/2^27 (torch "
+         "leaky_relu's slope in its FP32 opmath)",
+         _piecewise((lambda x: x < 0, lambda x, m: x * m.num(LRELU_SLOPE.numerator,
+                                                                LRELU_SLOPE.denominator)),
+                    (_ALWAYS, lambda x, m: x + 0)),
+         zero="odd", inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x * LRELU_SLOPE if x < 0 else x))
+register("prelu_0p25", "x if x >= 0 else x/4 (slope 0.25)",
+         _piecewise((lambda x: x < 0, lambda x, m: x / 4), (_ALWAYS, lambda x, m: x + 0)),
+         zero="odd", inf=(math.inf, -math.inf),
+         is_exact=_exact(lambda x: x / 4 if x < 0 else x))
+for _name, _text, _test, _zero, _inf in (
+        ("equal_zero", "x == 0", lambda x: x == 0, 1.0, (0.0, 0.0)),
+        ("not_equal_zero", "x != 0", lambda x: x != 0, 0.0, (1.0, 1.0)),
+        ("greater_than_zero", "x > 0", lambda x: x > 0, 0.0, (1.0, 0.0)),
+        ("greater_than_equal_zero", "x >= 0", lambda x: x >= 0, 1.0, (1.0, 0.0)),
+        ("less_than_zero", "x < 0", lambda x: x < 0, 0.0, (0.0, 1.0)),
+        ("less_than_equal_zero", "x <= 0", lambda x: x <= 0, 1.0, (0.0, 1.0))):
+    register(_name, f"1 if {_text} else 0", _piecewise((_test, _ONE), (_ALWAYS, _ZERO)),
+             zero=_zero, inf=_inf, is_exact=(lambda t: _exact(lambda x: int(t(x))))(_test),
+             source_extra=_text)
 def register_user_function(name: str, fn: Callable, origin: str = "") -> Function:
     """A function defined by the user as ``fn(x)`` of one ``mpmath.mpf``, for kernels whose
     function the registry lacks. It is certified by the mpmath backend (checked, not proven:
