@@ -102,6 +102,14 @@ register_op("TanhDerivative", "tanh_derivative", kernels={"No": "tanh_derivative
             golden="float64_tanh_derivative",
             dispatch="tanh_derivative_sech2_init<false>; calculate_tanh_derivative_sech2<false, "
                      "fp32, 32>", provenance=HARNESS)
+register_op("Celu", "celu_alpha1", kernels={"No": "celu_2026_09", "Yes": "celu_fp32_2026_09"},
+            dispatch="celu_init; calculate_celu<false, fp32, 32>(0x3f800000, 0x3f800000)",
+            provenance=HARNESS)
+register_op("Elu", "elu_alpha1", kernels={"No": "elu_2026_09", "Yes": "elu_fp32_2026_09"},
+            dispatch="elu_init; calculate_elu<false, fp32, 32>(0x3f800000)", provenance=HARNESS)
+register_op("Selu", "selu", kernels={"No": "selu_2026_09", "Yes": "selu_fp32_2026_09"},
+            dispatch="selu_init<false>; calculate_selu<false, fp32, 32>(0x3f867d5f, 0x3fd62d7d)",
+            provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
         ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
          "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
@@ -161,9 +169,7 @@ for _row, _call in (
         ("CastFp32ToFp16a", "cast_fp32_to_fp16a"),
         ("Cbrt", "calculate_cube_root"),
         ("Ceil", "_calculate_ceil_"),
-        ("Celu", "calculate_celu"),
         ("Digamma", "calculate_digamma"),
-        ("Elu", "calculate_elu"),
         ("Erfinv", "calculate_erfinv"),
         ("Exp(approx=Yes)", "calculate_exponential<true, ...> (Schraudolph, SFPLOADMACRO)"),
         ("ExpWithBase(approx=No)", "calculate_exponential_const_scale"),
@@ -192,7 +198,6 @@ for _row, _call in (
         ("Round", "_calculate_round_"),
         ("Rpow", "calculate_rpow"),
         ("Rsqrt(approx=Yes)", "calculate_rsqrt<true, ...>"),
-        ("Selu", "calculate_selu"),
         ("Sigmoid(approx=No)", "calculate_sigmoid<false, ...> of Sep 2026 (exp_21f with the [0, "
                                "255] clamp and the >= 255 fix; the modelled sigmoid is Jan "
                                "2026's)"),

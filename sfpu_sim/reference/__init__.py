@@ -148,6 +148,9 @@ from sfpu_sim.reference.definitions import (
     register_user_function,
 )
 
+# Families of functions registered in modules of their own (each calls definitions.register).
+from sfpu_sim.reference import activation_functions  # noqa: E402,F401  (celu, elu, selu, ...)
+
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
 __all__ = ["reference", "round_values", "functions", "policies", "ReferenceResult", "Function",
