@@ -78,10 +78,15 @@ def _log1p_reduced(a, u):
     return m, t, e, abs_e, neg_quarter
 
 
-def _log1p_reconstructed(r, u, poly, s, m, e_float, e):
+def _signed_exponent(abs_e, e):
+    """k as a float: SFPCAST of |k << 23| with k's sign (the order of operations decides
+    nothing: it is exact)."""
+    return setsgn(int32_to_float(abs_e, 0), reinterpret(vFloat, e))
+
+
+def _log1p_reconstructed(r, u, poly, s, m, e_float):
     """``r = k ln 2 + (poly * m*m + m)`` on the lanes with ``u >= 0``, ``u`` itself where it is
-    +Inf or NaN (``bits(u) >= bits(+Inf)``)."""
-    e_float = setsgn(e_float, reinterpret(vFloat, e))
+    +Inf or NaN (``bits(u) >= bits(+Inf)``); ``e_float`` from :func:`_signed_exponent`."""
     poly = poly * s + m
     infinity = vFloat(math.inf)
     r.assign(e_float * vConstFloatPrgm0 + poly)
@@ -97,11 +102,11 @@ def log1p_bf16(a):
     with v_if(u >= 0.0):
         m, t, e, abs_e, neg_quarter = _log1p_reduced(a, u)
         m = m + t
-        e_float = int32_to_float(abs_e, 0)
+        e_float = _signed_exponent(abs_e, e)
         poly = neg_quarter * m + vConstFloatPrgm1
         s = m * m
         poly = poly * m + vConstFloatPrgm2
-        _log1p_reconstructed(r, u, poly, s, m, e_float, e)
+        _log1p_reconstructed(r, u, poly, s, m, e_float)
     v_endif()
     return r
 
@@ -113,15 +118,17 @@ def log1p_fp32(a):
     with v_if(u >= 0.0):
         m, t, e, abs_e, _ = _log1p_reduced(a, u)
         m = m + t
+        # k is formed before the Horner chain, so that e is dead during it: a caller holding
+        # one more value (acosh's input) then fits the 8 LRegs.
+        e_float = _signed_exponent(abs_e, e)
         poly = vFloat(FP32_HIGH[0])
         for c in FP32_HIGH[1:]:
             poly = poly * m + c
-        e_float = int32_to_float(abs_e, 0)
         poly = poly * m + vConstFloatPrgm1
         s = m * m
         poly = poly * m + vConstFloatPrgm2
         poly = poly * m + -0.5
-        _log1p_reconstructed(r, u, poly, s, m, e_float, e)
+        _log1p_reconstructed(r, u, poly, s, m, e_float)
     v_endif()
     return r
 
