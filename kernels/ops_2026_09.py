@@ -67,11 +67,16 @@ register_op("Gelu(approx=No)", "gelu", kernels={"No": "gelu_2026_09", "Yes": "ge
             golden="torch_gelu_fp32",
             dispatch="gelu_init<false, fp32>; calculate_gelu<false, fp32, 32>",
             provenance=f"{HARNESS}; golden torch.nn.functional.gelu (golden_generators.py)")
-for _row in ("Gelu(approx=Yes)", "GeluAppx"):
-    register_op(_row, "gelu", kernels={"No": "gelu_approx", "Yes": "gelu_approx"},
-                golden="torch_gelu_fp32",
-                dispatch="gelu_init<true, fp32>; calculate_gelu_appx<32> (no dest branch)",
-                provenance=f"{HARNESS}; golden torch.nn.functional.gelu")
+register_op("Gelu(approx=Yes)", "gelu", kernels={"No": "gelu_approx", "Yes": "gelu_approx"},
+            golden="torch_gelu_fp32",
+            dispatch="gelu_init<true, fp32>; calculate_gelu_appx<32> (no dest branch)",
+            provenance=f"{HARNESS}; golden torch.nn.functional.gelu")
+register_op("GeluAppx", "gelu", kernels={"No": "gelu_approx", "Yes": "gelu_approx"},
+            golden="torch_gelu_fp32", fp16_subnormals_ranked=True,
+            dispatch="gelu_init<true, fp32>; calculate_gelu_appx<32>: the program of "
+                     "Gelu(approx=Yes); its Float16 cells are 2,046 steps above that row's, "
+                     "the worst lane straddling 0 with FP16 subnormals ranked",
+            provenance=f"{HARNESS}; golden torch.nn.functional.gelu")
 register_op("GeluDerivative(approx=No)", "gelu_derivative",
             kernels={"No": "gelu_derivative_2026_09", "Yes": "gelu_derivative_fp32_2026_09"},
             golden="float64_gelu_derivative",
@@ -121,6 +126,23 @@ register_op("Atanh", "atanh", kernels={"No": "atanh_2026_09", "Yes": "atanh_fp32
             provenance=HARNESS)
 register_op("Tan", "tan", kernels={"No": "tan_2026_09", "Yes": "tan_fp32_2026_09"},
             dispatch="tangent_init<false>; calculate_tangent<false, fp32, 32>", provenance=HARNESS)
+register_op("Sigmoid(approx=No)", "sigmoid",
+            kernels={"No": "sigmoid_2026_09", "Yes": "sigmoid_fp32_2026_09"},
+            dispatch="sigmoid_init<false> (is_fp32_dest_acc_en defaults to true); "
+                     "calculate_sigmoid<false, fp32, 32> (stock path; PR #57076's tt_poly "
+                     "bf16 shortcut not on main)", provenance=HARNESS)
+register_op("Sigmoid(approx=Yes)", "sigmoid",
+            kernels={"No": "sigmoid_approx", "Yes": "sigmoid_approx"},
+            dispatch="sigmoid_init<true>; calculate_sigmoid<true, fp32, 32> -> "
+                     "calculate_sigmoid_appx<32> (SFPLUT + 0.5, no rounding)", provenance=HARNESS)
+register_op("SigmoidAppx", "sigmoid",
+            kernels={"No": "sigmoid_approx", "Yes": "sigmoid_approx"}, fp16_subnormals_ranked=True,
+            dispatch="sigmoid_appx_init; calculate_sigmoid_appx<32>: the program of "
+                     "Sigmoid(approx=Yes); its Float16 cells are 1,023 steps above that row's",
+            provenance=HARNESS)
+register_op("Silu", "silu", kernels={"No": "silu_2026_09", "Yes": "silu_fp32_2026_09"},
+            golden="torch_silu_fp32",
+            dispatch="silu_init<false>; calculate_silu<fp32, 32>", provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
         ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
          "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
@@ -206,13 +228,7 @@ for _row, _call in (
         ("Round", "_calculate_round_"),
         ("Rpow", "calculate_rpow"),
         ("Rsqrt(approx=Yes)", "calculate_rsqrt<true, ...>"),
-        ("Sigmoid(approx=No)", "calculate_sigmoid<false, ...> of Sep 2026 (exp_21f with the [0, "
-                               "255] clamp and the >= 255 fix; the modelled sigmoid is Jan "
-                               "2026's)"),
-        ("Sigmoid(approx=Yes)", "calculate_sigmoid_appx"),
-        ("SigmoidAppx", "calculate_sigmoid_appx"),
         ("Sign(-0.0 fixed #55306)", "calculate_sign"),
-        ("Silu", "calculate_silu<fp32, 32> of Sep 2026 (not read)"),
         ("Softsign", "calculate_softsign"),
         ("Sqrt(approx=Yes)", "calculate_sqrt<true, ...>"),
         ("SqrtCustom", "calculate_sqrt_custom"),

@@ -163,6 +163,7 @@ register_kernel(
 register_kernel(
     "sigmoid_approx", sigmoid_approx, init=sigmoid_approx_init, function="sigmoid",
     mode="approximate", dest="bf16",
+    template="calculate_sigmoid_appx", params={},
     provenance="tt-metal ckernel_sfpu_sigmoid_appx.h calculate_sigmoid_appx/sigmoid_appx_init "
                "(unchanged 2024 - Sep 2026; BH @050f24fa): SFPLUT 0x3DFF/0x21D8/0xFF10, sign "
                "retained, + 0.5, no rounding",

@@ -438,8 +438,8 @@ def _once(call) -> float:
 
 
 TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "machine": bench_machine,
-           "reference": bench_reference, "kernel": bench_kernel, "study": bench_study, "loop": bench_loop,
-           "locate": bench_locate, "fit": bench_fit, "budget": bench_budget}
+           "reference": bench_reference, "kernel": bench_kernel, "study": bench_study,
+           "loop": bench_loop, "locate": bench_locate, "fit": bench_fit, "budget": bench_budget}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 

@@ -18,7 +18,8 @@ DEST_MODES = ("No", "Yes")
 # How the harness's golden is computed (tt-llk helpers/golden_generators.py): "rne_fp32", the
 # exact value rounded to FP32 then to nearest even in the Dst and output formats; or a torch
 # formula evaluated in FP32 arithmetic (sfpu_sim.parity.golden.FORMULAS).
-GOLDENS = ("rne_fp32", "torch_gelu_fp32", "float64_gelu_derivative", "float64_tanh_derivative")
+GOLDENS = ("rne_fp32", "torch_gelu_fp32", "torch_silu_fp32", "float64_gelu_derivative",
+           "float64_tanh_derivative", "torch_softsign_dst_steps")
 _ROW = re.compile(r"^([A-Za-z0-9]+)(?:\(approx=(Yes|No)\))?")
 
 
@@ -31,7 +32,10 @@ class Op:
     """One table row. ``kernels``: Dst mode ("No" 16-bit, "Yes" FP32) -> the registered kernel
     the device compiles for it; ``unmodelled``: Dst mode -> why that instantiation is not
     modelled; ``function``: the reference function; ``golden``: one of :data:`GOLDENS`;
-    ``dispatch``: the harness's calls; ``provenance``: where they were read."""
+    ``dispatch``: the harness's calls; ``provenance``: where they were read;
+    ``fp16_subnormals_ranked``: the row's Float16 cells were scored with ``helpers/ulp.py``'s
+    Float16 default, each FP16 subnormal a step of its own (the sweep collapses them for every
+    other row)."""
     row: str
     function: str
     kernels: Mapping[str, str] = field(default_factory=dict)
@@ -39,6 +43,7 @@ class Op:
     golden: str = "rne_fp32"
     dispatch: str = ""
     provenance: str = ""
+    fp16_subnormals_ranked: bool = False
 
     @property
     def key(self) -> str:
@@ -57,7 +62,8 @@ _UNMODELLED_ROWS: dict[str, str] = {}
 
 def register_op(row: str, function: str, *, kernels: Mapping[str, str] | None = None,
                 unmodelled: Mapping[str, str] | None = None, golden: str = "rne_fp32",
-                dispatch: str = "", provenance: str = "") -> Op:
+                dispatch: str = "", provenance: str = "",
+                fp16_subnormals_ranked: bool = False) -> Op:
     """Add a table row's op; every Dst mode needs a kernel or a reason in ``unmodelled``."""
     kernels, unmodelled = dict(kernels or {}), dict(unmodelled or {})
     if row in _OPS or row in _UNMODELLED_ROWS:
@@ -70,7 +76,8 @@ def register_op(row: str, function: str, *, kernels: Mapping[str, str] | None = 
         if (mode in kernels) == (mode in unmodelled):
             raise OpError(f"op {row!r}: dest {mode} needs exactly one of a kernel or an "
                           f"unmodelled reason")
-    op = Op(row, function, kernels, unmodelled, golden, dispatch, provenance)
+    op = Op(row, function, kernels, unmodelled, golden, dispatch, provenance,
+            fp16_subnormals_ranked)
     _OPS[row] = op
     return op
 

@@ -499,8 +499,8 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     kernel_distance = kernel_only.distance[population]
     summary["worst"] = [lane_row(
         x_bits[k], actual_bits[k], expected_bits[k], float(ref.value[population][k]),
-        in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k], ulp=distance[k],
-        kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
+        in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k],
+        ulp=distance[k], kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
                                  and w["ulp"] == summary["max_ulp"]][:10]

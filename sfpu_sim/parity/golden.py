@@ -22,6 +22,12 @@ in the Dst's dtype, rounds the result to nearest even into the Dst format (FP32 
 * ``float64_tanh_derivative``: ``1.0 - t * t`` with ``t = math.tanh(x)`` in Python floats: 0
   wherever tanh rounds to +-1 in float64 (|x| above about 19), where the kernels return the
   true, tiny value; that is thousands of BF16 steps, the table's 9,314.
+* ``torch_silu_fp32``: ``torch.nn.functional.silu`` on CPU, ``x / (1 + exp(-x))`` in FP32
+  operations with exp correctly rounded to FP32: its double rounding is one rank below the
+  correctly rounded silu at x = -87.381218, the table's FP32 figure (52,895,879).
+* ``torch_softsign_dst_steps``: ``torch.nn.functional.softsign`` on a tensor of the Dst's dtype
+  computes ``x / (1 + |x|)`` in two steps, each done in FP32 and rounded to nearest even into
+  that dtype (BF16, FP16, or FP32 itself): the golden carries two roundings of the Dst format.
 """
 from __future__ import annotations
 
@@ -61,6 +67,17 @@ def torch_gelu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray
     return _to_output(r.view(np.uint32), output_format)
 
 
+def torch_silu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """``torch.nn.functional.silu`` in FP32 arithmetic (module docstring)."""
+    x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = reference.reference("exp", (-x).astype(np.float32).view(np.uint32), "rne",
+                                input_format="fp32", output_format="fp32", daz=False,
+                                ftz=False).bits
+        r = (x / (np.float32(1) + formats.bits_to_fp32(e)).astype(np.float32)).astype(np.float32)
+    return _to_output(r.view(np.uint32), output_format)
+
+
 def _float64_gelu_derivative(x: float) -> float:
     cdf = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
     phi = math.exp(-x * x / 2.0) / math.sqrt(2.0 * math.pi)
@@ -92,7 +109,39 @@ def _python_float_golden(formula, at_inf: tuple[float, float]):
 float64_gelu_derivative = _python_float_golden(_float64_gelu_derivative, (0.0, 1.0))
 float64_tanh_derivative = _python_float_golden(_float64_tanh_derivative, (0.0, 0.0))
 
-FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32,
+def _dst_format(input_format: str, output_format: str, dest: str) -> str:
+    """The Dst's dtype in UnarySFPUGolden: FP32 with dest_acc, else FP16 if either format is
+    Float16, else BF16."""
+    if dest == "Yes":
+        return "fp32"
+    return "fp16" if "fp16" in (input_format, output_format) else "bf16"
+
+
+def _round_to(fp32_bits: np.ndarray, fmt: str) -> np.ndarray:
+    """FP32 patterns rounded to nearest even into ``fmt`` and widened back to FP32 patterns."""
+    if fmt == "fp32":
+        return fp32_bits
+    if fmt == "bf16":
+        return formats.bf16_to_fp32_bits(formats.fp32_to_bf16_rne(fp32_bits))
+    return formats.fp16_to_fp32_bits(formats.fp32_to_fp16_rne(fp32_bits))
+
+
+def torch_softsign_dst_steps(inputs, input_format: str, output_format: str,
+                             dest: str) -> np.ndarray:
+    """softsign as torch computes it on a tensor of the Dst's dtype (module docstring), as
+    FP32 patterns."""
+    dst = _dst_format(input_format, output_format, dest)
+    x = formats.bits_to_fp32(_round_to(_as_fp32(inputs, input_format), dst))
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = formats.bits_to_fp32(_round_to((np.float32(1) + np.abs(x)).view(np.uint32), dst))
+        r = (x / d).astype(np.float32)
+    return _round_to(r.view(np.uint32), dst)
+
+
+# Goldens that depend on the Dst mode, (inputs, input format, output format, dest) -> FP32.
+DST_FORMULAS = {"torch_softsign_dst_steps": torch_softsign_dst_steps}
+
+FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp32,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative}
 
@@ -101,6 +150,8 @@ def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndar
     """The golden's FP32 value (bits), before the Dst and output formats round it."""
     if kind in FORMULAS:
         return FORMULAS[kind](inputs, input_format, "fp32")
+    if kind in DST_FORMULAS:
+        raise ValueError(f"golden {kind!r} depends on the Dst mode")
     return reference.reference(function, inputs, "rne", input_format=input_format,
                                output_format="fp32", daz=True, ftz=False).bits
 
@@ -113,7 +164,10 @@ def golden(kind: str, function: str, inputs, input_format: str, output_format: s
     2**-14 become +0 before the cast (its FTZ of a Dst without denormals); then nearest even
     into the Dst format and the output format, which here is the same format or wider; then
     the output format's flush (below 2**-126 for BF16 and FP32)."""
-    fp32 = _fp32_golden(kind, function, inputs, input_format)
+    if kind in DST_FORMULAS:
+        fp32 = DST_FORMULAS[kind](inputs, input_format, output_format, dest)
+    else:
+        fp32 = _fp32_golden(kind, function, inputs, input_format)
     if dest == "No" and "fp16" in (input_format, output_format):
         tiny = (fp32 & np.uint32(0x7FFFFFFF)) < np.uint32(0x38800000)        # 2**-14
         fp32 = np.where(tiny, np.uint32(0), fp32).astype(np.uint32)
