@@ -25,6 +25,8 @@ in the Dst's dtype, rounds the result to nearest even into the Dst format (FP32 
 * ``torch_silu_fp32``: ``torch.nn.functional.silu`` on CPU, ``x / (1 + exp(-x))`` in FP32
   operations with exp correctly rounded to FP32: its double rounding is one rank below the
   correctly rounded silu at x = -87.381218, the table's FP32 figure (52,895,879).
+* ``torch_hardmish_fp32``: the harness's hardmish, ``t * clamp(0.5 * t + 1, 0, 1)`` in torch FP32
+  operations (``_torch_unary``): two roundings, the add's and the product's.
 * ``torch_softsign_dst_steps``: ``torch.nn.functional.softsign`` on a tensor of the Dst's dtype
   computes ``x / (1 + |x|)`` in two steps, each done in FP32 and rounded to nearest even into
   that dtype (BF16, FP16, or FP32 itself): the golden carries two roundings of the Dst format.
@@ -75,6 +77,16 @@ def torch_silu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray
                                 input_format="fp32", output_format="fp32", daz=False,
                                 ftz=False).bits
         r = (x / (np.float32(1) + formats.bits_to_fp32(e)).astype(np.float32)).astype(np.float32)
+    return _to_output(r.view(np.uint32), output_format)
+
+
+def torch_hardmish_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """hardmish as the harness computes it in torch FP32 (module docstring)."""
+    x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
+    with np.errstate(over="ignore", invalid="ignore"):
+        scale = np.clip((x * np.float32(0.5) + np.float32(1)).astype(np.float32),
+                        np.float32(0), np.float32(1))
+        r = (x * scale).astype(np.float32)
     return _to_output(r.view(np.uint32), output_format)
 
 
@@ -142,6 +154,7 @@ def torch_softsign_dst_steps(inputs, input_format: str, output_format: str,
 DST_FORMULAS = {"torch_softsign_dst_steps": torch_softsign_dst_steps}
 
 FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp32,
+            "torch_hardmish_fp32": torch_hardmish_fp32,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative}
 

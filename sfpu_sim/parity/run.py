@@ -48,7 +48,7 @@ def _base(row: str, cell: table.DeviceCell, arch: str) -> dict:
 def records(rows: list[str], arches: list[str], progress=None):
     """Yield one record per cell (module docstring), rows in table order, chips as given."""
     device = table.read()
-    modelled, unmodelled = ops.ops(), ops.unmodelled_rows()
+    modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
     tool = f"sfpu-sim {sfpu_sim.__version__}, emulated"
     for row in rows:
         for cell in device[row]:
@@ -71,7 +71,9 @@ def records(rows: list[str], arches: list[str], progress=None):
                 p = cells.predict(op, (cell.input_format, cell.output_format, cell.dest), arch)
                 same = None if record["device_max_ulp"] is None else \
                     p.max_ulp == record["device_max_ulp"]
-                yield {**record, "max_ulp": p.max_ulp, "match": same,
+                cause = explained.get((row, cell.input_format, cell.dest)) if same is False \
+                    else None
+                yield {**record, "max_ulp": p.max_ulp, "match": same, "mismatch_cause": cause,
                        "kernel": {"name": p.kernel, "instantiation": p.instantiation},
                        "provenance": f"{op.dispatch}; {op.provenance}",
                        "golden": p.golden, "lanes": p.lanes, "nonfinite_lanes": p.nonfinite,
