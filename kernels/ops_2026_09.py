@@ -158,6 +158,24 @@ register_op("Sign(-0.0 fixed #55306)", "sign",
             kernels={"No": "sign_2026_09", "Yes": "sign_2026_09"},
             dispatch="calculate_sign<false, 32>(0) (PR #55306: abs(v) == 0 -> 0)",
             provenance=HARNESS)
+register_op("Tanh(approx=Yes)", "tanh",
+            kernels={"No": "tanh_approx_2026_09", "Yes": "tanh_approx_2026_09"},
+            dispatch="tanh_init<true, fp32>; calculate_tanh<true, fp32, 32> (no dest branch)",
+            provenance=f"{HARNESS}; PR #56076's tied table (PR #57292 branch id 68636432946)")
+register_op("TanhDerivativeLut", "tanh_derivative",
+            kernels={"No": "tanh_derivative_lut_2026_09", "Yes": "tanh_derivative_lut_2026_09"},
+            golden="float64_tanh_derivative_lut6",
+            dispatch="tanh_derivative_init<false>; tt-llk _calculate_tanh_derivative_<false, 0, "
+                     "32>", provenance=f"{HARNESS}; golden mirrors tanh_derivative_init's pairs")
+register_op("GeluTanh", "gelu_tanh",
+            kernels={"No": "gelu_tanh_2026_09", "Yes": "gelu_tanh_fp32_2026_09"},
+            golden="torch_gelu_tanh_fp32",
+            dispatch="gelu_tanh_init (= tanh_init<false, true>); calculate_gelu_tanh<fp32, 32>",
+            provenance=f"{HARNESS}; golden torch gelu(approximate='tanh')")
+register_op("Log", "log", kernels={"No": "log_2026_09", "Yes": "log_fp32_2026_09"},
+            dispatch="log_init<false, false, fp32>; calculate_log<false, false, false, fp32, "
+                     "32>(0)",
+            provenance=f"{HARNESS}; Juffa-derived calculate_log_body (id 68724988948)")
 for _row, _fn, _bf16, _fp32, _call in (
         ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
          "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
@@ -224,15 +242,10 @@ for _row, _call in (
         ("Fmod", "calculate_fmod"),
         ("Frac", "_calculate_frac_"),
         ("GeluDerivative(approx=Yes)", "calculate_gelu_derivative_polynomial<true, ...>"),
-        ("GeluTanh", "calculate_gelu_tanh"),
         ("I0", "calculate_i0"),
         ("I1(tracked #52174 input clamped at 88.5)", "calculate_i1"),
         ("Isfinite/Isinf/Isnan/Isneginf/Isposinf", "_calculate_sfpu_isinf_isnan_"),
         ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
-        ("Log", "calculate_log<false, false, false, fp32, 32> of Sep 2026: not PR #33391's body "
-                "that log / log_fp32 model (their Float16 dest=No figure is 168 steps at x = "
-                "0.99951 where the device measures 7, and FP32 dest=Yes 2 against 1: a later "
-                "rewrite, not read)"),
         ("LogWithBase", "calculate_log<..., HAS_BASE_SCALING=true, ..., IS_BASE_TWO=true>"),
         ("LogicalNot", "calculate_logical_not"),
         ("Polygamma", "calculate_polygamma"),
@@ -243,10 +256,6 @@ for _row, _call in (
         ("Rsqrt(approx=Yes)", "calculate_rsqrt<true, ...>"),
         ("Sqrt(approx=Yes)", "calculate_sqrt<true, ...>"),
         ("SqrtCustom", "calculate_sqrt_custom"),
-        ("Tanh(approx=Yes)", "tanh_init<true> of Sep 2026: its 6-entry table (slopes 0.96191406, "
-                             "0.51416016, ...) is not PR #56076's, which tanh_approx_2026_09 "
-                             "models"),
-        ("TanhDerivativeLut", "tanh_derivative_init's 6-entry table (constants not read)"),
         ("Tanhshrink", "calculate_tanhshrink"),
         ("Trunc", "_calculate_trunc_"),
         ("UnaryEq/UnaryGe/UnaryGt/UnaryLe", "calculate_unary_*"),

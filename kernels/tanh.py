@@ -189,6 +189,7 @@ register_kernel(
 register_kernel(
     "tanh_approx_2026_09", tanh_approx_lut6, init=tanh_approx_2026_09_init, function="tanh",
     mode="approximate", dest="bf16",
+    template="calculate_tanh", params={"APPROXIMATION_MODE": True},
     provenance="tt-metal ckernel_sfpu_tanh.h tanh_init_constants<true>, PR #56076 (merged "
                "2026-09-10), shipped 'tied' table: SFPLUTFP32 FP16 6-entry TABLE1, sign "
                "retained, no rounding",

@@ -19,7 +19,8 @@ DEST_MODES = ("No", "Yes")
 # exact value rounded to FP32 then to nearest even in the Dst and output formats; or a torch
 # formula evaluated in FP32 arithmetic (sfpu_sim.parity.golden.FORMULAS).
 GOLDENS = ("rne_fp32", "torch_gelu_fp32", "torch_silu_fp32", "torch_hardmish_fp32",
-           "float64_gelu_derivative", "float64_tanh_derivative", "torch_softsign_dst_steps")
+           "torch_gelu_tanh_fp32", "float64_gelu_derivative", "float64_tanh_derivative",
+           "float64_tanh_derivative_lut6", "torch_softsign_dst_steps")
 _ROW = re.compile(r"^([A-Za-z0-9]+)(?:\(approx=(Yes|No)\))?")
 
 

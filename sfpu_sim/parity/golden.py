@@ -25,6 +25,14 @@ in the Dst's dtype, rounds the result to nearest even into the Dst format (FP32 
 * ``torch_silu_fp32``: ``torch.nn.functional.silu`` on CPU, ``x / (1 + exp(-x))`` in FP32
   operations with exp correctly rounded to FP32: its double rounding is one rank below the
   correctly rounded silu at x = -87.381218, the table's FP32 figure (52,895,879).
+* ``torch_gelu_tanh_fp32``: torch's GELU with ``approximate="tanh"`` on CPU in FP32 operations,
+  ``(0.5 x) * (1 + tanh(kBeta * (x + kKappa * x**3)))`` with ``kBeta = sqrt(2) * 2/sqrt(pi) / 2``
+  and ``kKappa = 0.044715`` as FP32 constants, tanh correctly rounded to FP32 (for libm's
+  tanhf); its ``1 + tanh`` cancels in the negative tail (the table's 13,222 and 866,451,457).
+* ``float64_tanh_derivative_lut6``: the harness's golden of the LUT tanh derivative mirrors the
+  kernel's table: ``1 - (slope * |x| + intercept)**2`` in Python floats, with the six pairs of
+  tt-metal's ``tanh_derivative_init`` (segments cut at |x| = 0.5, 1, 1.5, 2, 3; tt-llk's
+  ``test_tanh_lut_consistency.py`` holds the golden and the init to the same pairs).
 * ``torch_hardmish_fp32``: the harness's hardmish, ``t * clamp(0.5 * t + 1, 0, 1)`` in torch FP32
   operations (``_torch_unary``): two roundings, the add's and the product's.
 * ``torch_softsign_dst_steps``: ``torch.nn.functional.softsign`` on a tensor of the Dst's dtype
@@ -90,6 +98,40 @@ def torch_hardmish_fp32(inputs, input_format: str, output_format: str) -> np.nda
     return _to_output(r.view(np.uint32), output_format)
 
 
+GELU_TANH_BETA = np.float32(math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5)
+GELU_TANH_KAPPA = np.float32(0.044715)
+
+
+def torch_gelu_tanh_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """torch's tanh-approximated GELU in FP32 arithmetic (module docstring)."""
+    f32 = np.float32
+    x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
+    with np.errstate(over="ignore", invalid="ignore"):
+        cube = ((x * x).astype(f32) * x).astype(f32)
+        inner = (GELU_TANH_BETA * (x + (GELU_TANH_KAPPA * cube).astype(f32)).astype(f32))
+        tanh = reference.reference("tanh", inner.astype(f32).view(np.uint32), "rne",
+                                   input_format="fp32", output_format="fp32", daz=False,
+                                   ftz=False).bits
+        s = (f32(1) + formats.bits_to_fp32(tanh)).astype(f32)
+        r = ((f32(0.5) * x).astype(f32) * s).astype(f32)
+    return _to_output(r.view(np.uint32), output_format)
+
+
+# tanh_derivative_init's six (slope, intercept) pairs on |x| (tt-metal ckernel_sfpu_
+# tanh_derivative.h, index id 68509003383), which the harness's golden mirrors.
+TANH_DERIVATIVE_LUT6 = ((0.93701171875, 0.0), (0.5869140625, 0.183837890625),
+                        (0.277099609375, 0.49365234375), (0.11181640625, 0.74169921875),
+                        (0.03070068359375, 0.90625), (0.0, 1.0))
+TANH_DERIVATIVE_LUT6_CUTS = (0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+def _float64_tanh_derivative_lut6(x: float) -> float:
+    a = abs(x)
+    segment = next((i for i, cut in enumerate(TANH_DERIVATIVE_LUT6_CUTS) if a < cut), 5)
+    slope, intercept = TANH_DERIVATIVE_LUT6[segment]
+    return 1.0 - (slope * a + intercept) ** 2
+
+
 def _float64_gelu_derivative(x: float) -> float:
     cdf = 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
     phi = math.exp(-x * x / 2.0) / math.sqrt(2.0 * math.pi)
@@ -120,6 +162,9 @@ def _python_float_golden(formula, at_inf: tuple[float, float]):
 
 float64_gelu_derivative = _python_float_golden(_float64_gelu_derivative, (0.0, 1.0))
 float64_tanh_derivative = _python_float_golden(_float64_tanh_derivative, (0.0, 0.0))
+# 0 * inf + 1 at the infinities: NaN, as the harness's Python floats give.
+float64_tanh_derivative_lut6 = _python_float_golden(_float64_tanh_derivative_lut6,
+                                                    (math.nan, math.nan))
 
 def _dst_format(input_format: str, output_format: str, dest: str) -> str:
     """The Dst's dtype in UnarySFPUGolden: FP32 with dest_acc, else FP16 if either format is
@@ -155,6 +200,8 @@ DST_FORMULAS = {"torch_softsign_dst_steps": torch_softsign_dst_steps}
 
 FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp32,
             "torch_hardmish_fp32": torch_hardmish_fp32,
+            "torch_gelu_tanh_fp32": torch_gelu_tanh_fp32,
+            "float64_tanh_derivative_lut6": float64_tanh_derivative_lut6,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative}
 
