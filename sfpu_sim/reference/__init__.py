@@ -152,6 +152,7 @@ from sfpu_sim.reference.definitions import (
 from sfpu_sim.reference import activation_functions  # noqa: E402,F401  (celu, elu, selu, ...)
 from sfpu_sim.reference import inverse_hyperbolic_functions  # noqa: E402,F401  (acosh, ..., tan)
 from sfpu_sim.reference import rounding_functions  # noqa: E402,F401  (round)
+from sfpu_sim.reference import predicate_functions  # noqa: E402,F401  (floor, ..., isnan)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
