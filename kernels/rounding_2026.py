@@ -1,8 +1,8 @@
 """Floor, Ceil, Trunc and Frac of the 2026-09-30 accuracy table: tt-llk's raw-TTI rounding
 bodies, written here in assembly (the DSL has no form for SFPEXEXP's condition-setting modes).
 
-What the harness runs (tt-llk ``tests/helpers/include/sfpu_operations.h`` @008a3c3b, see
-/tmp/research/dispatch.md): ``_calculate_{floor,ceil,trunc,frac}_<false, 32>``, no init, the
+What the harness runs (tt-llk ``tests/helpers/include/sfpu_operations.h`` @008a3c3b):
+``_calculate_{floor,ceil,trunc,frac}_<false, 32>``, no init, the
 same code for either Dst mode (nothing branches on ``is_fp32_dest_acc_en``), no rounding.
 
 Sources (facts only: instruction order, registers, modes):

@@ -47,18 +47,37 @@ class Prediction:
     kernel: str
     instantiation: str
     golden: str
+    floored_max: int | None = None
 
 
 def _hex(bits, fmt: str) -> str:
     return f"{int(bits):#0{10 if fmt == 'fp32' else 6}x}"
 
 
-def _score(x_bits, in_fmt, device, gold, out_fmt, flush: bool = True) -> tuple:
+def near_zero_rescued(gold, device, out_fmt: str, counted, atol: float) -> np.ndarray:
+    """``helpers/ulp.py``'s ``near_zero_atol`` rescue: a lane whose golden is below 1% of the
+    largest finite |golden| over the counted lanes, and at most ``atol / 0.01`` in magnitude,
+    passes when ``|result - golden| <= atol`` (all in FP32)."""
+    g = formats.bits_to_float64(gold, out_fmt).astype(np.float32)
+    r = formats.bits_to_float64(device, out_fmt).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        finite = counted & np.isfinite(g)
+        largest = np.abs(g[finite]).max(initial=np.float32(0))
+        small = (np.abs(g) < np.float32(0.01) * largest) & \
+            (np.abs(g) <= np.float32(atol) / np.float32(0.01))
+        return counted & small & (np.abs((r - g).astype(np.float32)) <= np.float32(atol))
+
+
+def _score(x_bits, in_fmt, device, gold, out_fmt, flush: bool = True,
+           near_zero_atol: float | None = None) -> tuple:
     """(max, lanes, nonfinite, worst row) of one cell's lanes (module docstring); ``flush``:
-    the output's subnormals rank as 0."""
+    the output's subnormals rank as 0; ``near_zero_atol``: leave out the lanes that floor
+    rescues (the figure "outside near_zero_atol")."""
     result = ulp.distance(gold, device, "daz-index", fmt=out_fmt, flush_subnormals=flush)
     normal = formats.classify(x_bits, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
     counted = normal & result.counted
+    if near_zero_atol is not None:
+        counted = counted & ~near_zero_rescued(gold, device, out_fmt, counted, near_zero_atol)
     nonfinite = int((normal & (result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH)).sum())
     if not counted.any():
         return None, 0, nonfinite, None
@@ -94,8 +113,10 @@ def harness_fp32_walk() -> np.ndarray:
     return bits[formats.is_finite(bits, formats.FP32)]
 
 
-def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
-    """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``."""
+def predict(op, cell: tuple[str, str, str], arch: str,
+            near_zero_atol: float | None = None) -> Prediction:
+    """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``;
+    with ``near_zero_atol`` (a row's floor) also the maximum outside that floor."""
     in_fmt, out_fmt, dest = cell
     spec = registry.get(op.kernels[dest])
     instance = registry.for_dest(spec, "fp32" if dest == "Yes" else "bf16")
@@ -120,6 +141,8 @@ def predict(op, cell: tuple[str, str, str], arch: str) -> Prediction:
         gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt, dest)
     flush = not (out_fmt == "fp16" and op.fp16_subnormals_ranked)
     top, lanes, nonfinite, worst = _score(x, in_fmt, device, gold, out_fmt, flush)
+    floored = None if near_zero_atol is None else \
+        _score(x, in_fmt, device, gold, out_fmt, flush, near_zero_atol)[0]
     return Prediction(op.row, in_fmt, out_fmt, dest, arch, top, lanes, nonfinite, worst,
                       instance.spec.name, instance.spec.instantiation or instance.note,
-                      op.golden)
+                      op.golden, floored)

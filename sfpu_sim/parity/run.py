@@ -3,7 +3,9 @@
 One record per (row, cell, chip): the keys of ``sfpu-sim budget --all --json`` (``op``,
 ``approx``, ``in``, ``out``, ``dest``, ``arch``, ``max_ulp``, ``kernel``, ``provenance``) plus the
 device's figure where the table has one (Wormhole), whether the two are equal, and the worst
-lane. A cell no model covers is a record with ``max_ulp`` None and the ``reason``.
+lane. Where the row has a ``near_zero_atol`` floor the figure outside it is compared too (the
+yaml's own figure for such a row is that one; the table's leading "whole-format" number is the
+raw worst lane). A cell no model covers is a record with ``max_ulp`` None and the ``reason``.
 """
 from __future__ import annotations
 
@@ -68,13 +70,19 @@ def records(rows: list[str], arches: list[str], progress=None):
                 if progress:
                     progress(f"{row} {cell.input_format}->{cell.output_format} "
                              f"dest={cell.dest} on {arch}")
-                p = cells.predict(op, (cell.input_format, cell.output_format, cell.dest), arch)
+                p = cells.predict(op, (cell.input_format, cell.output_format, cell.dest), arch,
+                                  near_zero_atol=cell.near_zero_atol)
                 same = None if record["device_max_ulp"] is None else \
-                    p.max_ulp == record["device_max_ulp"]
+                    p.max_ulp == record["device_max_ulp"] and \
+                    (cell.floored_max is None or p.floored_max == cell.floored_max)
                 cause = explained.get((row, cell.input_format, cell.dest)) if same is False \
                     else None
                 yield {**record, "max_ulp": p.max_ulp, "match": same, "mismatch_cause": cause,
                        "kernel": {"name": p.kernel, "instantiation": p.instantiation},
                        "provenance": f"{op.dispatch}; {op.provenance}",
                        "golden": p.golden, "lanes": p.lanes, "nonfinite_lanes": p.nonfinite,
+                       "near_zero_atol": cell.near_zero_atol,
+                       "floored_max_ulp": p.floored_max,
+                       "device_floored_max_ulp": cell.floored_max
+                       if arch == MEASURED_ON else None,
                        "worst": p.worst, "tool": tool}

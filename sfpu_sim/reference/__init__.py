@@ -153,6 +153,7 @@ from sfpu_sim.reference import activation_functions  # noqa: E402,F401  (celu, e
 from sfpu_sim.reference import inverse_hyperbolic_functions  # noqa: E402,F401  (acosh, ..., tan)
 from sfpu_sim.reference import rounding_functions  # noqa: E402,F401  (round)
 from sfpu_sim.reference import predicate_functions  # noqa: E402,F401  (floor, ..., isnan)
+from sfpu_sim.reference import scaled_functions  # noqa: E402,F401  (exp_half)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 

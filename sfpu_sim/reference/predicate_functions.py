@@ -3,7 +3,7 @@
 comparisons with 0.5, max/min with 0 and the IEEE class predicates.
 
 Each is the harness's golden (tt-llk ``tests/python_tests/helpers/golden_generators.py``,
-``UnarySFPUGolden``, 2026; /tmp/research/goldens.md): ``math.floor(x)``, ``x - math.trunc(x)``,
+``UnarySFPUGolden``, 2026): ``math.floor(x)``, ``x - math.trunc(x)``,
 ``1.0 if x == 0 else 0.0``, ``x == 0.5``, ``sfpu_max(x, 0.0)``, ``math.isfinite(x)``, ... All
 values are exact (an integer, ``x`` minus an integer, 0, 1 or ``x``).
 
