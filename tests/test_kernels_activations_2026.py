@@ -19,6 +19,8 @@ from sfpu_sim.parity import cells, table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 import kernels.activations_2026  # noqa: F401 (registers the kernels)
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 BOTH = ("wormhole", "blackhole")
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -53,22 +55,13 @@ def test_registered_as_the_two_instantiations_of_each_template():
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_machine_on_every_bf16_input(name, chip):
-    path = DevicePath("bf16", "bf16", dest_of(name))
-    fast = run_device(program(name, chip), ALL_BF16, path, engine="compiled")
-    slow = run_device(program(name, chip), ALL_BF16, path, engine="machine")
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", [k for k in KERNELS if "_fp32_" in k])
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):
-    x = np.random.default_rng(2026).integers(0, 1 << 32, 4096, dtype=np.uint64).astype(np.uint32)
-    path = DevicePath("fp32", "fp32", "fp32")
-    fast = run_device(program(name, chip), x, path, engine="compiled", fp32_inputs=True)
-    slow = run_device(program(name, chip), x, path, engine="machine", fp32_inputs=True)
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 SELU_SCALE_BITS = 0x3F867D5F

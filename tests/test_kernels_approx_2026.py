@@ -11,6 +11,8 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.reference import scaled_functions  # noqa: F401 (registers exp_half)
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 ALL_BF16 = np.arange(65536, dtype=np.uint32).astype(np.uint16)
 PLUS_INF, MINUS_INF, MINUS_ZERO = 0x7F80, 0xFF80, 0x8000
@@ -48,24 +50,12 @@ def run(name: str, chip: str, inputs) -> list[int]:
 
 @pytest.mark.parametrize("name, chip", CASES)
 def test_compiled_engine_equals_the_machine_on_every_bf16_input(name, chip):
-    program = registry.get(name).program(chip)
-    path = DevicePath("bf16", "bf16", registry.get(name).dest)
-    compiled = run_device(program, ALL_BF16, path, engine="compiled")
-    machine = run_device(program, ALL_BF16, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("name, chip", FP32_CASES)
 def test_compiled_engine_equals_the_machine_on_fp32_patterns(name, chip):
-    x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
-    x = x.astype(np.uint32)
-    program = registry.get(name).program(chip)
-    path = DevicePath("fp32", "fp32", "fp32")
-    compiled = run_device(program, x, path, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, x, path, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 @pytest.mark.parametrize("name, x, expected", [

@@ -14,6 +14,7 @@ from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input)
 
 BOTH = ("wormhole", "blackhole")
 ALL_BF16 = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -70,12 +71,7 @@ def run(name: str, chip: str, inputs) -> list[int]:
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_the_machine_on_every_bf16_input(name, chip):
-    spec = registry.get(name)
-    path = DevicePath("bf16", "bf16", spec.dest)
-    compiled = run_device(spec.program(chip), ALL_BF16, path, engine="compiled")
-    machine = run_device(spec.program(chip), ALL_BF16, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", BOTH)

@@ -14,6 +14,8 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.reference import rounding_functions  # noqa: F401 (registers round)
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 BOTH = ("wormhole", "blackhole")
 ALL_BF16 = np.arange(65536, dtype=np.uint32).astype(np.uint16)
@@ -44,26 +46,13 @@ def run(name: str, chip: str, inputs) -> list[int]:
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_the_machine_on_every_bf16_input(name, chip):
-    program = registry.get(name).program(chip)
-    path = DevicePath("bf16", "bf16", "bf16")
-    compiled = run_device(program, ALL_BF16, path, engine="compiled")
-    machine = run_device(program, ALL_BF16, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_the_machine_on_fp32_patterns(name, chip):
-    """Each kernel is also the FP32-Dst program (no Dst branch): random FP32 inputs."""
-    x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
-    x = x.astype(np.uint32)
-    program = registry.get(name).program(chip)
-    path = DevicePath("fp32", "fp32", "fp32")
-    compiled = run_device(program, x, path, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, x, path, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 @pytest.mark.parametrize("name", KERNELS)

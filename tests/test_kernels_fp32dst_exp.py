@@ -24,6 +24,8 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 BOTH = ("wormhole", "blackhole")
 SEED = 20260930
@@ -79,24 +81,12 @@ def test_registered_as_the_fp32_dst_instantiation_of_the_bf16_kernel(name):
 
 @pytest.mark.parametrize("name, chip", CASES)
 def test_compiled_equals_machine_on_every_bf16_input(name, chip):
-    program = registry.get(name).program(chip)
-    path = DevicePath(dest="fp32")
-    fast = run_device(program, ALL_BF16, path, engine="compiled")
-    reference = run_device(program, ALL_BF16, path, engine="machine")
-    assert fast.engine == "compiled" and reference.engine == "machine"
-    np.testing.assert_array_equal(fast.output, reference.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, reference.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("name, chip", CASES)
 def test_compiled_equals_machine_on_random_fp32_patterns(name, chip):
-    program = registry.get(name).program(chip)
-    x = random_fp32_patterns()
-    fast = run_device(program, x, FP32_PATH, fp32_inputs=True, engine="compiled")
-    reference = run_device(program, x, FP32_PATH, fp32_inputs=True, engine="machine")
-    assert fast.engine == "compiled" and reference.engine == "machine"
-    np.testing.assert_array_equal(fast.output, reference.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, reference.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 # --- hand-derived values ----------------------------------------------------------------------

@@ -21,6 +21,8 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 BOTH = ("wormhole", "blackhole")
 NEW = ("gelu_fp32_2026_09", "gelu_derivative_fp32_2026_09", "mish_fp32_2026_09")
@@ -67,23 +69,13 @@ def test_fp32_dst_instantiation_is_what_the_bf16_kernel_runs_with_an_fp32_dst(
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", NEW)
 def test_compiled_equals_machine_on_every_bf16_input(name, chip):
-    program = registry.get(name).program(chip)
-    path = DevicePath("bf16", "bf16", "fp32")
-    compiled = run_device(program, BF16_OF_ALL, path, engine="compiled")
-    machine = run_device(program, BF16_OF_ALL, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", NEW)
 def test_compiled_equals_machine_on_random_fp32_patterns(name, chip):
-    patterns = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint32)
-    program = registry.get(name).program(chip)
-    compiled = run_device(program, patterns, FP32_PATH, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, patterns, FP32_PATH, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 # --- (b) hand-derived values -------------------------------------------------------------------

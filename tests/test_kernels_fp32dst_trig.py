@@ -16,6 +16,8 @@ from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 CHIPS = ("wormhole", "blackhole")
 # row -> (reference function, BF16-Dst kernel, FP32-Dst kernel)
@@ -57,26 +59,13 @@ def test_fp32_kernel_is_the_fp32_instantiation_of_the_bf16_one(name):
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", FP32_KERNELS)
 def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    program = registry.get(name).program(chip)
-    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
-    path = DevicePath("bf16", "bf16", "fp32")
-    compiled = run_device(program, x, path, engine="compiled")
-    machine = run_device(program, x, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", FP32_KERNELS)
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):
-    program = registry.get(name).program(chip)
-    x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
-    x = x.astype(np.uint32)
-    path = DevicePath("fp32", "fp32", "fp32")
-    compiled = run_device(program, x, path, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, x, path, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 # (kernel, input, expected FP32 output); None: any NaN.

@@ -17,6 +17,7 @@ from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input)
 
 CHIPS = ("wormhole", "blackhole")
 BF16_KERNELS = ["acosh_2026_09", "asinh_2026_09", "atanh_2026_09", "tan_2026_09"]
@@ -38,14 +39,7 @@ def run_bf16(name: str, chip: str, inputs) -> list[int]:
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", BF16_KERNELS + ["tan_fp32_2026_09"])
 def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    spec = registry.get(name)
-    program = spec.program(chip)
-    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
-    path = DevicePath("bf16", "bf16", spec.dest)
-    compiled = run_device(program, x, path, engine="compiled")
-    machine = run_device(program, x, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", CHIPS)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import kernels.rounding_2026  # noqa: F401 (registers the kernels)
-from sfpu_sim import formats, registry
+from sfpu_sim import registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.reference.backends import ArbMath, MpMath

@@ -17,12 +17,14 @@ import pytest
 
 import kernels.sigmoid_2026  # noqa: F401 (registers the kernels)
 from kernels.sigmoid_2026 import exp_21f_unrounded
-from sfpu_sim import formats, reference, registry, ulp
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 CHIPS = ("wormhole", "blackhole")
 BF16_KERNELS = ("sigmoid_2026_09", "silu_2026_09")
@@ -69,25 +71,13 @@ def test_fp32_kernel_is_the_fp32_instantiation_of_the_bf16_one(bf16_name, fp32_n
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", BF16_KERNELS + FP32_KERNELS)
 def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    program = registry.get(name).program(chip)
-    path = DevicePath("bf16", "bf16", registry.get(name).dest)
-    compiled = run_device(program, ALL_BF16, path, engine="compiled")
-    machine = run_device(program, ALL_BF16, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", FP32_KERNELS)
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):
-    program = registry.get(name).program(chip)
-    x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
-    x = x.astype(np.uint32)
-    path = DevicePath("fp32", "fp32", "fp32")
-    compiled = run_device(program, x, path, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, x, path, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 # --- (b) hand-derived values -------------------------------------------------------------------

@@ -21,7 +21,6 @@ computes them and installed for the test only:
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
@@ -29,11 +28,13 @@ import pytest
 import kernels.tanh  # noqa: F401 (registers tanh_approx_2026_09, PR #56076's tied table)
 import kernels.log_2026  # noqa: F401 (registers log_2026_09, log_fp32_2026_09)
 import kernels.tanh_lut_2026 as tanh_lut
-from sfpu_sim import formats, reference, registry
+from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
+from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
+                                 assert_engines_agree_on_fp32_inputs)
 
 CHIPS = ("wormhole", "blackhole")
 CELLS = [("bf16", "bf16", "No"), ("bf16", "bf16", "Yes"), ("fp16", "fp16", "No"),
@@ -81,28 +82,14 @@ def device_figure(row: str, cell) -> int:
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    spec = registry.get(name)
-    program = spec.program(chip)
-    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
-    path = DevicePath("bf16", "bf16", spec.dest)
-    compiled = run_device(program, x, path, engine="compiled")
-    machine = run_device(program, x, path, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_every_bf16_input(name, chip)
 
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", ["gelu_tanh_fp32_2026_09", "tanh_derivative_lut_2026_09",
                                   "tanh_approx_2026_09_nodes", "log_fp32_2026_09"])
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):
-    program = registry.get(name).program(chip)
-    x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
-    x = x.astype(np.uint32)
-    path = DevicePath("fp32", "fp32", "fp32")
-    compiled = run_device(program, x, path, fp32_inputs=True, engine="compiled")
-    machine = run_device(program, x, path, fp32_inputs=True, engine="machine")
-    np.testing.assert_array_equal(compiled.output, machine.output)
-    np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
+    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 def test_gelu_tanh_fp32_is_the_fp32_instantiation():
