@@ -207,6 +207,17 @@ for _row, _fn, _bf16, _fp32, _call in (
 
 for _row, _fn, _bf16, _fp32, _call in (
         ("Abs", "abs", "abs_2026_09", None, "calculate_abs<false, 32>"),
+        ("LogicalNot", "logical_not", "logical_not_2026_09", None,
+         "calculate_logical_not<false, InstrModLoadStore::DEFAULT, 32>"),
+        ("UnaryEq/UnaryGe/UnaryGt/UnaryLe", "equal_half", "unary_eq_2026_09", None,
+         "calculate_unary_eq<false, 32>(0x3f000000) (ge/gt/le: unary_{ge,gt,le}_2026_09, 0 in "
+         "every cell too)"),
+        ("UnaryLt/UnaryMax/UnaryMin/UnaryNe", "less_than_half", "unary_lt_2026_09", None,
+         "calculate_unary_lt<false, 32>(0x3f000000) (unary_max/min_2026_09: "
+         "calculate_unary_max_min<true/false, false, 32>(0); unary_ne_2026_09; 0 in every cell)"),
+        ("Isfinite/Isinf/Isnan/Isneginf/Isposinf", "isfinite", "isfinite_2026_09", None,
+         "_calculate_sfpu_isinf_isnan_<SfpuType::isfinite, false, 32> (isinf/isnan/isneginf/"
+         "isposinf_2026_09 likewise 0)"),
         ("Floor", "floor", "floor_2026_09", None, "_calculate_floor_<false, 32>"),
         ("Ceil", "ceil", "ceil_2026_09", None, "_calculate_ceil_<false, 32>"),
         ("Trunc", "trunc", "trunc_2026_09", None, "_calculate_trunc_<false, 32>"),
@@ -262,18 +273,14 @@ for _row, _call in (
         ("GeluDerivative(approx=Yes)", "calculate_gelu_derivative_polynomial<true, ...>"),
         ("I0", "calculate_i0"),
         ("I1(tracked #52174 input clamped at 88.5)", "calculate_i1"),
-        ("Isfinite/Isinf/Isnan/Isneginf/Isposinf", "_calculate_sfpu_isinf_isnan_"),
         ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
         ("LogWithBase", "calculate_log<..., HAS_BASE_SCALING=true, ..., IS_BASE_TWO=true>"),
-        ("LogicalNot", "calculate_logical_not"),
         ("Polygamma", "calculate_polygamma"),
         ("Rdiv(approx=No)", "calculate_rdiv"),
         ("Remainder", "calculate_remainder"),
         ("Rpow", "calculate_rpow"),
         ("SqrtCustom", "calculate_sqrt_custom"),
         ("Tanhshrink", "calculate_tanhshrink"),
-        ("UnaryEq/UnaryGe/UnaryGt/UnaryLe", "calculate_unary_*"),
-        ("UnaryLt/UnaryMax/UnaryMin/UnaryNe", "calculate_unary_* / calculate_unary_max_min"),
         ("UnaryPower", "calculate_unary_power"),
         ("Xielu", "calculate_xielu"),
 ):
