@@ -210,6 +210,13 @@ register_op("Expm1Cw", "expm1", kernels={"No": "expm1_cw_2026_09", "Yes": "expm1
             dispatch="calculate_expm1_cw<false, 32> (tt-llk sfpu_test_helpers.h): not "
                      "measurable, as the table says (x in [89.5, 128]: -1 where the golden is "
                      "+inf)", provenance=HARNESS)
+register_op("Cbrt", "cbrt", kernels={"No": "cbrt_2026_09", "Yes": "cbrt_fp32_2026_09"},
+            dispatch="cube_root_init<false>; calculate_cube_root<false, fp32, 32>",
+            provenance=HARNESS)
+register_op("Rdiv(approx=No)", "rdiv_2",
+            kernels={"No": "rdiv_2026_09", "Yes": "rdiv_fp32_2026_09"},
+            dispatch="rdiv_init<false>; calculate_rdiv<false, fp32, RoundingMode::None, 32>(2.0)",
+            provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
         ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
          "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
@@ -279,7 +286,6 @@ for _row, _fn, _bf16, _fp32, _call in (
 _NO_MODEL = "no model of the kernel the harness calls ({call})"
 for _row, _call in (
         ("CastFp32ToFp16a", "cast_fp32_to_fp16a"),
-        ("Cbrt", "calculate_cube_root"),
         ("Digamma", "calculate_digamma"),
         ("Erfinv", "calculate_erfinv"),
         ("ExpWithBase(approx=Yes)", "calculate_exponential_const_scale<true, ...>"),
@@ -289,7 +295,6 @@ for _row, _call in (
         ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
         ("LogWithBase", "calculate_log<..., HAS_BASE_SCALING=true, ..., IS_BASE_TWO=true>"),
         ("Polygamma", "calculate_polygamma"),
-        ("Rdiv(approx=No)", "calculate_rdiv"),
         ("Rpow", "calculate_rpow"),
         ("Tanhshrink", "calculate_tanhshrink"),
         ("UnaryPower", "calculate_unary_power"),

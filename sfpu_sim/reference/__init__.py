@@ -155,6 +155,7 @@ from sfpu_sim.reference import rounding_functions  # noqa: E402,F401  (round)
 from sfpu_sim.reference import predicate_functions  # noqa: E402,F401  (floor, ..., isnan)
 from sfpu_sim.reference import scaled_functions  # noqa: E402,F401  (exp_half)
 from sfpu_sim.reference import misc_functions  # noqa: E402,F401  (fmod_2, remainder_2)
+from sfpu_sim.reference import power_functions  # noqa: E402,F401  (cbrt, rdiv_2, fp16a_rne)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
