@@ -102,8 +102,8 @@ register_op("Hardsigmoid", "hardsigmoid",
             kernels={"No": "hardsigmoid_2026_09", "Yes": "hardsigmoid_2026_09"},
             dispatch="hardsigmoid_init<false>; calculate_activation<false, Hardsigmoid, 32> "
                      "(one SFPMAD and a clamp, no rounding)", provenance=HARNESS)
-register_op("TanhDerivative", "tanh_derivative", kernels={"No": "tanh_derivative"},
-            unmodelled=_fp32_missing("calculate_tanh_derivative_sech2<false, true>"),
+register_op("TanhDerivative", "tanh_derivative",
+            kernels={"No": "tanh_derivative", "Yes": "tanh_derivative_fp32_2026_09"},
             golden="float64_tanh_derivative",
             dispatch="tanh_derivative_sech2_init<false>; calculate_tanh_derivative_sech2<false, "
                      "fp32, 32>", provenance=HARNESS)
@@ -217,6 +217,22 @@ register_op("Rdiv(approx=No)", "rdiv_2",
             kernels={"No": "rdiv_2026_09", "Yes": "rdiv_fp32_2026_09"},
             dispatch="rdiv_init<false>; calculate_rdiv<false, fp32, RoundingMode::None, 32>(2.0)",
             provenance=HARNESS)
+register_op("LogWithBase", "log2", kernels={"No": "log2_2026_09", "Yes": "log2_fp32_2026_09"},
+            dispatch="log_init<false, false, fp32>; calculate_log<false, false, true, fp32, 32, "
+                     "true>(0x3FB8AA3B = 1/ln2)",
+            provenance=f"{HARNESS}; golden torch.log2; the IS_BASE_TWO arm of "
+                       "calculate_log_body (id 68724988948)")
+register_op("GeluDerivative(approx=Yes)", "gelu_derivative",
+            kernels={"No": "gelu_derivative_approx_2026_09",
+                     "Yes": "gelu_derivative_approx_fp32_2026_09"},
+            golden="float64_gelu_derivative",
+            dispatch="gelu_derivative_polynomial_init<true>; "
+                     "calculate_gelu_derivative_polynomial<true, fp32, 32>",
+            provenance=HARNESS)
+register_op("UnaryPower", "square", kernels={"No": "unary_power_2026_09"},
+            unmodelled=_fp32_missing("_sfpu_unary_power_61f_updated_ on the pow_df core"),
+            dispatch="sfpu_unary_pow_init; calculate_unary_power<false, fp32, 32>(2.0)",
+            provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
         ("Reciprocal(approx=No)", "reciprocal", "reciprocal", "reciprocal_fp32",
          "recip_init<false, fp32>; calculate_reciprocal<false, fp32, 32>"),
@@ -289,15 +305,12 @@ for _row, _call in (
         ("Digamma", "calculate_digamma"),
         ("Erfinv", "calculate_erfinv"),
         ("ExpWithBase(approx=Yes)", "calculate_exponential_const_scale<true, ...>"),
-        ("GeluDerivative(approx=Yes)", "calculate_gelu_derivative_polynomial<true, ...>"),
         ("I0", "calculate_i0"),
         ("I1(tracked #52174 input clamped at 88.5)", "calculate_i1"),
         ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
-        ("LogWithBase", "calculate_log<..., HAS_BASE_SCALING=true, ..., IS_BASE_TWO=true>"),
         ("Polygamma", "calculate_polygamma"),
         ("Rpow", "calculate_rpow"),
         ("Tanhshrink", "calculate_tanhshrink"),
-        ("UnaryPower", "calculate_unary_power"),
         ("Xielu", "calculate_xielu"),
 ):
     not_modelled(_row, _NO_MODEL.format(call=_call))

@@ -21,8 +21,7 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
 from sfpu_sim.sweeps import DevicePath, run_device
-from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
-                                 assert_engines_agree_on_fp32_inputs)
+from tests.kernel_checks import assert_engines_agree_on_fp32_inputs
 
 BOTH = ("wormhole", "blackhole")
 NEW = ("gelu_fp32_2026_09", "gelu_derivative_fp32_2026_09", "mish_fp32_2026_09")
@@ -65,12 +64,6 @@ def test_fp32_dst_instantiation_is_what_the_bf16_kernel_runs_with_an_fp32_dst(
 
 
 # --- (a) the compiled engine equals the Machine ------------------------------------------------
-
-@pytest.mark.parametrize("chip", BOTH)
-@pytest.mark.parametrize("name", NEW)
-def test_compiled_equals_machine_on_every_bf16_input(name, chip):
-    assert_engines_agree_on_every_bf16_input(name, chip)
-
 
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", NEW)

@@ -23,8 +23,7 @@ from sfpu_sim.parity import cells, table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
-from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
-                                 assert_engines_agree_on_fp32_inputs)
+from tests.kernel_checks import assert_engines_agree_on_fp32_inputs
 
 CHIPS = ("wormhole", "blackhole")
 BF16_KERNELS = ("sigmoid_2026_09", "silu_2026_09")
@@ -67,12 +66,6 @@ def test_fp32_kernel_is_the_fp32_instantiation_of_the_bf16_one(bf16_name, fp32_n
 
 
 # --- (a) compiled engine = Machine -------------------------------------------------------------
-
-@pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("name", BF16_KERNELS + FP32_KERNELS)
-def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    assert_engines_agree_on_every_bf16_input(name, chip)
-
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", FP32_KERNELS)

@@ -33,8 +33,7 @@ from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
-from tests.kernel_checks import (assert_engines_agree_on_every_bf16_input,
-                                 assert_engines_agree_on_fp32_inputs)
+from tests.kernel_checks import assert_engines_agree_on_fp32_inputs
 
 CHIPS = ("wormhole", "blackhole")
 CELLS = [("bf16", "bf16", "No"), ("bf16", "bf16", "Yes"), ("fp16", "fp16", "No"),
@@ -78,12 +77,6 @@ def device_figure(row: str, cell) -> int:
 
 
 # ---- (a) compiled engine == Machine -------------------------------------------------------------
-
-@pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("name", KERNELS)
-def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    assert_engines_agree_on_every_bf16_input(name, chip)
-
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", ["gelu_tanh_fp32_2026_09", "tanh_derivative_lut_2026_09",

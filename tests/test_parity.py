@@ -124,11 +124,11 @@ def test_budget_json_lines_carry_the_issue_keys(capsys):
 def test_budget_lists_unmodelled_cells_with_a_reason(capsys):
     from sfpu_sim.cli import main
 
-    assert main(["budget", "Digamma", "TanhDerivative", "--arch", WH, "--json"]) == 0
+    assert main(["budget", "Digamma", "UnaryPower", "--arch", WH, "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     digamma = [r for r in records if r["op"] == "Digamma"]
     assert len(digamma) == 6 and all(r["max_ulp"] is None and r["reason"] for r in digamma)
-    fp32_dst = [r for r in records if r["row"] == "TanhDerivative" and r["dest"] == "Yes"]
+    fp32_dst = [r for r in records if r["row"] == "UnaryPower" and r["dest"] == "Yes"]
     assert len(fp32_dst) == 3
     assert all("is_fp32_dest_acc_en=true" in r["reason"] for r in fp32_dst)
 
