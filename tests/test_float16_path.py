@@ -93,10 +93,10 @@ def test_dest_fp32_runs_the_fp32_instantiation():
 
 
 def test_a_missing_instantiation_is_said_not_hidden():
-    chosen = registry.for_dest(registry.get("exp_2026_09"), "fp32")
-    assert not chosen.modelled and chosen.spec.name == "exp_2026_09"
+    chosen = registry.for_dest(registry.get("unary_power_2026_09"), "fp32")
+    assert not chosen.modelled and chosen.spec.name == "unary_power_2026_09"
     assert chosen.note.startswith("NOT THE DEVICE'S PROGRAM")
-    summary = sweep(registry.get("exp_2026_09"), "wormhole", dest="fp32").summary
+    summary = sweep(registry.get("unary_power_2026_09"), "wormhole", dest="fp32").summary
     assert summary["device_program"] is False and "not modelled" in summary["instantiation_note"]
 
 

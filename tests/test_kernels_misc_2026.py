@@ -34,20 +34,6 @@ def run_bf16(name: str, chip: str, inputs) -> list[int]:
 
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", KERNELS)
-def test_compiled_engine_equals_machine_on_all_bf16_inputs(name, chip):
-    spec = registry.get(name)
-    program = spec.program(chip)
-    x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
-    for dest in ("bf16", "fp32"):
-        path = DevicePath("bf16", "bf16", dest)
-        compiled = run_device(program, x, path, engine="compiled")
-        machine = run_device(program, x, path, engine="machine")
-        np.testing.assert_array_equal(compiled.output, machine.output)
-        np.testing.assert_array_equal(compiled.kernel_fp32, machine.kernel_fp32)
-
-
-@pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):
     program = registry.get(name).program(chip)
     x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)
