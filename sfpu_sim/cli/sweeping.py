@@ -439,6 +439,11 @@ def _budget_table(args, console: Console) -> int:
                       r["device_text"] or "", {True: "yes", False: "NO", None: ""}[r["match"]],
                       r["kernel"]["instantiation"] or r["kernel"]["name"])
     console.print(table, markup=False)
+    for r in records:
+        if r.get("match") is False:
+            console.print(f"differs: {r['row']} {r['in']} dest={r['dest']} on {r['arch']}: "
+                          f"{r.get('mismatch_cause') or 'cause not recorded'}", markup=False,
+                          highlight=False)
     for row, reason in skipped.items():
         console.print(f"not modelled: {row}: {reason}", markup=False, highlight=False)
     compared = [r for r in records if r.get("match") is not None]
