@@ -161,3 +161,13 @@ def test_every_modelled_wormhole_cell_equals_the_device_or_its_difference_is_exp
     explained = {(r["row"], r["in"], r["dest"]) for r in compared if r["mismatch_cause"]}
     names = {v: k for k, v in table.FORMAT_NAMES.items()}
     assert {(row, names[fmt], dest) for row, fmt, dest in explained} == set(ops.mismatches())
+
+
+def test_budget_table_names_a_differing_cell_with_its_cause(capsys, monkeypatch):
+    from sfpu_sim.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["budget", "Hardsigmoid", "--arch", WH]) == 0
+    out = capsys.readouterr().out
+    assert "differs: Hardsigmoid Float32 dest=Yes on wormhole: not found:" in out
+    assert "5 of 6 measured cells predicted exactly" in out
