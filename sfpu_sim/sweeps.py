@@ -36,9 +36,10 @@ from sfpu_sim import compiled, cost, formats, reference, registry, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
-from sfpu_sim.jsonio import json_number, jsonable, lane_row
+from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
+from sfpu_sim.sweep_edges import cross_verification, denormal_lanes, special_lanes
 
 FORMATS = ("bf16", "fp16", "fp32")
 # Input -> output formats through a 16-bit Dst, which holds the input's own format: BF16
@@ -48,13 +49,6 @@ LANES = 1 << 16
 BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-10", 3, 10), ("11-100", 11, 100),
            (">100", 101, None))
 DEFAULT_REGIONS = REGIONS          # the regions kernel teams tabulate (sfpu_sim.selection)
-SPECIAL_INPUTS = {
-    "bf16": {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80, "nan": 0x7FC0,
-             "-nan": 0xFFC0, "snan": 0x7F81},
-    # IEEE patterns as the host writes them; to the SFPU, exponent 31 is a finite binade.
-    "fp16": {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7C00, "-inf": 0xFC00, "nan": 0x7E00,
-             "-nan": 0xFE00, "snan": 0x7C01}}
-
 
 class SweepError(SfpuSimError):
     pass
@@ -355,10 +349,6 @@ def _histogram(distance: np.ndarray) -> dict:
     return {str(int(v)): int(c) for v, c in zip(values, counts)}
 
 
-def _value(bits: int, fmt: str):
-    return json_number(formats.bits_to_float64(bits, fmt))
-
-
 @dataclass
 class SweepResult:
     """A measured kernel: ``summary`` (everything a report prints, JSON-ready) and the
@@ -521,9 +511,9 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     }
     summary["regions"] = _regions(x, distance, counted, regions)
     summary["binades"] = _binades(x_bits, distance, counted, input_format)
-    summary["denormals"] = _denormals(inputs, run, ref, input_format, out_fmt)
-    summary["specials"] = _specials(run, ref, result, input_format, out_fmt)
-    summary["cross_verification"] = _cross_verification(expected_bits, actual_bits, out_fmt,
+    summary["denormals"] = denormal_lanes(inputs, run, ref, input_format, out_fmt)
+    summary["specials"] = special_lanes(run, ref, result, input_format, out_fmt)
+    summary["cross_verification"] = cross_verification(expected_bits, actual_bits, out_fmt,
                                                          summary["flush_subnormals"])
     summary["program"] = {"instructions": len(program), "init_instructions":
                           program.init_length,
@@ -561,51 +551,3 @@ def _listing_line(instruction) -> dict:
 
     return {"word": f"{instruction.word:#010x}", "text": format_instruction(instruction),
             "source": instruction.source}
-
-
-def _denormals(inputs, run: DeviceRun, ref, in_fmt: str, out_fmt: str) -> dict:
-    """The denormal inputs (254 BF16, 2,046 FP16): under DAZ the device reads them as signed
-    zero, so their expected outputs are the (flushed) references of +-0."""
-    denormal = formats.is_denormal(inputs, formats.FORMATS[in_fmt])
-    out, expected = run.output[denormal], ref.bits[denormal]
-    values, counts = np.unique(out, return_counts=True)
-    return {"inputs": int(denormal.sum()), "match_expected": int((out == expected).sum()),
-            "expected_outputs": sorted({f"{int(v):#06x}" for v in np.unique(expected)}),
-            "outputs": {f"{int(v):#0{10 if out_fmt == 'fp32' else 6}x}": int(c)
-                        for v, c in zip(values, counts)}}
-
-
-def _specials(run: DeviceRun, ref, result, in_fmt: str, out_fmt: str) -> list[dict]:
-    """+-0, +-Inf and NaNs: output against the reference, bit for bit and under the ULP
-    convention (``ulp`` is None where the lane is unmeasurable: NaN on either side, or a
-    finite-against-infinite mismatch)."""
-    width = 10 if out_fmt == "fp32" else 6
-    out = []
-    for name, bits in SPECIAL_INPUTS[in_fmt].items():
-        actual, expected = int(run.output[bits]), int(ref.bits[bits])
-        lane_class = ulp.LaneClass(int(result.lane_class[bits]))
-        counted = bool(result.counted[bits])
-        out.append({"input": name, "input_bits": f"{bits:#06x}",
-                    "output_bits": f"{actual:#0{width}x}", "output": _value(actual, out_fmt),
-                    "expected_bits": f"{expected:#0{width}x}",
-                    "expected": _value(expected, out_fmt),
-                    "bit_exact": actual == expected,
-                    "ulp": (result.distance[bits].item()) if counted else None,
-                    "lane_class": lane_class.name.lower()})
-    return out
-
-
-def _cross_verification(expected_bits, actual_bits, out_fmt: str, flush=None) -> dict:
-    """daz-index computed two independent ways (bitwise formula, sorted-value search) on every
-    measured pair, as Tenstorrent's tanh report cross-checks its two ULP calculators."""
-    flush = {"flush_subnormals": flush}
-    a = ulp.index(expected_bits, out_fmt, **flush), ulp.index(actual_bits, out_fmt, **flush)
-    b = (ulp.index_by_search(expected_bits, out_fmt, **flush),
-         ulp.index_by_search(actual_bits, out_fmt, **flush))
-    valid = (a[0] != ulp.NAN_INDEX) & (a[1] != ulp.NAN_INDEX)
-    bitwise = np.abs(a[0] - a[1])[valid]
-    search = np.abs(b[0] - b[1])[valid]
-    return {"pairs": int(valid.sum()), "agree": int((bitwise == search).sum()),
-            "methods": ["bitwise formula: sign * max(|magnitude bits| - mantissa mask, 0) "
-                        "plus the largest rank (subnormals collapsed) or sign * magnitude",
-                        "sorted list of all distinguishable values, binary search"]}
