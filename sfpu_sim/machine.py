@@ -25,13 +25,16 @@ from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa import loadmacro
-from sfpu_sim.isa.spec import (
+from sfpu_sim.isa.spec import (  # noqa: F401 (HazardError, HazardWarning: machine's API too)
     DISABLE_BACKDOOR_LOAD,
     ROW_MASK_SHIFT,
+    HazardError,
+    HazardWarning,
     Instruction,
     IsaError,
     NotOnChip,
     Program,
+    ProgramWarning,
     UndefinedBehaviour,
     Unsupported,
 )
@@ -43,24 +46,6 @@ LANES_PER_SFPU = 32
 # past this budget it is refused up front rather than failing inside numpy.
 MAX_STATE_BYTES = 4 << 30
 STATE_BYTES_PER_LANE = 113
-
-
-class HazardError(IsaError):
-    """A program breaks a documented scheduling rule (strict mode)."""
-
-
-class ProgramWarning(UserWarning):
-    """Something in a program that is legal but probably not meant. ``kind`` says what, the
-    same text for every occurrence (commands count occurrences per kind); ``index`` and
-    ``source`` say where this one is."""
-
-    def __init__(self, message: str, kind: str = "", index: int = -1, source: str = ""):
-        super().__init__(message)
-        self.kind, self.index, self.source = kind or message, index, source
-
-
-class HazardWarning(ProgramWarning):
-    """A program breaks a documented scheduling rule; the emulator executes it as written."""
 
 
 class CCDisabledWarning(ProgramWarning):

@@ -63,6 +63,8 @@ from sfpu_sim.isa.spec import (
     MAD,
     ROUND,
     SIMPLE,
+    HazardError,
+    HazardWarning,
     Instruction,
     UndefinedBehaviour,
     Unsupported,
@@ -197,7 +199,6 @@ class Sequencer:
     def _discard(self, issued: Instruction, scheduled: Instruction) -> None:
         """The issued instruction met a scheduled one at its sub-unit and is dropped: a hazard
         (the page says software must not do it), an error in strict mode."""
-        from sfpu_sim.machine import HazardError, HazardWarning
 
         m = self.machine
         message = (f"hazard at instruction {m.executed} ({issued.mnemonic}"

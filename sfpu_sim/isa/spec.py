@@ -55,6 +55,26 @@ class Unsupported(ExecutionError):
     pass
 
 
+# Scheduling rules broken by a program (raised or warned by the Machine and the SFPLOADMACRO
+# sequencer alike, so they live with the instruction model, below both).
+class HazardError(IsaError):
+    """A program breaks a documented scheduling rule (strict mode)."""
+
+
+class ProgramWarning(UserWarning):
+    """Something in a program that is legal but probably not meant. ``kind`` says what, the
+    same text for every occurrence (commands count occurrences per kind); ``index`` and
+    ``source`` say where this one is."""
+
+    def __init__(self, message: str, kind: str = "", index: int = -1, source: str = ""):
+        super().__init__(message)
+        self.kind, self.index, self.source = kind or message, index, source
+
+
+class HazardWarning(ProgramWarning):
+    """A program breaks a documented scheduling rule; the emulator executes it as written."""
+
+
 # --------------------------------------------------------------------------------------------
 # LaneConfig bits (per lane, written by SFPCONFIG VD=15; isa-reference §1.4)
 # --------------------------------------------------------------------------------------------

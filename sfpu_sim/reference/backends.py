@@ -1,16 +1,14 @@
 """Backends: evaluate a definition at one input and return an enclosure of the exact value
-(python-flint arb balls, proven; mpmath at two precisions, checked)."""
+(python-flint arb balls, proven; mpmath at two precisions, checked). ``enclose`` takes a
+:class:`sfpu_sim.reference.definitions.Function` (not imported here: definitions builds on
+the backends, not the other way)."""
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import mpmath
 
 from sfpu_sim.reference.core import HUGE_E, ODD_BITS, TINY_E, UnknownBackend
-
-if TYPE_CHECKING:
-    from sfpu_sim.reference.definitions import Function
 
 try:                                    # optional: the proven (and faster) backend
     import flint
@@ -70,7 +68,7 @@ class FlintBackend:
     def versions(self) -> dict:
         return {"flint": flint.__version__}
 
-    def enclose(self, function: Function, x: float, precision: int):
+    def enclose(self, function, x: float, precision: int):
         """(lower, upper) bounds of f(x) as exact (mantissa, exponent) pairs, or None."""
         context = flint.ctx
         saved = context.prec
@@ -100,7 +98,7 @@ class MpmathBackend:
     def versions(self) -> dict:
         return {"mpmath_backend": mpmath.libmp.BACKEND}
 
-    def enclose(self, function: Function, x: float, precision: int):
+    def enclose(self, function, x: float, precision: int):
         values = []
         for bits in (precision + 24, precision + 56):
             with mpmath.workprec(bits):

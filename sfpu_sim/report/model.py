@@ -275,9 +275,7 @@ def build(result) -> dict:
     """The model of one sweep (a :class:`~sfpu_sim.sweeps.SweepResult`)."""
     summary, arrays = result.summary, result.arrays
     if arrays is None:                             # an FP32 sweep: summary only
-        from sfpu_sim.report import fp32
-
-        return fp32.build(summary)
+        return _build_fp32(summary)
     shares = _shares(summary)
     extras = {
         "stem": file_stem(summary),
@@ -311,5 +309,82 @@ def from_summary(summary: dict) -> dict:
               "histogram_rows": _histogram_rows(summary),
               "binade_runs": _binade_runs(summary), "worst_region": _worst_region(summary),
               **shares}
+    extras["verdicts"] = _verdicts(summary, shares)
+    return jsonable({**summary, "report": extras})
+
+
+# ---- FP32 input sweeps (sfpu-sim sweep|report KERNEL --in fp32) ----------------------------
+
+FP32_PATTERNS = 1 << 32
+NORMALS_PER_SIGN = 254 << 23
+DENORMALS_PER_SIGN = (1 << 23) - 1
+
+
+def fp32_value_space() -> list[dict]:
+    """Every FP32 input pattern by category, with bit ranges and counts."""
+    def h(bits):
+        return hex_bits(bits, "fp32")
+    rows = [
+        ("negative normals", [[h(0x80800000), h(0xFF7FFFFF)]], NORMALS_PER_SIGN, True,
+         "measured where the walk reaches them"),
+        ("+0", [[h(0), h(0)]], 1, True, "measured; every denormal input and -0 read as zero "
+                                        "(DAZ)"),
+        ("positive normals", [[h(0x00800000), h(0x7F7FFFFF)]], NORMALS_PER_SIGN, True,
+         "measured where the walk reaches them"),
+        ("-0", [[h(0x80000000), h(0x80000000)]], 1, False,
+         "reads as zero: checked under special values"),
+        ("positive denormals", [[h(1), h(0x007FFFFF)]], DENORMALS_PER_SIGN, False,
+         "read as +0 (DAZ): checked under denormal behaviour"),
+        ("negative denormals", [[h(0x80000001), h(0x807FFFFF)]], DENORMALS_PER_SIGN, False,
+         "read as -0 (DAZ): checked under denormal behaviour"),
+        ("infinities", [[h(0x7F800000), h(0x7F800000)], [h(0xFF800000), h(0xFF800000)]], 2,
+         False, "checked under special values"),
+        ("NaNs", [[h(0x7F800001), h(0x7FFFFFFF)], [h(0xFF800001), h(0xFFFFFFFF)]],
+         2 * DENORMALS_PER_SIGN, False, "checked under special values"),
+    ]
+    return [{"category": name, "count": count, "population": measured, "ranges": ranges,
+             "note": note} for name, ranges, count, measured, note in rows]
+
+
+def _fp32_conventions(summary: dict) -> list[dict]:
+    rows = []
+    for name, text in ulp.CONVENTIONS.items():
+        if name == summary["ulp_convention"]:
+            rows.append({"convention": name, "definition": text, "used": True,
+                         "available": True, "counted": summary["measured"],
+                         "max": summary["max_ulp"], "mean": summary["mean_ulp"],
+                         "exact_frac": summary["exact_frac"]})
+        else:
+            rows.append({"convention": name, "definition": text, "used": False,
+                         "available": False,
+                         "reason": "an FP32 sweep streams its lanes: only the convention it "
+                                   "measured is known"})
+    return rows
+
+
+def _build_fp32(summary: dict) -> dict:
+    """The model of an FP32 sweep's summary (the keys :func:`build` gives): derived from the
+    summary alone, since an FP32 sweep streams its lanes and keeps none (the value space
+    counted, not enumerated; only the ``daz-index`` convention measured; the samples at the
+    maximum are the summary's worst lanes)."""
+    shares = _shares(summary)
+    extras = {
+        "stem": file_stem(summary),
+        "command": command_line(summary),
+        "input_facts": format_facts("fp32"),
+        "output_facts": format_facts(summary["output_format"]),
+        "value_space": fp32_value_space(),
+        "value_space_total": FP32_PATTERNS,
+        "index_layout": index_layout(summary["output_format"]),
+        "policies": [{"policy": name, "definition": text,
+                      "used": name == summary["reference_rounding"]}
+                     for name, text in reference.policies().items()],
+        "conventions": _fp32_conventions(summary),
+        "samples": summary["samples_at_max"][:SAMPLES],
+        "histogram_rows": _histogram_rows(summary),
+        "binade_runs": _binade_runs(summary),
+        "worst_region": _worst_region(summary),
+        **shares,
+    }
     extras["verdicts"] = _verdicts(summary, shares)
     return jsonable({**summary, "report": extras})
