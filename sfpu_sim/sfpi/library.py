@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.sfpi.tracing import DslError, _b, _caller
-from sfpu_sim.sfpi.values import _vec, _Vec, vFloat, vInt, vUInt
+from sfpu_sim.sfpi.values import _vec, _Vec, shft, vFloat, vInt, vUInt  # noqa: F401 (shft)
 
 def _unary(op: str, imm: dict, v, kind, source_field: str = "vc") -> _Vec:
     b = _b()
@@ -88,20 +88,6 @@ def addexp(v, exponent: int) -> vFloat:
 def lz(v) -> vInt:
     """Count of leading zeros (SFPLZ)."""
     return _unary("SFPLZ", {"imm12": 0, "mod1": 0}, v, vInt)
-
-
-def shft(v, amount):
-    """Logical shift of ``v`` left by ``amount`` (right when negative): SFPSHFT, shifting VD."""
-    b = _b()
-    v = _vec(v, vUInt)
-    out = type(v)(b.vreg())
-    b.emit("SFPMOV", {"imm12": 0, "mod1": 0}, {"vc": v.reg}, {"vd": out.reg})
-    if isinstance(amount, (int, np.integer)):
-        b.emit("SFPSHFT", {"imm12": int(amount), "mod1": "ARG_IMM"}, {"vd": out.reg}, {"vd": out.reg})
-    else:
-        b.emit("SFPSHFT", {"imm12": 0, "mod1": 0}, {"vc": _vec(amount, vInt).reg,
-                                                     "vd": out.reg}, {"vd": out.reg})
-    return out
 
 
 def reinterpret(kind: type, v) -> _Vec:

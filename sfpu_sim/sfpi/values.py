@@ -309,13 +309,9 @@ class _VecInt(_Vec):
         return out
 
     def __lshift__(self, amount):
-        from sfpu_sim.sfpi.library import shft
-
         return shft(self, amount)
 
     def __rshift__(self, amount):
-        from sfpu_sim.sfpi.library import shft
-
         if isinstance(amount, _Vec):
             return shft(self, -amount)
         return shft(self, -int(amount))
@@ -505,3 +501,17 @@ class _LRegFile:
 
 
 l_reg = _LRegFile()
+
+
+def shft(v, amount):
+    """Logical shift of ``v`` left by ``amount`` (right when negative): SFPSHFT, shifting VD."""
+    b = _b()
+    v = _vec(v, vUInt)
+    out = type(v)(b.vreg())
+    b.emit("SFPMOV", {"imm12": 0, "mod1": 0}, {"vc": v.reg}, {"vd": out.reg})
+    if isinstance(amount, (int, np.integer)):
+        b.emit("SFPSHFT", {"imm12": int(amount), "mod1": "ARG_IMM"}, {"vd": out.reg}, {"vd": out.reg})
+    else:
+        b.emit("SFPSHFT", {"imm12": 0, "mod1": 0}, {"vc": _vec(amount, vInt).reg,
+                                                     "vd": out.reg}, {"vd": out.reg})
+    return out

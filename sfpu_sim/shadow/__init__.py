@@ -13,8 +13,9 @@ Knows nothing of reports or terminals.
     lane = found.lanes[0]
     lane.split, lane.located.step, lane.located.why, found.instructions()
 """
-from sfpu_sim.shadow.locate import (DEFINITIONS, LaneReport, Located, LocateError, Split,
-                                    locate, true_value)
+from sfpu_sim.shadow.locate import (LaneReport, Located, LocateError, Split, locate,
+                                    true_value)
+from sfpu_sim.shadow.report import DEFINITIONS
 
 __all__ = ["locate", "Located", "LaneReport", "Split", "LocateError", "DEFINITIONS",
            "true_value"]

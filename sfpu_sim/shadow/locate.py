@@ -43,7 +43,7 @@ from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.shadow import exact
-from sfpu_sim.shadow.rules import KINDS
+from sfpu_sim.shadow.report import located_json
 from sfpu_sim.shadow.run import LaneStep, RecordingMachine, shadow_lanes
 
 MAX_LANES = 1000
@@ -52,35 +52,6 @@ NAMED_CANCELLATION_BITS = 4.0  # and blamed for an error when it loses half of B
 # The smallest relative error that can reach half a BF16 ULP (half the spacing at the top of
 # a binade, 2^-8 / 2): below it an error changes the output only by crossing a midpoint.
 VISIBLE = 2.0 ** -9
-
-DEFINITIONS = {
-    "error": "device value against the shadow (the kernel's arithmetic applied exactly): "
-             "relative |d - s|/|s|, and in FP32 ULP at the shadow value",
-    "added": "the instruction's device result against its exact result on the device's own "
-             "operands (its own rounding or approximation), same units",
-    "growth": "relative error of the result minus the largest relative error of its operands; "
-              "'grows most': the largest positive growth among the instructions the stored "
-              "value depends on",
-    "cancellation": "condition number of an addition x + y at the shadow operands, "
-                    "kappa = (|x| + |y|)/|x + y|: operand relative errors (approximation and "
-                    "rounding alike) come out multiplied by kappa; log2(kappa) bits are lost",
-    "split": "signed daz-index BF16 ULP steps adding up to the total: approximation = "
-             "idx(rne(S)) - idx(R), datapath = idx(rne(K)) - idx(rne(S)), store/pack = "
-             "idx(O) - idx(rne(K)), total = idx(O) - idx(R); R the correctly rounded "
-             "reference, S the shadow of the stored value, K the device's FP32 value before "
-             "the store, O the output, rne() to BF16 nearest even with FTZ; fractional: "
-             "(S - f)/u, (K - S)/u, (O - K)/u with f the true value (320-bit mpmath), u the "
-             "BF16 ULP at the reference",
-    "located": "the dominant part of the split decides (ULP steps |datapath + store| against "
-               "|approximation|; on a tie |O - S| against |S - f|): the device's error -> "
-               "the instruction where the error grows most; the approximation -> the largest "
-               "cancellation on the path to the result if it explains the error: it loses >= 4 "
-               "bits (half of BF16's 8) and rho = |S - f|/|f| >= 2^-9 > rho/kappa (2^-9: the "
-               "smallest relative error that can reach half a BF16 ULP); else none (the "
-               "approximation's own error)",
-    "kinds": KINDS,
-}
-
 
 class LocateError(SfpuSimError):
     pass
@@ -319,7 +290,6 @@ class Located:
         return [rows[k] for k in sorted(rows)]
 
     def to_json(self) -> dict:
-        from sfpu_sim.shadow.report import located_json
         return located_json(self)
 
 

@@ -3,7 +3,7 @@
 Owns: the keys and their meaning (below). Knows nothing of terminals.
 
 Top level: ``kernel``, ``function``, ``arch``, ``dest``, ``selection`` (which inputs),
-``definitions`` (the text of every measure, :data:`~sfpu_sim.shadow.locate.DEFINITIONS`),
+``definitions`` (the text of every measure, :data:`DEFINITIONS`),
 ``lanes`` (one object per input, worst first for ``--worst``) and ``instructions`` (the
 per-instruction table over those lanes).
 
@@ -39,8 +39,38 @@ import statistics
 import mpmath
 
 from sfpu_sim.shadow import exact
+from sfpu_sim.shadow.rules import KINDS
 
 DIGITS = 20
+
+# The text of every measure; every output of locate carries it.
+DEFINITIONS = {
+    "error": "device value against the shadow (the kernel's arithmetic applied exactly): "
+             "relative |d - s|/|s|, and in FP32 ULP at the shadow value",
+    "added": "the instruction's device result against its exact result on the device's own "
+             "operands (its own rounding or approximation), same units",
+    "growth": "relative error of the result minus the largest relative error of its operands; "
+              "'grows most': the largest positive growth among the instructions the stored "
+              "value depends on",
+    "cancellation": "condition number of an addition x + y at the shadow operands, "
+                    "kappa = (|x| + |y|)/|x + y|: operand relative errors (approximation and "
+                    "rounding alike) come out multiplied by kappa; log2(kappa) bits are lost",
+    "split": "signed daz-index BF16 ULP steps adding up to the total: approximation = "
+             "idx(rne(S)) - idx(R), datapath = idx(rne(K)) - idx(rne(S)), store/pack = "
+             "idx(O) - idx(rne(K)), total = idx(O) - idx(R); R the correctly rounded "
+             "reference, S the shadow of the stored value, K the device's FP32 value before "
+             "the store, O the output, rne() to BF16 nearest even with FTZ; fractional: "
+             "(S - f)/u, (K - S)/u, (O - K)/u with f the true value (320-bit mpmath), u the "
+             "BF16 ULP at the reference",
+    "located": "the dominant part of the split decides (ULP steps |datapath + store| against "
+               "|approximation|; on a tie |O - S| against |S - f|): the device's error -> "
+               "the instruction where the error grows most; the approximation -> the largest "
+               "cancellation on the path to the result if it explains the error: it loses >= 4 "
+               "bits (half of BF16's 8) and rho = |S - f|/|f| >= 2^-9 > rho/kappa (2^-9: the "
+               "smallest relative error that can reach half a BF16 ULP); else none (the "
+               "approximation's own error)",
+    "kinds": KINDS,
+}
 
 
 def decimal(value) -> str:
@@ -112,7 +142,6 @@ def row_json(row) -> dict:
 
 
 def located_json(located) -> dict:
-    from sfpu_sim.shadow.locate import DEFINITIONS
     from sfpu_sim.jsonio import jsonable
 
     return jsonable({
