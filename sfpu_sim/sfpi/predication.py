@@ -5,31 +5,11 @@ from __future__ import annotations
 import contextlib
 
 from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, DslError, Source, VReg, _b, _caller
-from sfpu_sim.sfpi.values import (S2vFloat16, _Const, _const_reg, _load_float_bits,
+from sfpu_sim.sfpi.values import (Cond, S2vFloat16, _Const, _const_reg, _load_float_bits,
                                   _to_fp32_bits, _vec, _Vec, vFloat, vInt)
 
 _FLIP = {"lt": "ge", "ge": "lt", "le": "gt", "gt": "le", "eq": "ne", "ne": "eq"}
 _SETCC = {"lt": "LREG_LT0", "ge": "LREG_GTE0", "eq": "LREG_EQ0", "ne": "LREG_NE0"}
-
-
-class Cond:
-    """A lane condition: a comparison, or ``&`` / ``|`` / ``~`` of conditions."""
-
-    def __init__(self, op: str, a, b, source: Source):
-        self.op, self.a, self.b, self.source = op, a, b, source
-
-    def __and__(self, other):
-        return Cond("and", self, other, _caller())
-
-    def __or__(self, other):
-        return Cond("or", self, other, _caller())
-
-    def __invert__(self):
-        return Cond("not", self, None, _caller())
-
-    def __bool__(self):
-        raise DslError(f"{self.source.where}: a vector condition has no truth value; use "
-                       f"v_if(...); combine conditions with & | ~, not and/or/not")
 
 
 def _emit_compare(op: str, a: _Vec, other, source: Source) -> None:

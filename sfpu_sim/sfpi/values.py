@@ -5,14 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
-from typing import TYPE_CHECKING
 
 from sfpu_sim.sfpi.tracing import (CONST_0P8373, CONST_NEG_ONE, CONST_ONE, CONST_PRGM0,
                                    CONST_PRGM1, CONST_PRGM2, CONST_TILE_ID, CONST_ZERO,
                                    DslError, Source, VReg, _b, _caller)
 
-if TYPE_CHECKING:
-    from sfpu_sim.sfpi.predication import Cond
 
 def _to_fp32_bits(value: float) -> int:
     return int(formats.fp32_to_bits(np.float32(value)))
@@ -71,8 +68,6 @@ class _Vec:
 
     # Comparisons build lane conditions for v_if (lowered when the condition is used).
     def _compare(self, op: str, other) -> "Cond":
-        from sfpu_sim.sfpi.predication import Cond
-
         return Cond(op, self, other, _caller())
 
     def __lt__(self, other):
@@ -515,3 +510,24 @@ def shft(v, amount):
         b.emit("SFPSHFT", {"imm12": 0, "mod1": 0}, {"vc": _vec(amount, vInt).reg,
                                                      "vd": out.reg}, {"vd": out.reg})
     return out
+
+
+# A lane condition is what comparing vectors gives; sfpu_sim.sfpi.predication lowers it.
+class Cond:
+    """A lane condition: a comparison, or ``&`` / ``|`` / ``~`` of conditions."""
+
+    def __init__(self, op: str, a, b, source: Source):
+        self.op, self.a, self.b, self.source = op, a, b, source
+
+    def __and__(self, other):
+        return Cond("and", self, other, _caller())
+
+    def __or__(self, other):
+        return Cond("or", self, other, _caller())
+
+    def __invert__(self):
+        return Cond("not", self, None, _caller())
+
+    def __bool__(self):
+        raise DslError(f"{self.source.where}: a vector condition has no truth value; use "
+                       f"v_if(...); combine conditions with & | ~, not and/or/not")
