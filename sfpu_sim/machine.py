@@ -23,6 +23,7 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
+from sfpu_sim.asm import decode
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa import loadmacro
 from sfpu_sim.isa.spec import (  # noqa: F401 (HazardError, HazardWarning: machine's API too)
@@ -461,11 +462,15 @@ class Machine:
         return array.reshape(self.groups, 4, 8)
 
     # ----------------------------------------------------------------------------------------
+    def decode(self, word: int) -> Instruction:
+        """A 32-bit word as an instruction of this machine's chip (SFPLOADMACRO's templates are
+        words too: the ISA layer decodes them through here, not through the assembler)."""
+        return decode(word, self.arch)
+
     def step(self, instruction: Instruction | int) -> None:
         """Execute one instruction (an :class:`Instruction` or a 32-bit word)."""
         if not isinstance(instruction, Instruction):
-            from sfpu_sim.asm import decode
-            instruction = decode(int(instruction), self.arch)
+            instruction = self.decode(int(instruction))
         op = instruction.op
         if self.arch.opcodes.get(op.mnemonic) is not op:
             raise NotOnChip(f"{op.mnemonic} as decoded is not the {self.arch.name} instruction")

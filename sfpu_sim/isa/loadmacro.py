@@ -178,15 +178,13 @@ def _uniform_config(m, macro: int) -> tuple[int, int]:
 def _parse_template(m, index: int, where: str) -> Instruction | None:
     """``ParseInsn(InstructionTemplate[index])``; None for a word that is no SFPU instruction of
     this chip (no sub-unit can execute it)."""
-    from sfpu_sim.asm import decode
-
     words = m.loadmacro.templates[index]
     if words.min() != words.max():
         raise Unsupported(f"{where}: InstructionTemplate[{index}] differs between lanes; "
                           f"per-lane macro schedules are not modelled")
     word = int(words[0])
     try:
-        return decode(word, m.arch)
+        return m.decode(word)
     except (UnknownInstruction, NotOnChip) as error:
         if isinstance(error, NotOnChip) and m.arch.by_opcode.get(word >> 24) is not None:
             raise Unsupported(f"{where}: InstructionTemplate[{index}] = {word:#010x}: "
