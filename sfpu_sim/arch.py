@@ -4,7 +4,7 @@
 Owns chip data only: constant registers and their reset values, the FMA model, the behaviour
 differences the instructions consult (as data, never as ``if arch ==``), the CC stack depth,
 the scheduling hazard rules, and the chip's instruction table (assembled by
-:func:`sfpu_sim.isa.records.table` from the family modules' records). Knows nothing of
+:func:`sfpu_sim.isa.table.table` from the family modules' records). Knows nothing of
 execution.
 
 Sources: ../shared/spec/isa-reference.md §1-§5 (a digest of tenstorrent/tt-isa-documentation
@@ -20,7 +20,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from sfpu_sim import fma, formats
-from sfpu_sim.isa import records
+from sfpu_sim.isa.table import table as instruction_table
 from sfpu_sim.isa.spec import MAD, Instruction, NotOnChip, Opcode
 
 NEGATIVE_ZERO, ONE = np.uint32(0x80000000), np.uint32(0x3F800000)
@@ -164,7 +164,7 @@ CONSTANT_LREGS = {8: 0x3F56594B, 9: 0x00000000, 10: 0x3F800000, 11: 0xBF800000,
 
 WORMHOLE = Arch(
     name="wormhole", title="Wormhole B0", fma_rules=fma.WORMHOLE,
-    constant_lregs=CONSTANT_LREGS, opcodes=records.table("wormhole"),
+    constant_lregs=CONSTANT_LREGS, opcodes=instruction_table("wormhole"),
     cc_stack_depth=8, load_int8_magnitude_bits=7, sign_magnitude_conversions=True,
     int32_all_uses_stack_pointer=False,
     shflshr1_fills_stale=True, popc_full_stack_bug=True, shuffles_stall=False,
@@ -172,7 +172,7 @@ WORMHOLE = Arch(
 
 BLACKHOLE = Arch(
     name="blackhole", title="Blackhole A0", fma_rules=fma.BLACKHOLE,
-    constant_lregs=CONSTANT_LREGS, opcodes=records.table("blackhole"),
+    constant_lregs=CONSTANT_LREGS, opcodes=instruction_table("blackhole"),
     cc_stack_depth=8, load_int8_magnitude_bits=8, sign_magnitude_conversions=False,
     int32_all_uses_stack_pointer=True,
     shflshr1_fills_stale=False, popc_full_stack_bug=False, shuffles_stall=True,

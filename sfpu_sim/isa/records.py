@@ -1,11 +1,11 @@
-"""The vocabulary of instruction records, and a chip's instruction table built from them.
+"""The vocabulary of instruction records (a chip's table of them: :mod:`sfpu_sim.isa.table`).
 
 Every family module (``arith``, ``cc``, ``convert``, ``fields``, ``integer``, ``lanes``,
 ``loadstore``, ``loadmacro``, ``lut``) ends with its records: ``RECORDS``, one
 :class:`~sfpu_sim.isa.spec.Opcode` per instruction as Wormhole B0 has it (encoding, modes, symbolic names, registers read
 and written, sub-unit, cost class, execute function), and ``BLACKHOLE``, what Blackhole A0
 changes, as data: field overrides per mnemonic, or a whole record for an instruction only
-Blackhole has. :func:`table` assembles a chip's table. Knows nothing of execution.
+Blackhole has. Knows nothing of execution.
 
 Sources: ../shared/spec/isa-reference.md §2-§4 (tt-isa-documentation WormholeB0/ and
 BlackholeA0/ TensixTile/TensixCoprocessor/*.md, 2025-06 to 2025-09 revisions); macro argument
@@ -13,10 +13,9 @@ orders from tenstorrent/tt-llk ``ckernel_ops.h`` (2026-04-11).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
 
-from sfpu_sim.isa.spec import MOD, Instruction, Opcode, Operand, imm, lreg, mod, operand_vb
+from sfpu_sim.isa.spec import MOD, Instruction, Operand, imm, lreg, mod, operand_vb
 
 ALL_LREGS = frozenset(range(17))
 NONE = frozenset()
@@ -84,28 +83,3 @@ def indirect_vd_writes(mode_field: str) -> Callable:
     """VD, or any of LReg 0-7 chosen per lane by L7 with INDIRECT_VD (bit 3 of the mode)."""
     return lambda i: ALL_LREGS if i.values[mode_field] & 8 and i.vd != 16 \
         else frozenset({i.vd})
-
-
-# --------------------------------------------------------------------------------------------
-# A chip's table
-# --------------------------------------------------------------------------------------------
-
-def _families():
-    from sfpu_sim.isa import (arith, cc, convert, fields, integer, lanes, loadmacro, loadstore,
-                              lut)
-
-    return (loadstore, lut, arith, fields, integer, cc, lanes, convert, loadmacro)
-
-
-def table(chip: str) -> dict[str, Opcode]:
-    """Every SFPU instruction as ``chip`` ("wormhole" or "blackhole") has it, in opcode order:
-    the families' Wormhole records, with Blackhole's delta applied for Blackhole."""
-    records = {}
-    for family in _families():
-        for record in family.RECORDS:
-            records[record.mnemonic] = record
-        if chip == "blackhole":
-            for mnemonic, change in family.BLACKHOLE.items():
-                records[mnemonic] = change if isinstance(change, Opcode) else \
-                    dataclasses.replace(records[mnemonic], **change)
-    return dict(sorted(records.items(), key=lambda item: item[1].opcode))
