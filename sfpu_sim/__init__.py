@@ -11,7 +11,7 @@ The public API, importable from here:
 * :func:`write_report` - the Markdown/PNG/JSON report of a sweep;
 * :class:`SfpuSimError` and its subclasses - every error a user's input can cause.
 """
-__version__ = "0.1.0"
+from sfpu_sim.version import __version__  # noqa: E402
 
 __all__ = ["register_kernel", "Machine", "sweep", "write_report", "SfpuSimError",
            "__version__"]

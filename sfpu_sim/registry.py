@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.paths import display_path
 
 CHIPS = ("wormhole", "blackhole")
 BOTH_CHIPS = CHIPS
@@ -42,7 +43,6 @@ SPECIAL_NAMES = ("nan", "+inf", "-inf", "+0", "-0")
 DEST_PARAM = "is_fp32_dest_acc_en"
 ENV_VARIABLE = "SFPU_SIM_KERNELS"
 ENTRY_POINT_GROUP = "sfpu_sim.kernels"
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 
 class UnknownKernel(SfpuSimError):
@@ -59,19 +59,6 @@ class RegistrationError(SfpuSimError):
 
 class KernelFileError(SfpuSimError):
     """A kernel file that cannot be loaded, or a kernel that fails while it is built."""
-
-
-def display_path(path: str | os.PathLike) -> str:
-    """How a source file is named in messages and reports: relative to the package root for
-    the package's own files (the same wherever it runs), else relative to the working
-    directory when inside it, else absolute."""
-    resolved = Path(path).resolve()
-    for base in (PACKAGE_ROOT, Path.cwd()):
-        try:
-            return resolved.relative_to(base).as_posix()
-        except ValueError:
-            continue
-    return str(path)
 
 
 @dataclass(frozen=True)

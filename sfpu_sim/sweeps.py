@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim import compiled, cost, formats, reference, registry, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
@@ -454,7 +454,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     measured = distance[counted]
 
     summary = {
-        "tool": f"sfpu-sim {sfpu_sim.__version__}",
+        "tool": f"sfpu-sim {__version__}",
         "kernel": spec.name, "function": spec.function, "arch": arch_obj.name,
         "chip": arch_obj.title, "mode": spec.mode, "kernel_dest": spec.dest,
         "provenance": spec.provenance, "description": spec.description,

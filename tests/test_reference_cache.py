@@ -127,7 +127,7 @@ def test_a_stale_cache_entry_is_rebuilt(private_cache, monkeypatch, good_entry, 
     private_cache.mkdir(parents=True)
     (private_cache / ENTRY).write_bytes(good_entry)
     if stale == "sfpu-sim version":
-        monkeypatch.setattr(sfpu_sim, "__version__", "0.0.0+stale-test")
+        monkeypatch.setattr(sfpu_sim.version, "__version__", "0.0.0+stale-test")
     else:
         monkeypatch.setitem(R.FUNCTIONS, "sqrt",
                             dataclasses.replace(R.FUNCTIONS["sqrt"], revision=99))

@@ -18,6 +18,7 @@ import warnings
 from rich.console import Console
 
 import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim.errors import SfpuSimError
 
 INTERRUPTED = 130                  # the shell's code for a run ended by Ctrl-C (128 + SIGINT)
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sfpu-sim",
                                      description=sfpu_sim.__doc__.splitlines()[0])
     parser.add_argument("--version", action="version",
-                        version=f"sfpu-sim {sfpu_sim.__version__}")
+                        version=f"sfpu-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     parents = [_common_options()]

@@ -6,7 +6,7 @@ import platform
 from rich.console import Console
 from rich.table import Table
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim.cli.common import CHIPS
 from sfpu_sim.errors import SfpuSimError
 
@@ -15,7 +15,7 @@ def _versions() -> dict[str, str]:
     from importlib.metadata import version
 
     packages = ("numpy", "numba", "ml_dtypes", "mpmath", "bitstring", "rich")
-    return {"sfpu-sim": sfpu_sim.__version__, "python": platform.python_version(),
+    return {"sfpu-sim": __version__, "python": platform.python_version(),
             **{name: version(name) for name in packages}}
 
 

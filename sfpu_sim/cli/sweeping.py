@@ -6,7 +6,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
@@ -253,7 +253,7 @@ def _evaluate(args) -> dict:
                              kernel_fp32_bits=run.kernel_fp32[k], kernel_fp32=True,
                              ulp=result.distance[k].item() if counted else None,
                              lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower()))
-    return jsonable({"tool": f"sfpu-sim {sfpu_sim.__version__}", "kernel": spec.name,
+    return jsonable({"tool": f"sfpu-sim {__version__}", "kernel": spec.name,
                      "function": spec.function, "arch": args.arch,
                      "instantiation": spec.instantiation, "instantiation_note": chosen.note,
                      "device_program": chosen.modelled,

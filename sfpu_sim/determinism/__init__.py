@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import fnmatch
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim.determinism.compare import (FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE,
                                           compare_kernel)
 from sfpu_sim.determinism.platforms import DIFFERENCES, PAIRS, PLATFORMS
@@ -96,7 +96,7 @@ def compare(specs, *, sample_size: int = FP32_SAMPLE_SIZE, seed: int = FP32_SAMP
     if first < 0:
         raise DeterminismError(f"--first {first}: give 0 or more")
     return {
-        "tool": f"sfpu-sim {sfpu_sim.__version__}",
+        "tool": f"sfpu-sim {__version__}",
         "command": command,
         "question": "Is a kernel written this way bit-identical between a Tenstorrent device "
                     "and a CPU or GPU?",

@@ -147,9 +147,9 @@ def fp32_kernels() -> list[str]:
 
 def state_key(job) -> dict:
     """Everything that decides the summary's bits (:mod:`.state`)."""
-    import sfpu_sim
+    from sfpu_sim.version import __version__
 
-    return {"tool": sfpu_sim.__version__, "code": state.code_digest(), "kernel": job.kernel,
+    return {"tool": __version__, "code": state.code_digest(), "kernel": job.kernel,
             "arch": job.arch, "words": [f"{w:08x}" for w in job.words],
             "init_length": job.init_length, "function": job.function,
             "dest": job.dest, "input_format": "fp32", "output_format": job.output_format,

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim import cost, formats, reference, ulp
 from sfpu_sim.fp32sweep import reference as fp32_reference
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
@@ -85,7 +85,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
     histogram, wide = _histogram(partial.device.hist)
     selection = job.the_selection()
     summary = {
-        "tool": f"sfpu-sim {sfpu_sim.__version__}",
+        "tool": f"sfpu-sim {__version__}",
         "kernel": job.kernel, "function": job.function, "arch": arch.name,
         "chip": arch.title, "mode": spec.mode if spec else "", "kernel_dest":
         spec.dest if spec else job.dest, "provenance": spec.provenance if spec else "",

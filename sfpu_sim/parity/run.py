@@ -9,7 +9,7 @@ raw worst lane). A cell no model covers is a record with ``max_ulp`` None and th
 """
 from __future__ import annotations
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.parity import cells, table
@@ -51,7 +51,7 @@ def records(rows: list[str], arches: list[str], progress=None):
     """Yield one record per cell (module docstring), rows in table order, chips as given."""
     device = table.read()
     modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
-    tool = f"sfpu-sim {sfpu_sim.__version__}, emulated"
+    tool = f"sfpu-sim {__version__}, emulated"
     for row in rows:
         for cell in device[row]:
             for arch in arches:

@@ -13,7 +13,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-import sfpu_sim
+from sfpu_sim import version
 from sfpu_sim import formats
 from sfpu_sim.reference.certify import Certified, evaluate
 from sfpu_sim.reference.core import (
@@ -57,7 +57,7 @@ def _cache_key(function: Function, input_format: str, backend) -> dict:
         "input_format": input_format,
         "backend": backend.name,
         "precision": {"start": START_PRECISION, "max": MAX_PRECISION, "odd_bits": ODD_BITS},
-        "versions": {"sfpu_sim": sfpu_sim.__version__, "mpmath": mpmath.__version__,
+        "versions": {"sfpu_sim": version.__version__, "mpmath": mpmath.__version__,
                      **backend.versions},
     }
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sfpu_sim.arch import Arch
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.registry import display_path
+from sfpu_sim.paths import display_path
 
 WRITABLE = tuple(range(8))
 # The constant registers (isa-reference §1.2): fixed LReg 8-10, programmable 11-14, lane id 15.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-import sfpu_sim
+from sfpu_sim.version import __version__
 from sfpu_sim import ulp
 from sfpu_sim.study import gelu_methods, scoring, workbench
 
@@ -341,7 +341,7 @@ def build() -> dict:
     programs = {m: {arch: len(workbench._program(m, arch)) for arch in workbench.ARCHES}
                 for m in ids}
     return {"title": "The BF16 GELU study on sfpu-sim: its convention, the truth, both chips",
-            "tool": f"sfpu-sim {sfpu_sim.__version__}",
+            "tool": f"sfpu-sim {__version__}",
             "source": "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27); "
                       "../shared/spec/approximation-research.md §A",
             "count": int(scoring.INPUTS.size), "methods": ids,
