@@ -163,9 +163,12 @@ def test_too_many_lanes_is_a_clean_error(capsys, tmp_path):
 
 def test_ctrl_c_exits_130_without_a_traceback(tmp_path):
     env = {**os.environ, "SFPU_SIM_CACHE": str(tmp_path / "cache")}   # cold: a long run
+    # Ctrl-C at a terminal: SIGINT at its default. A runner that starts the suite in the
+    # background hands its children SIGINT ignored (POSIX), which a program must keep ignoring.
     process = subprocess.Popen([sys.executable, "-m", "sfpu_sim", "report", "--all", "--out",
                                 str(tmp_path / "out")], cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     index = tmp_path / "out" / "README.md"
     deadline = time.monotonic() + 120
     while not index.exists() and time.monotonic() < deadline:      # the report loop started
