@@ -155,7 +155,7 @@ def _twos_complement_of(sign_magnitude, sign_of):
     return reinterpret(vInt, setsgn(reinterpret(vFloat, magnitude), sign_of))
 
 
-def _exp_fp32_reduced(a):
+def exp_fp32_reduced(a):
     """The shared part of ``_sfpu_exp_fp32_accurate_(a)``: ``(r, y, i)`` with ``r = exp(f)``,
     ``y`` its last Horner step but one, ``i = round(a / ln 2)`` (two's complement)."""
     j = JUFFA_LOG2E * a
@@ -174,7 +174,7 @@ def _exp_fp32_reduced(a):
 
 def _exp_fp32_accurate_blackhole(a):
     """``_sfpu_exp_fp32_accurate_<false>(a)``, Blackhole (v_block form)."""
-    r, y, i = _exp_fp32_reduced(a)
+    r, y, i = exp_fp32_reduced(a)
     y = y * math.inf                              # overflow: +Inf (NaN from a NaN input)
     e = exexp_nodebias(r) + i
     with v_if(e < 255):
@@ -188,7 +188,7 @@ def _exp_fp32_accurate_blackhole(a):
 
 def _exp_fp32_accurate_wormhole(a):
     """``_sfpu_exp_fp32_accurate_<false>(a)``, Wormhole (PR #46168's -NaN form)."""
-    r, y, i = _exp_fp32_reduced(a)
+    r, y, i = exp_fp32_reduced(a)
     y = reinterpret(vFloat, reinterpret(vInt, y) + -1)
     y = y * 0.0                                   # underflow: 0 (NaN from a NaN input)
     e = exexp_nodebias(r) + i

@@ -1,4 +1,4 @@
-"""Power-family kernels as of Sep 2026: cube root, unary power, rdiv and the FP16A cast.
+"""Power-family kernels as of Sep 2026: cube root, unary power and rdiv (the cast: cast_2026).
 
 Sources (tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
 llk_sfpu/``; facts carried over, not code):

@@ -143,6 +143,10 @@ def _float64_tanh_derivative(x: float) -> float:
     return 1.0 - t * t
 
 
+def _float64_tanhshrink(x: float) -> float:
+    return x - math.tanh(x)
+
+
 def _python_float_golden(formula, at_inf: tuple[float, float]):
     """A golden the harness computes per element in Python floats: ``formula`` over the
     distinct finite inputs (``at_inf``: its values at -inf and +inf), rounded to FP32 then to
@@ -162,6 +166,7 @@ def _python_float_golden(formula, at_inf: tuple[float, float]):
 
 float64_gelu_derivative = _python_float_golden(_float64_gelu_derivative, (0.0, 1.0))
 float64_tanh_derivative = _python_float_golden(_float64_tanh_derivative, (0.0, 0.0))
+float64_tanhshrink = _python_float_golden(_float64_tanhshrink, (-math.inf, math.inf))
 # 0 * inf + 1 at the infinities: NaN, as the harness's Python floats give.
 float64_tanh_derivative_lut6 = _python_float_golden(_float64_tanh_derivative_lut6,
                                                     (math.nan, math.nan))
@@ -203,7 +208,8 @@ FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp
             "torch_gelu_tanh_fp32": torch_gelu_tanh_fp32,
             "float64_tanh_derivative_lut6": float64_tanh_derivative_lut6,
             "float64_gelu_derivative": float64_gelu_derivative,
-            "float64_tanh_derivative": float64_tanh_derivative}
+            "float64_tanh_derivative": float64_tanh_derivative,
+            "float64_tanhshrink": float64_tanhshrink}
 
 
 def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndarray:

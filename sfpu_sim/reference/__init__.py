@@ -157,6 +157,7 @@ from sfpu_sim.reference import scaled_functions  # noqa: E402,F401  (exp_half)
 from sfpu_sim.reference import misc_functions  # noqa: E402,F401  (fmod_2, remainder_2)
 from sfpu_sim.reference import power_functions  # noqa: E402,F401  (cbrt, rdiv_2, fp16a_rne)
 from sfpu_sim.reference import log2_functions  # noqa: E402,F401  (log2)
+from sfpu_sim.reference import shrink_functions  # noqa: E402,F401  (tanhshrink)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 

@@ -93,7 +93,8 @@ def _use_anchor(anchor, bounds, low, high):
         if side < 0 and lo < 0 <= hi:
             return low, (True,) + TINY
         return None, None
-    numerator, denominator = float(a).as_integer_ratio()
+    # an int anchor is taken exactly (x - 1 beyond 2**53 is no float: tanhshrink's tail)
+    numerator, denominator = (a if isinstance(a, int) else float(a)).as_integer_ratio()
     a_exp = 1 - denominator.bit_length()                 # a = numerator * 2**a_exp
     if _compare(lo, lo_exp, numerator, a_exp) > 0 or _compare(hi, hi_exp, numerator, a_exp) < 0:
         return None, None                                 # the ball does not contain a

@@ -31,9 +31,10 @@ class Function:
     ``domain``: ``"positive"`` if negative finite inputs give NaN, a closed interval ``(lo, hi)``
     outside which finite inputs give NaN, else ``None``.
     ``points``: finite inputs with fixed values, pairs ``(x, f(x))`` (``log1p(-1) = -Inf``).
-    ``anchor(x) -> (a, side)`` or None: a float ``a`` (0, 1, x, x/2, ...) that f(x) lies strictly
-    above (``side`` +1) or below (-1), where f(x) can come so close to ``a`` (saturation, tails,
-    tiny x) that no affordable ball separates them: ``tanh(4288) = 1 - 2**-12373``. It must hold
+    ``anchor(x) -> (a, side)`` or None: a float, or an int taken exactly, ``a`` (0, 1, x, x/2,
+    x - 1, ...) that f(x) lies strictly above (``side`` +1) or below (-1), where f(x) can come so
+    close to ``a`` (saturation, tails, tiny x) that no affordable ball separates them:
+    ``tanh(4288) = 1 - 2**-12373``. It must hold
     for every finite nonzero x it is asked about; it is only consulted when a ball contains ``a``.
     ``is_exact(x, y) -> bool``: for functions with exact representable values at finite
     inputs (``sqrt(4) = 2``): whether ``y`` is exactly f(x), in rational arithmetic (x and y are
