@@ -234,6 +234,14 @@ register_op("Tanhshrink", "tanhshrink",
             golden="float64_tanhshrink",
             dispatch="tanhshrink_init<false, fp32>; calculate_tanhshrink<fp32, 32>",
             provenance=f"{HARNESS}; golden x - math.tanh(x) in Python floats")
+register_op("Erfinv", "erfinv", kernels={"No": "erfinv_2026_09", "Yes": "erfinv_2026_09"},
+            dispatch="erfinv_init<false>; calculate_erfinv<false> (VectorMode::RC, 8 per face)",
+            provenance=HARNESS)
+register_op("Xielu", "xielu", kernels={"No": "xielu_2026_09", "Yes": "xielu_fp32_2026_09"},
+            golden="float64_xielu",
+            dispatch="xielu_init<false>; calculate_xielu<false, fp32, 32>(0x3f800000, "
+                     "0x3f800000) (beta 0.5 is a literal)",
+            provenance=f"{HARNESS}; golden _xielu in Python floats (golden_generators.py)")
 register_op("CastFp32ToFp16a", "fp16a_rne",
             kernels={"No": "cast_fp32_to_fp16a_2026_09", "Yes": "cast_fp32_to_fp16a_2026_09"},
             dispatch="cast_fp32_to_fp16a<false, 32> (bare init; no is_fp32_dest_acc_en)",
@@ -313,14 +321,12 @@ for _row, _fn, _bf16, _fp32, _call in (
 _NO_MODEL = "no model of the kernel the harness calls ({call})"
 for _row, _call in (
         ("Digamma", "calculate_digamma"),
-        ("Erfinv", "calculate_erfinv"),
         ("ExpWithBase(approx=Yes)", "calculate_exponential_const_scale<true, ...>"),
         ("I0", "calculate_i0"),
         ("I1(tracked #52174 input clamped at 88.5)", "calculate_i1"),
         ("Lgamma(tracked #55356)", "calculate_lgamma_stirling"),
         ("Polygamma", "calculate_polygamma"),
         ("Rpow", "calculate_rpow"),
-        ("Xielu", "calculate_xielu"),
 ):
     not_modelled(_row, _NO_MODEL.format(call=_call))
 
@@ -336,12 +342,6 @@ explain_mismatch(
     "not found: the harness's golden, t * clamp(0.5 t + 1, 0, 1) in torch FP32, rounds where "
     "the kernel's two SFPMADs round, so the model predicts 0 on the walk; the device's 1 is what "
     "the model gives against the exact value (worst lane 0xbf7ebfff)")
-explain_mismatch(
-    "Gelu(approx=No)", "bf16", "Yes",
-    "the raw worst lane is equal (213 steps, x = -5.4375: the kernel's erf is -(1 - 3*2**-24) "
-    "where torch's FP32 erf is -(1 - 2**-24)); outside near_zero_atol 5.59e-7, the yaml's own "
-    "figure for the row, the model gives 1 and the device 2: one deep-tail lane (1 + erf "
-    "cancelling, -5.5 < x < -5.0) is a step apart; not found")
 explain_mismatch(
     "Reciprocal(approx=No)", "bf16", "No",
     "tt-llk's Jan-2026 _sfpu_reciprocal_<1> (minimax seed, one Newton step) gives 0x7E3E at x = "
@@ -360,3 +360,17 @@ for _in, _dest in (("bf16", "No"), ("bf16", "Yes"), ("fp16", "Yes"), ("fp32", "N
         "SFP_STOCH_RND (nearest, ties away) gives when its FP32 value reaches the packer "
         "unchanged: 8,192 is one FP16 step at the walk's 4 ties with an even kept bit "
         "(worst 0xcf7fd000); tests/test_kernels_cast_2026.py shows both")
+for _dest in ("No", "Yes"):
+    explain_mismatch(
+        "Erfinv", "bf16", _dest,
+        "whole-format 14,704 is equal (x = 0x3a07: 0 against 0x39ef, the Winitzki form "
+        "cancelling); outside near_zero_atol the gate (tt-llk ulp.py) rescues only band lanes "
+        "over its budget, and the band holds lanes 1, 2, 3, ... steps off, so the figure it "
+        "reports is the budget it runs at: 3 at the yaml's max_ulp 3, the table's 2 at a "
+        "budget of 2 (the yaml: 'Budget is the 2 plus the emitter's 1.1x headroom', measured "
+        "before the 3 was set); every lane outside the band is within 1 step")
+    explain_mismatch(
+        "Erfinv", "fp32", _dest,
+        "the table's figure is over a 2,048-point sample (the yaml's Float32 rows: '2048 pts, "
+        "2026-09-17'), not the strided walk predicted here; over the walk the model's maximum "
+        "(near-zero lanes, where the kernel collapses to 0) is far above it, as it must be")

@@ -20,7 +20,8 @@ DEST_MODES = ("No", "Yes")
 # formula evaluated in FP32 arithmetic (sfpu_sim.parity.golden.FORMULAS).
 GOLDENS = ("rne_fp32", "torch_gelu_fp32", "torch_silu_fp32", "torch_hardmish_fp32",
            "torch_gelu_tanh_fp32", "float64_gelu_derivative", "float64_tanh_derivative",
-           "float64_tanh_derivative_lut6", "float64_tanhshrink", "torch_softsign_dst_steps")
+           "float64_tanh_derivative_lut6", "float64_tanhshrink", "float64_xielu",
+           "torch_softsign_dst_steps")
 _ROW = re.compile(r"^([A-Za-z0-9]+)(?:\(approx=(Yes|No)\))?")
 
 

@@ -25,6 +25,10 @@ def test_the_table_has_every_unary_row_and_reads_its_notes():
             gelu_yes.near_zero_atol) == ("Yes", 213, 2, 5.59e-7)
     erfinv = rows["Erfinv"][0]
     assert (erfinv.max_ulp, erfinv.floored_max) == (14704, 2)    # the raw figure is recorded
+    same = rows["Erfinv"][1]                                     # "2 (same)": dest No's row
+    assert (same.dest, same.max_ulp, same.floored_max, same.near_zero_atol, same.budget) == \
+        ("Yes", 14704, 2, 5.37e-4, 3)
+    assert gelu_yes.budget == 3 and rows["Cos"][0].budget is None
     cos = rows["Cos"][0]
     assert (cos.max_ulp, cos.tolerance) == (48604, True)
     assert rows["Digamma"][0].max_ulp is None                    # "not measurable"

@@ -54,10 +54,10 @@ def _hex(bits, fmt: str) -> str:
     return f"{int(bits):#0{10 if fmt == 'fp32' else 6}x}"
 
 
-def near_zero_rescued(gold, device, out_fmt: str, counted, atol: float) -> np.ndarray:
-    """``helpers/ulp.py``'s ``near_zero_atol`` rescue: a lane whose golden is below 1% of the
-    largest finite |golden| over the counted lanes, and at most ``atol / 0.01`` in magnitude,
-    passes when ``|result - golden| <= atol`` (all in FP32)."""
+def near_zero_band(gold, device, out_fmt: str, counted, atol: float) -> np.ndarray:
+    """The lanes ``helpers/ulp.py``'s ``near_zero_atol`` floor may hold: golden below 1% of the
+    largest finite |golden| over the counted lanes, at most ``atol / 0.01`` in magnitude, and
+    ``|result - golden| <= atol`` (all in FP32)."""
     g = formats.bits_to_float64(gold, out_fmt).astype(np.float32)
     r = formats.bits_to_float64(device, out_fmt).astype(np.float32)
     with np.errstate(invalid="ignore", over="ignore"):
@@ -68,16 +68,26 @@ def near_zero_rescued(gold, device, out_fmt: str, counted, atol: float) -> np.nd
         return counted & small & (np.abs((r - g).astype(np.float32)) <= np.float32(atol))
 
 
+def near_zero_rescued(gold, device, out_fmt: str, counted, atol: float, distance,
+                      budget: int) -> np.ndarray:
+    """The lanes the floor rescues (tt-llk ``helpers/ulp.py`` ``ulp_elementwise_valid``,
+    index id 68379422106): those of :func:`near_zero_band` over the ``budget``. A lane in the
+    band and within budget is not rescued, and the gate's message ranks it: the figure
+    "outside the floor" depends on the budget it was read at."""
+    return near_zero_band(gold, device, out_fmt, counted, atol) & (distance > budget)
+
+
 def _score(x_bits, in_fmt, device, gold, out_fmt, flush: bool = True,
-           near_zero_atol: float | None = None) -> tuple:
+           near_zero_atol: float | None = None, budget: int | None = None) -> tuple:
     """(max, lanes, nonfinite, worst row) of one cell's lanes (module docstring); ``flush``:
-    the output's subnormals rank as 0; ``near_zero_atol``: leave out the lanes that floor
-    rescues (the figure "outside near_zero_atol")."""
+    the output's subnormals rank as 0; ``near_zero_atol`` with ``budget``: leave out the lanes
+    that floor rescues at that budget (the figure "outside near_zero_atol")."""
     result = ulp.distance(gold, device, "daz-index", fmt=out_fmt, flush_subnormals=flush)
     normal = formats.classify(x_bits, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
     counted = normal & result.counted
     if near_zero_atol is not None:
-        counted = counted & ~near_zero_rescued(gold, device, out_fmt, counted, near_zero_atol)
+        counted = counted & ~near_zero_rescued(gold, device, out_fmt, counted, near_zero_atol,
+                                               result.distance, budget)
     nonfinite = int((normal & (result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH)).sum())
     if not counted.any():
         return None, 0, nonfinite, None
@@ -114,9 +124,10 @@ def harness_fp32_walk() -> np.ndarray:
 
 
 def predict(op, cell: tuple[str, str, str], arch: str,
-            near_zero_atol: float | None = None) -> Prediction:
+            near_zero_atol: float | None = None, budget: int | None = None) -> Prediction:
     """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``;
-    with ``near_zero_atol`` (a row's floor) also the maximum outside that floor."""
+    with ``near_zero_atol`` and ``budget`` (a row's floor and max_ulp) also the maximum
+    outside that floor, as the gate reports it at that budget."""
     in_fmt, out_fmt, dest = cell
     spec = registry.get(op.kernels[dest])
     instance = registry.for_dest(spec, "fp32" if dest == "Yes" else "bf16")
@@ -141,8 +152,10 @@ def predict(op, cell: tuple[str, str, str], arch: str,
         gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt, dest)
     flush = not (out_fmt == "fp16" and op.fp16_subnormals_ranked)
     top, lanes, nonfinite, worst = _score(x, in_fmt, device, gold, out_fmt, flush)
+    if near_zero_atol is not None and budget is None:
+        raise ValueError("a near_zero_atol floor is applied at a budget: give budget=")
     floored = None if near_zero_atol is None else \
-        _score(x, in_fmt, device, gold, out_fmt, flush, near_zero_atol)[0]
+        _score(x, in_fmt, device, gold, out_fmt, flush, near_zero_atol, budget)[0]
     return Prediction(op.row, in_fmt, out_fmt, dest, arch, top, lanes, nonfinite, worst,
                       instance.spec.name, instance.spec.instantiation or instance.note,
                       op.golden, floored)

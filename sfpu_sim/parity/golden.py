@@ -147,6 +147,14 @@ def _float64_tanhshrink(x: float) -> float:
     return x - math.tanh(x)
 
 
+def _float64_xielu(x: float) -> float:
+    """golden_generators.py's _xielu with alpha_p = alpha_n = 1.0, beta 0.5, in its order."""
+    beta_mul_x = 0.5 * x
+    if x > 0.0:
+        return 1.0 * x * x + beta_mul_x
+    return 1.0 * (math.expm1(x) - x) + beta_mul_x
+
+
 def _python_float_golden(formula, at_inf: tuple[float, float]):
     """A golden the harness computes per element in Python floats: ``formula`` over the
     distinct finite inputs (``at_inf``: its values at -inf and +inf), rounded to FP32 then to
@@ -167,6 +175,8 @@ def _python_float_golden(formula, at_inf: tuple[float, float]):
 float64_gelu_derivative = _python_float_golden(_float64_gelu_derivative, (0.0, 1.0))
 float64_tanh_derivative = _python_float_golden(_float64_tanh_derivative, (0.0, 0.0))
 float64_tanhshrink = _python_float_golden(_float64_tanhshrink, (-math.inf, math.inf))
+# at -inf: (expm1(-inf) + inf) + -inf is NaN in Python floats
+float64_xielu = _python_float_golden(_float64_xielu, (math.nan, math.inf))
 # 0 * inf + 1 at the infinities: NaN, as the harness's Python floats give.
 float64_tanh_derivative_lut6 = _python_float_golden(_float64_tanh_derivative_lut6,
                                                     (math.nan, math.nan))
@@ -209,7 +219,7 @@ FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp
             "float64_tanh_derivative_lut6": float64_tanh_derivative_lut6,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative,
-            "float64_tanhshrink": float64_tanhshrink}
+            "float64_tanhshrink": float64_tanhshrink, "float64_xielu": float64_xielu}
 
 
 def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndarray:

@@ -71,7 +71,7 @@ def records(rows: list[str], arches: list[str], progress=None):
                     progress(f"{row} {cell.input_format}->{cell.output_format} "
                              f"dest={cell.dest} on {arch}")
                 p = cells.predict(op, (cell.input_format, cell.output_format, cell.dest), arch,
-                                  near_zero_atol=cell.near_zero_atol)
+                                  near_zero_atol=cell.near_zero_atol, budget=cell.budget)
                 same = None if record["device_max_ulp"] is None else \
                     p.max_ulp == record["device_max_ulp"] and \
                     (cell.floored_max is None or p.floored_max == cell.floored_max)
@@ -81,7 +81,7 @@ def records(rows: list[str], arches: list[str], progress=None):
                        "kernel": {"name": p.kernel, "instantiation": p.instantiation},
                        "provenance": f"{op.dispatch}; {op.provenance}",
                        "golden": p.golden, "lanes": p.lanes, "nonfinite_lanes": p.nonfinite,
-                       "near_zero_atol": cell.near_zero_atol,
+                       "near_zero_atol": cell.near_zero_atol, "floor_budget": cell.budget,
                        "floored_max_ulp": p.floored_max,
                        "device_floored_max_ulp": cell.floored_max
                        if arch == MEASURED_ON else None,

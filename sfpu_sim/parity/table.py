@@ -32,6 +32,7 @@ CEILINGS = {"bf16": 6, "fp16": 51, "fp32": 419_430}
 _LEADING = re.compile(r"^\s*(\d+)")
 _WHOLE = re.compile(r"whole-format (\d+)")
 _FLOOR = re.compile(r"(\d+) outside near_zero_atol ([0-9.eE+-]+)")
+_SAME = re.compile(r"^\s*\d+ \(same\)\s*$")
 # Rows of other drivers (binary/ternary SFPU ops, scalar ops): not unary sweeps.
 _NOT_UNARY = ("Sfpu", "Scalar")
 
@@ -41,7 +42,8 @@ class DeviceCell:
     """One measured cell: ``max_ulp`` (None when not measured or not measurable: the raw
     worst lane, "whole-format" where a ``near_zero_atol`` floor applies), ``tolerance`` (the
     row fell back to a tolerance check), ``near_zero_atol`` and ``floored_max`` (the worst lane
-    outside that floor) where the row has one, ``text`` as the table writes it."""
+    outside that floor, as the gate reports it at the row's ``budget``) where the row has one,
+    ``text`` as the table writes it."""
     row: str
     input_format: str
     output_format: str
@@ -53,11 +55,24 @@ class DeviceCell:
     floored_max: int | None = None
 
     @property
+    def budget(self) -> int | None:
+        """The row's ``max_ulp`` in the yaml where it has a floor: the floored figure plus the
+        emitter's headroom, ceil(1.1 x N) (the yaml's floor rows: "Budget is the 2 plus the
+        emitter's 1.1x headroom", max_ulp: 3). The gate's floor only rescues lanes over it."""
+        return None if self.floored_max is None else -(-self.floored_max * 11 // 10)
+
+    @property
     def measured(self) -> bool:
         return self.max_ulp is not None
 
 
-def _cell(row: str, text: str, where: tuple[str, str, str]) -> DeviceCell:
+def _cell(row: str, text: str, where: tuple[str, str, str],
+          before: DeviceCell | None = None) -> DeviceCell:
+    """One cell; "N (same)" repeats the cell before it (``before``), floor and all, as the
+    yaml's rows do (Erfinv's Float16_b dest Yes row carries dest No's floor and figures)."""
+    if before is not None and _SAME.match(text):
+        return DeviceCell(row, *where, before.max_ulp, before.tolerance, text.strip(),
+                          before.near_zero_atol, before.floored_max)
     match = _LEADING.match(text)
     figure = int(match.group(1)) if match and "not measur" not in text else None
     whole, floor = _WHOLE.search(text), _FLOOR.search(text)
@@ -79,5 +94,8 @@ def read(path: Path = TABLE) -> dict[str, list[DeviceCell]]:
                 fields[0].startswith(_NOT_UNARY):
             continue
         texts = (fields[1:] + [""] * len(CELLS))[:len(CELLS)]
-        rows[fields[0]] = [_cell(fields[0], text, where) for text, where in zip(texts, CELLS)]
+        cells: list[DeviceCell] = []
+        for text, where in zip(texts, CELLS):
+            cells.append(_cell(fields[0], text, where, cells[-1] if cells else None))
+        rows[fields[0]] = cells
     return rows

@@ -158,6 +158,8 @@ from sfpu_sim.reference import misc_functions  # noqa: E402,F401  (fmod_2, remai
 from sfpu_sim.reference import power_functions  # noqa: E402,F401  (cbrt, rdiv_2, fp16a_rne)
 from sfpu_sim.reference import log2_functions  # noqa: E402,F401  (log2)
 from sfpu_sim.reference import shrink_functions  # noqa: E402,F401  (tanhshrink)
+from sfpu_sim.reference import erfinv_functions  # noqa: E402,F401  (erfinv)
+from sfpu_sim.reference import xielu_functions  # noqa: E402,F401  (xielu)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 
