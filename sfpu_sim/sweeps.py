@@ -200,23 +200,34 @@ def _pack(dst: Dst, path: DevicePath, count: int) -> np.ndarray:
     return output[:count]
 
 
-ENGINES = ("compiled", "machine")
+ENGINES = ("auto", "compiled", "machine")
+# "auto" compiles a program not compiled before only for runs longer than this, in lanes x
+# instructions: the Machine runs about 1.5e8 of them a second (median over every kernel on all
+# BF16 inputs), and a first compile costs 2-5 s, so below this the Machine finishes first. A
+# whole-BF16 sweep (65,536 lanes) never compiles; a million-input FP32 chunk of a 30-instruction
+# kernel does.
+AUTO_COMPILE_WORK = 1 << 28
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
                trace_lanes=None, machine_class=Machine, *,
-               fp32_inputs: bool = False, engine: str = "compiled") -> DeviceRun:
+               fp32_inputs: bool = False, engine: str = "auto") -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
     see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
     instruction changed in those lanes (input order); ``machine_class`` as for
     :func:`device_machine`.
 
-    ``engine``: "compiled" (default) runs the program as one compiled per-lane function
+    ``engine``: "compiled" runs the program as one compiled per-lane function
     (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or for a Machine
-    subclass), "machine" the per-instruction Machine. Both give the same bits;
-    ``DeviceRun.engine`` says which ran."""
+    subclass), "machine" the per-instruction Machine, "auto" (default) the compiled function
+    where it is already compiled (this process or the disk cache) or the run is long enough
+    to pay for compiling it (:data:`AUTO_COMPILE_WORK`), else the Machine. All give the same
+    bits; ``DeviceRun.engine`` says which ran."""
     if engine not in ENGINES:
         raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+    if engine == "auto":
+        engine = "compiled" if trace_lanes is None and machine_class is Machine and \
+            _compiling_pays(program, np.asarray(inputs).size, path) else "machine"
     why_not = None
     if engine == "compiled" and trace_lanes is None and machine_class is Machine and \
             not uses_loadmacro(program):
@@ -241,6 +252,16 @@ def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
     engine = f"machine ({why_not})" if why_not else "machine"
     return DeviceRun(inputs, kernel_fp32[:count], device_output(m, path, count), path,
                      program, trace, engine)
+
+
+def _compiling_pays(program: Program, lanes: int, path: DevicePath) -> bool:
+    """"auto"'s choice: compiled when the program is ready compiled or the run is long."""
+    if lanes * len(program) > AUTO_COMPILE_WORK:
+        return True
+    if uses_loadmacro(program):
+        return False
+    template = _device_state(program, path, LANES_PER_SFPU)
+    return compiled.ready(template, program, _last_store(program))
 
 
 def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool):

@@ -1,6 +1,8 @@
 """Compiled programs agree with the per-instruction Machine bit for bit: every registered kernel
-on both chips (all 65,536 BF16 inputs through its registered Dst, and random FP32 Dst inputs),
-and ttsim's own whole-kernel outputs (../shared/vectors/ttsim_kernels.npz) through both paths.
+on both chips (all 65,536 BF16 inputs through its registered Dst, random FP32 patterns through
+an FP32 Dst, and random FP32 Dst state; a covering subset by default, every kernel under the
+slow marker), and ttsim's own whole-kernel outputs (../shared/vectors/ttsim_kernels.npz)
+through both paths.
 
 The Machine is the reference here (it passes ttsim's single-instruction and whole-kernel
 vectors); the ttsim replay pins both paths to Tenstorrent's simulator independently."""
@@ -22,24 +24,51 @@ SEED = 20261126
 NOT_COMPILED = {"SFPTRANSP", "SFPLOADMACRO"}
 
 
-# The FP32-Dst state test compiles each program a second time (the full-state variant with a
-# capture); the default suite runs these kernels, chosen to cover every instruction family the
-# kernels use (CC nesting, SFPSWAP, SFPGT, LUTs, integer and conversion paths, FP32 Dst, assembly
-# bodies); the slow suite runs every kernel.
-FP32_STATE_DEFAULT = {"exp", "tanh", "log", "gelu", "reciprocal_fp32", "sqrt_fp32",
-                      "tanh_fp32_2026_09", "exp_2026_09", "erf_2026_09", "mish_2026_09",
-                      "atan_2026_09", "hellas_sin_fp32", "sigmoid_llk_lut", "cos_2026_02"}
+# Compiling is the cost of these checks (1-5 s a program, cold): the default suite runs them on
+# a covering subset, the slow suite on every registered kernel. The subset is these kernels
+# (CC nesting, SFPSWAP, SFPGT, LUTs, integer and conversion paths, FP32 Dst, assembly bodies,
+# SFPLOADMACRO's fallback), then, in registry order, every kernel that uses an instruction form
+# (mnemonic, mod1, chip) none before it uses.
+SEED_KERNELS = ("exp", "tanh", "log", "gelu", "reciprocal_fp32", "sqrt_fp32",
+                "tanh_fp32_2026_09", "exp_2026_09", "erf_2026_09", "mish_2026_09",
+                "atan_2026_09", "hellas_sin_fp32", "sigmoid_llk_lut", "cos_2026_02",
+                "cast_fp32_to_fp16a_2026_09", "floor_2026_09", "exp_approx_loadmacro")
+
+
+def _forms(spec) -> set:
+    return {(arch, i.mnemonic, getattr(i, "mod1", None))
+            for arch in spec.chips for i in spec.program(arch)}
+
+
+def _covering() -> set[str]:
+    chosen, seen = set(SEED_KERNELS), set()
+    for name in SEED_KERNELS:
+        seen |= _forms(registry.get(name))
+    for spec in registry.specs():
+        new = _forms(spec) - seen
+        if new:
+            chosen.add(spec.name)
+            seen |= new
+    return chosen
+
+
+COVERING = _covering()
 
 
 def _programs(issued_store: bool = False):
-    """Every registered kernel x chip; with ``issued_store``, only those whose output leaves
-    through an issued SFPSTORE (an SFPLOADMACRO kernel's store is scheduled by the macro), and
-    those outside :data:`FP32_STATE_DEFAULT` marked slow."""
+    """Every registered kernel x chip, those outside :data:`COVERING` marked slow; with
+    ``issued_store``, only those whose output leaves through an issued SFPSTORE (an
+    SFPLOADMACRO kernel's store is scheduled by the macro)."""
     return [pytest.param(spec, arch, id=f"{spec.name}@{arch}",
-                         marks=() if not issued_store or spec.name in FP32_STATE_DEFAULT
-                         else pytest.mark.slow)
+                         marks=() if spec.name in COVERING else pytest.mark.slow)
             for spec in registry.specs() for arch in spec.chips
             if not issued_store or not uses_loadmacro(spec.program(arch))]
+
+
+def test_the_default_subset_uses_every_instruction_form_a_kernel_uses():
+    assert set().union(*(_forms(registry.get(n)) for n in COVERING)) == \
+        set().union(*(_forms(spec) for spec in registry.specs()))
+    assert len(COVERING) < len(registry.specs()) // 4
 
 
 def _expect_compiled(program) -> bool:
@@ -58,13 +87,31 @@ def test_compiled_equals_machine_on_every_bf16_input(spec, arch):
     program = spec.program(arch)
     path = DevicePath(dest=spec.dest)
     inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
-    fast = run_device(program, inputs, path)
+    fast = run_device(program, inputs, path, engine="compiled")
     reference = run_device(program, inputs, path, engine="machine")
     assert reference.engine == "machine"
     assert fast.engine == "compiled" or not _expect_compiled(program), fast.engine
     for name in ("output", "kernel_fp32"):
         got, want = getattr(fast, name), getattr(reference, name)
         assert np.array_equal(got, want), _first_difference(name, got, want, inputs)
+
+
+FP32_SAMPLE = np.random.default_rng(20260930).integers(0, 1 << 32, 4096,
+                                                       dtype=np.uint64).astype(np.uint32)
+
+
+@pytest.mark.parametrize("spec, arch", _programs())
+def test_compiled_equals_machine_through_the_fp32_device_path(spec, arch):
+    """4,096 random FP32 patterns in and out through an FP32 Dst (the dest=Yes cells' path,
+    which every kernel without an FP32-Dst twin runs too)."""
+    program = spec.program(arch)
+    path = DevicePath("fp32", "fp32", "fp32")
+    fast = run_device(program, FP32_SAMPLE, path, fp32_inputs=True, engine="compiled")
+    reference = run_device(program, FP32_SAMPLE, path, fp32_inputs=True, engine="machine")
+    assert fast.engine == "compiled" or not _expect_compiled(program), fast.engine
+    for name in ("output", "kernel_fp32"):
+        got, want = getattr(fast, name), getattr(reference, name)
+        assert np.array_equal(got, want), _first_difference(name, got, want, FP32_SAMPLE)
 
 
 def _random_fp32(count: int) -> np.ndarray:
@@ -239,11 +286,44 @@ def test_run_device_engine_keyword():
     spec = registry.get("exp")
     program = spec.program("wormhole")
     inputs = np.array([0x3F80, 0xBF80, 0x0000], dtype=np.uint16)
-    assert run_device(program, inputs).engine == "compiled"
+    assert run_device(program, inputs, engine="compiled").engine == "compiled"
     assert run_device(program, inputs, engine="machine").engine == "machine"
     assert run_device(program, inputs, trace_lanes=[0]).engine == "machine"
+    assert run_device(program, inputs, trace_lanes=[0], engine="compiled").engine == "machine"
     with pytest.raises(SweepError, match="unknown engine 'gpu'"):
         run_device(program, inputs, engine="gpu")
+
+
+def test_auto_engine_compiles_only_what_pays(monkeypatch, tmp_path):
+    """"auto" (the default) runs a program never compiled on the Machine when the run is short,
+    compiles it when the run is long, and runs it compiled once it is compiled: in this
+    process, or in the disk cache (a fresh process, seen here as an empty memory)."""
+    from sfpu_sim import jit
+    from sfpu_sim import sweeps
+
+    monkeypatch.setattr(jit, "program_directory", lambda: tmp_path)
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    # A program no other test compiles: exp's body with a constant of its own.
+    program = assemble("SFPLOAD L0, 0, 0, 0\nSFPLOADI L1, 0, 0x3fc1\n"
+                       "SFPMAD L0, L1, L9, L0, 0\nSFPSTORE L0, 0, 0, 0\n", "wormhole")
+    inputs = np.array([0x3F80, 0xBF80, 0x4000], dtype=np.uint16)
+    want = run_device(program, inputs, engine="machine").output
+    short = run_device(program, inputs)
+    assert short.engine == "machine" and not list(tmp_path.iterdir())
+    monkeypatch.setattr(sweeps, "AUTO_COMPILE_WORK", 3 * len(program) - 1)
+    long = run_device(program, inputs)                       # over the threshold: compiled
+    assert long.engine == "compiled"
+    assert [p.suffix for p in sorted(tmp_path.glob("*.ready"))] == [".ready"]
+    monkeypatch.setattr(sweeps, "AUTO_COMPILE_WORK", 1 << 40)
+    assert run_device(program, inputs).engine == "compiled"   # compiled in this process
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    assert run_device(program, inputs).engine == "compiled"   # in the disk cache
+    for p in tmp_path.glob("*.ready"):
+        p.unlink()
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    assert run_device(program, inputs).engine == "machine"
+    for run in (short, long):
+        np.testing.assert_array_equal(run.output, want)
 
 
 def test_compiled_state_matches_after_cc_stack_and_sfpconfig_broadcast():

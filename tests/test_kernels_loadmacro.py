@@ -99,5 +99,7 @@ def test_locate_refuses_a_kernel_built_on_sfploadmacro(capsys):
 
 
 def test_the_compiled_engine_declines_sfploadmacro_and_says_why():
-    macro, _ = runs("exp_approx_loadmacro", "exp_approx", "wormhole")
+    spec = registry.get("exp_approx_loadmacro")
+    macro = run_device(spec.program("wormhole"), ALL_BF16,
+                       DevicePath(dest=spec.dest, output_format=spec.dest), engine="compiled")
     assert macro.engine.startswith("machine (SFPLOADMACRO schedules instructions"), macro.engine

@@ -20,12 +20,10 @@ from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, table
 from sfpu_sim.sweeps import DevicePath, run_device
-from tests.kernel_checks import ALL_BF16, assert_engines_agree_on_fp32_inputs
 
 CHIPS = ("wormhole", "blackhole")
 BF16_DST = ("log2_2026_09", "gelu_derivative_approx_2026_09")
-FP32_DST = ("log2_fp32_2026_09", "tanh_derivative_fp32_2026_09",
-            "gelu_derivative_approx_fp32_2026_09")
+ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
 PLUS_INF, MINUS_INF, QNAN = 0x7F800000, 0xFF800000, 0x7FC00000
 
 
@@ -45,12 +43,6 @@ def run_bf16(name: str, chip: str, inputs) -> list[int]:
     out = run_device(program, np.asarray(inputs, dtype=np.uint16), DevicePath("bf16", "bf16",
                                                                               "bf16"))
     return [int(v) for v in out.output]
-
-
-@pytest.mark.parametrize("chip", CHIPS)
-@pytest.mark.parametrize("name", FP32_DST)
-def test_compiled_engine_equals_machine_on_fp32_inputs(name, chip):
-    assert_engines_agree_on_fp32_inputs(name, chip)
 
 
 @pytest.mark.parametrize("name, original", [

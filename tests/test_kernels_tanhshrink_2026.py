@@ -25,7 +25,8 @@ from sfpu_sim import formats, reference, registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, golden as goldens, table
 from sfpu_sim.sweeps import DevicePath, run_device
-from tests.kernel_checks import ALL_BF16, assert_engines_agree_on_fp32_inputs
+
+ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
 
 BOTH = ("wormhole", "blackhole")
 BF16_KERNEL, FP32_KERNEL = "tanhshrink_2026_09", "tanhshrink_fp32_2026_09"
@@ -55,11 +56,6 @@ def test_registered_as_the_harness_calls_them():
     assert (fp.template, fp.params, fp.dest, fp.instance_of) == (
         "calculate_tanhshrink", {"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": True},
         "fp32", BF16_KERNEL)
-
-
-@pytest.mark.parametrize("chip", BOTH)
-def test_fp32_engines_agree_on_fp32_inputs(chip):
-    assert_engines_agree_on_fp32_inputs(FP32_KERNEL, chip)
 
 
 @pytest.mark.parametrize("chip", BOTH)

@@ -39,7 +39,7 @@ from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa.spec import Instruction, IsaError
 from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
-__all__ = ["execute", "execute_sfpus", "compile_for", "NotCompiled", "Compiled"]
+__all__ = ["execute", "execute_sfpus", "compile_for", "ready", "NotCompiled", "Compiled"]
 
 _HERE = Path(__file__).resolve().parent
 # What compiled programs call or bake in (numba's cache does not follow callees): a change
@@ -146,8 +146,7 @@ def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | N
     if problem:
         return problem
     uniform = _uniform_lregs(m)
-    key = (m.arch.name, words, capture_at, repr(m.config), repr(m.rwc), m.cc.enable,
-           tuple(e for _, e in m.cc.stack), uniform, m.dst.rows)
+    key = _memory_key(m, words, capture_at, uniform)
     if key not in _MEMORY:
         try:
             _MEMORY[key] = _build(m, instructions, capture_at, uniform)
@@ -156,7 +155,42 @@ def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | N
     return _MEMORY[key]
 
 
+def ready(template: Machine, program, capture_at: int | None = None) -> bool:
+    """Whether running ``program`` compiled from ``template``'s state costs no compile: it is
+    compiled in this process, or numba's disk cache holds it (the marker :func:`_build_with`
+    leaves beside the program's source once numba has compiled it). The source is generated
+    to know its name (milliseconds); nothing is compiled or run."""
+    instructions = _instructions(program, template)
+    if instructions is None:
+        return False
+    words = tuple(ins.word for ins in instructions)
+    if _state_problem(template, instructions, words):
+        return False
+    uniform = _uniform_lregs(template)
+    known = _MEMORY.get(_memory_key(template, words, capture_at, uniform))
+    if known is not None:
+        return not isinstance(known, str)
+    directory = jit.program_directory()
+    if directory is None or len(instructions) > MAX_INSTRUCTIONS:
+        return False
+    lanes_at_once = LANES_AT_ONCE if len(instructions) <= SIDE_BY_SIDE_INSTRUCTIONS else 1
+    try:
+        _, _, digest = _generate(template, instructions, capture_at, uniform, lanes_at_once)
+    except NotCompiled:
+        return False
+    return (directory / f"{_module_name(digest)}.ready").exists()
+
+
 # --------------------------------------------------------------------------------------------
+
+def _memory_key(m: Machine, words: tuple, capture_at, uniform) -> tuple:
+    return (m.arch.name, words, capture_at, repr(m.config), repr(m.rwc), m.cc.enable,
+            tuple(e for _, e in m.cc.stack), uniform, m.dst.rows)
+
+
+def _module_name(digest: str) -> str:
+    return f"sfpu_sim_program_{digest}"
+
 
 def _instructions(program, m: Machine) -> list[Instruction] | None:
     out = []
@@ -268,17 +302,23 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     return _build_with(m, instructions, capture_at, uniform, 1)    # numba's limits
 
 
-def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: int) -> Compiled:
+def _generate(m: Machine, instructions, capture_at, uniform, lanes_at_once: int):
+    """(translation, source, digest) of the program's compiled form."""
     sites = sum(i.mnemonic in MULTIPLY_ADDS for i in instructions) * lanes_at_once
     t = Translation(m, instructions, capture_at, inline_fma=sites <= INLINED_MULTIPLY_ADDS)
     source = _source(t, instructions, capture_at, uniform, lanes_at_once)
-    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    return t, source, hashlib.sha256(source.encode()).hexdigest()[:24]
+
+
+def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: int) -> Compiled:
+    t, source, digest = _generate(m, instructions, capture_at, uniform, lanes_at_once)
     try:
         function = _load(source, digest)
         function.compile(SIGNATURE)             # now, so that a failure falls back
     except Exception as error:                  # numba's limits, never a wrong answer
         raise NotCompiled(f"numba could not compile it ({type(error).__name__}: "
                           f"{str(error).splitlines()[0][:120] if str(error) else ''})") from None
+    _mark_ready(digest)
     return Compiled(function, source, digest, tuple(sorted(t.written)), t.enable,
                     tuple(t.stack), (t.shadow.rwc.dst, t.shadow.rwc.dst_cr, t.shadow.rwc.sp,
                                      t.shadow.rwc.extra_addr_mod_bit),
@@ -358,11 +398,23 @@ def _epilogue(t: Translation) -> list[str]:
     return lines
 
 
+def _mark_ready(digest: str) -> None:
+    """Leave the marker :func:`ready` looks for: numba has compiled this program, and with
+    ``cache=True`` written its machine code beside the source. A marker whose cache entry is
+    missing (numba could not write it) costs a compile later, never a different answer."""
+    directory = jit.program_directory()
+    if directory is not None:
+        try:
+            (directory / f"{_module_name(digest)}.ready").touch()
+        except OSError:
+            pass
+
+
 def _load(source: str, digest: str):
     """The ``run`` function of ``source``: imported from a file in the program directory, so
     that numba's on-disk cache applies, or compiled in memory when there is no directory."""
     directory = jit.program_directory()
-    module_name = f"sfpu_sim_program_{digest}"
+    module_name = _module_name(digest)
     if directory is None:
         namespace: dict = {"__name__": module_name}
         exec(compile(source, f"<{module_name}>", "exec"), namespace)
