@@ -21,13 +21,8 @@ from sfpu_sim.ops import explain_mismatch, not_modelled, register_op
 
 HARNESS = ("tt-llk tests sfpu_operations.h @008a3c3b + eltwise_unary_sfpu_test.cpp @007c42ae "
            "(ITERATIONS=32, FAST_MODE No, CLAMP_NEGATIVE true)")
-FP32_NOT_MODELLED = "its is_fp32_dest_acc_en=true instantiation ({what}) is not modelled yet"
 JAN_2026 = ("the kernel modelled is tt-llk's of Jan 2026 (c635ca695); the Sep-2026 body behind "
             "this call was not re-read")
-
-
-def _fp32_missing(what: str) -> dict:
-    return {"Yes": FP32_NOT_MODELLED.format(what=what)}
 
 
 register_op("Exp(approx=No)", "exp", kernels={"No": "exp_2026_09", "Yes": "exp_fp32_2026_09"},
@@ -100,8 +95,10 @@ register_op("Mish", "mish", kernels={"No": "mish_2026_09", "Yes": "mish_fp32_202
             dispatch="mish_init<false>; calculate_mish<false, fp32, 32>", provenance=HARNESS)
 register_op("Hardsigmoid", "hardsigmoid",
             kernels={"No": "hardsigmoid_2026_09", "Yes": "hardsigmoid_2026_09"},
-            dispatch="hardsigmoid_init<false>; calculate_activation<false, Hardsigmoid, 32> "
-                     "(one SFPMAD and a clamp, no rounding)", provenance=HARNESS)
+            golden="float64_hardsigmoid",
+            dispatch="hardsigmoid_init<false>; calculate_activation<false, Hardsigmoid, 32, fp32> "
+                     "(one SFPMAD and a clamp, no rounding; with an FP32 Dst the stock loop, "
+                     "WH index id 70554482057)", provenance=HARNESS)
 register_op("TanhDerivative", "tanh_derivative",
             kernels={"No": "tanh_derivative", "Yes": "tanh_derivative_fp32_2026_09"},
             golden="float64_tanh_derivative",
@@ -248,8 +245,8 @@ register_op("CastFp32ToFp16a", "fp16a_rne",
             provenance=f"{HARNESS}; golden: the FP32 pattern rounded half to even to 10 "
                        "mantissa bits, exponent unclamped (golden_generators.py), which is "
                        "fp16a_rne on every normal input")
-register_op("UnaryPower", "square", kernels={"No": "unary_power_2026_09"},
-            unmodelled=_fp32_missing("_sfpu_unary_power_61f_updated_ on the pow_df core"),
+register_op("UnaryPower", "square",
+            kernels={"No": "unary_power_2026_09", "Yes": "unary_power_fp32_2026_09"},
             dispatch="sfpu_unary_pow_init; calculate_unary_power<false, fp32, 32>(2.0)",
             provenance=HARNESS)
 for _row, _fn, _bf16, _fp32, _call in (
@@ -332,16 +329,14 @@ for _row, _call in (
 
 # Modelled cells that differ from the device's figure, with the cause found.
 explain_mismatch(
-    "Hardsigmoid", "fp32", "Yes",
-    "not found: the modelled x*(1/6) + 0.5 (one Wormhole SFPMAD) gives 299 steps on the walk, "
-    "near x = -3 where it cancels; the device measures 43. Evaluated the same way on the walk, "
-    "an exact fused multiply-add gives 0, a multiply then an add in FP32 85, and the undated "
-    "(x + 3) * (1/6) revision (index id 57925536205) 256: none is the device's program")
-explain_mismatch(
     "Hardmish", "fp32", "Yes",
-    "not found: the harness's golden, t * clamp(0.5 t + 1, 0, 1) in torch FP32, rounds where "
-    "the kernel's two SFPMADs round, so the model predicts 0 on the walk; the device's 1 is what "
-    "the model gives against the exact value (worst lane 0xbf7ebfff)")
+    "not found: every stored hardmish revision (ids 54642195292, 52564259210, 71114848201, "
+    "70615692271) computes x*0.5 + 1, clamps, then x*scale, and both stored goldens are torch "
+    "FP32; the two SFPMADs round exactly as torch's two FP32 operations on all of (-2, 0) "
+    "(8M inputs, both chips), so the walk gives 0. Another tie rule on the scale gives 2, and a "
+    "truncating product is excluded by Square's 0; only x(0.5x + 1) rounded once gives the "
+    "device's 1 (x = 0xbf7ebfff: 0xbefffe70 against 0xbefffe6f), which no stored golden does "
+    "(tests/test_kernels_hardsigmoid_hardmish_fp32.py)")
 explain_mismatch(
     "Reciprocal(approx=No)", "bf16", "No",
     "tt-llk's Jan-2026 _sfpu_reciprocal_<1> (minimax seed, one Newton step) gives 0x7E3E at x = "

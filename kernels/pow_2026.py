@@ -2,9 +2,10 @@
 
 Source: tenstorrent/tt-metal ``tt_metal/hw/ckernels/wormhole_b0/metal/llk_api/llk_sfpu/
 ckernel_sfpu_unary_power.h`` (index id 70193818099; 2026 header, sfpi ``convert``/``as``
-spelling of May 2026 on, the ``_sfpu_unary_power_61f_updated_`` FP32 path on the double-float
-core of ``ckernel_sfpu_pow_df.h``, and ``sfpu_unary_pow_init`` as the harness calls it, so
-dated to the Sep-2026 state); facts carried over, not code. ``_float_to_int32_positive_``:
+spelling of May 2026 on, ``sfpu_unary_pow_init`` as the harness calls it). Its FP32 path, on
+the ``ckernel_sfpu_pow_df.h`` core, fixes issue #57446 (2026-09-22) and so postdates the table;
+the BF16 path modelled here is the same in PR #49649's version (index id 54500323242), which
+#57446 quotes as main (see kernels/unary_power_fp32_2026.py). Facts carried over, not code. ``_float_to_int32_positive_``:
 ``ckernel_sfpu_conversions.h`` (index ids 70791822509, 70549217024: same values; the later one
 computes the shift on every lane and fixes up out-of-range lanes after).
 
@@ -76,7 +77,7 @@ def float_to_int32_positive(value):
     return result
 
 
-def _to_sign_magnitude(value):
+def to_sign_magnitude(value):
     """``convert<vSMag>(vInt)``: a two's-complement integer as sign and magnitude (the
     magnitude by integer SFPABS, the sign copied back). SFPCAST reads sign-magnitude."""
     magnitude = abs(value)
@@ -87,7 +88,7 @@ def _log2_abs(base, abs_base):
     """Step 1: ``e + P3(m) / ln 2`` with m = |base| scaled into [1, 2)."""
     m = setexp(abs_base, 127)
     series = polyval(m, *LOG2_CUBIC)
-    exponent = int32_to_float(_to_sign_magnitude(exexp(base)), 0)
+    exponent = int32_to_float(to_sign_magnitude(exexp(base)), 0)
     return series * vConstFloatPrgm0 + exponent
 
 
@@ -105,7 +106,7 @@ def _exp2_21f(z_f32):
     return setexp(reinterpret(vFloat, zif), zii + 127)
 
 
-def _negative_base_fixup(base, power, y):
+def negative_base_fixup(base, power, y):
     """Step 4, in place on ``y``: where the sign bit of ``base`` is set."""
     with v_if(base < 0.0):
         power_int = float_to_int16(power, 0)         # convert<vSMag16>(p, Nearest)
@@ -128,7 +129,7 @@ def unary_power_21f(base, power, positive_exponent: bool):
         z_f32.assign(vConstFloatPrgm1)
     v_endif()
     y = _exp2_21f(z_f32)
-    _negative_base_fixup(base, power, y)
+    negative_base_fixup(base, power, y)
     if positive_exponent:
         with v_if(abs_base == 0.0):
             v_and(power > 0.0)

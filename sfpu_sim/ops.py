@@ -21,7 +21,7 @@ DEST_MODES = ("No", "Yes")
 GOLDENS = ("rne_fp32", "torch_gelu_fp32", "torch_silu_fp32", "torch_hardmish_fp32",
            "torch_gelu_tanh_fp32", "float64_gelu_derivative", "float64_tanh_derivative",
            "float64_tanh_derivative_lut6", "float64_tanhshrink", "float64_xielu",
-           "torch_softsign_dst_steps")
+           "float64_hardsigmoid", "torch_softsign_dst_steps")
 _ROW = re.compile(r"^([A-Za-z0-9]+)(?:\(approx=(Yes|No)\))?")
 
 

@@ -92,11 +92,23 @@ def test_dest_fp32_runs_the_fp32_instantiation():
     assert summary["kernel"] == "tanh_fp32_2026_09" and summary["device_program"] is True
 
 
-def test_a_missing_instantiation_is_said_not_hidden():
-    chosen = registry.for_dest(registry.get("unary_power_2026_09"), "fp32")
-    assert not chosen.modelled and chosen.spec.name == "unary_power_2026_09"
+def test_a_missing_instantiation_is_said_not_hidden(monkeypatch):
+    """Every registered template now has its FP32-Dst instantiation: a kernel file's BF16-Dst
+    instantiation without its twin stands in."""
+    from sfpu_sim.sfpi import dst_reg
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+
+    def doubled():
+        dst_reg[0] = dst_reg[0] * 2.0
+
+    registry.register_kernel("doubled_bf16_dst", doubled, function="tanh",
+                             template="calculate_doubled",
+                             params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": False})
+    chosen = registry.for_dest(registry.get("doubled_bf16_dst"), "fp32")
+    assert not chosen.modelled and chosen.spec.name == "doubled_bf16_dst"
     assert chosen.note.startswith("NOT THE DEVICE'S PROGRAM")
-    summary = sweep(registry.get("unary_power_2026_09"), "wormhole", dest="fp32").summary
+    summary = sweep(registry.get("doubled_bf16_dst"), "wormhole", dest="fp32").summary
     assert summary["device_program"] is False and "not modelled" in summary["instantiation_note"]
 
 

@@ -155,6 +155,29 @@ def _float64_xielu(x: float) -> float:
     return 1.0 * (math.expm1(x) - x) + beta_mul_x
 
 
+HARDSIGMOID_SLOPE = 0.1666666716337204   # hardsigmoid_init's Prgm0 (FP32 1/6), as the golden has it
+HARDSIGMOID_OFFSET = 0.5
+
+
+def _sfpu_relu_max(value: np.ndarray, threshold: float) -> np.ndarray:
+    """golden_generators.py's ``sfpu_relu_max``: the minimum with ``threshold`` in the SFPU's
+    total order (a +NaN becomes the threshold), then 0 where the order key is negative (x < 0,
+    -0.0, -NaN)."""
+    negative = np.signbit(value)
+    clamped = np.where((value > threshold) | (np.isnan(value) & ~negative), threshold, value)
+    return np.where(np.signbit(clamped) | (clamped < 0.0), 0.0, clamped)
+
+
+def float64_hardsigmoid(inputs, input_format: str, output_format: str) -> np.ndarray:
+    """``UnarySFPUGolden._hardsigmoid`` (tt-llk golden_generators.py, index id 57922331604;
+    filipkarlov-alt/tt-metal @1537be33): ``sfpu_relu_max(float(x) * 0.1666666716337204 +
+    0.5, 1.0)`` in Python floats, not torch's (x + 3) / 6, then rounded to FP32."""
+    x = formats.bits_to_float64(_as_fp32(inputs, input_format), "fp32")
+    with np.errstate(invalid="ignore", over="ignore"):
+        value = _sfpu_relu_max(x * HARDSIGMOID_SLOPE + HARDSIGMOID_OFFSET, 1.0)
+    return _to_output(value.astype(np.float32).view(np.uint32), output_format)
+
+
 def _python_float_golden(formula, at_inf: tuple[float, float]):
     """A golden the harness computes per element in Python floats: ``formula`` over the
     distinct finite inputs (``at_inf``: its values at -inf and +inf), rounded to FP32 then to
@@ -219,7 +242,8 @@ FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp
             "float64_tanh_derivative_lut6": float64_tanh_derivative_lut6,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative,
-            "float64_tanhshrink": float64_tanhshrink, "float64_xielu": float64_xielu}
+            "float64_tanhshrink": float64_tanhshrink, "float64_xielu": float64_xielu,
+            "float64_hardsigmoid": float64_hardsigmoid}
 
 
 def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndarray:
