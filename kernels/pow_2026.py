@@ -120,6 +120,21 @@ def negative_base_fixup(base, power, y):
     v_endif()
 
 
+def zero_base_fixup(abs_base, power, y, positive_exponent: bool) -> None:
+    """PR #53367, in place on ``y``, after the sign branch: where |base| is 0, 0 for a positive
+    power, else Prgm2. ``power()`` gives the power as a vector where it is used (a kernel that
+    rematerialises the scalar loads it there)."""
+    if positive_exponent:
+        with v_if(abs_base == 0.0):
+            v_and(power() > 0.0)
+            y.assign(0.0)
+        v_endif()
+    else:
+        with v_if(abs_base == 0.0):
+            y.assign(vConstFloatPrgm2)
+        v_endif()
+
+
 def unary_power_21f(base, power, positive_exponent: bool):
     """``_sfpu_unary_power_21f_<positive_exponent>(base, power)``, BF16 rounding included."""
     abs_base = abs(base)
@@ -130,15 +145,7 @@ def unary_power_21f(base, power, positive_exponent: bool):
     v_endif()
     y = _exp2_21f(z_f32)
     negative_base_fixup(base, power, y)
-    if positive_exponent:
-        with v_if(abs_base == 0.0):
-            v_and(power > 0.0)
-            y.assign(0.0)
-        v_endif()
-    else:
-        with v_if(abs_base == 0.0):
-            y.assign(vConstFloatPrgm2)
-        v_endif()
+    zero_base_fixup(abs_base, lambda: power, y, positive_exponent)
     return reinterpret(vFloat, float_to_fp16b(y, 0))
 
 

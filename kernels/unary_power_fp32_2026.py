@@ -45,13 +45,12 @@ from __future__ import annotations
 import math
 
 from kernels.common import polyval
-from kernels.pow_2026 import (UNARY_POWER_EXPONENT, negative_base_fixup, to_sign_magnitude,
-                              sfpu_unary_pow_init)
+from kernels.pow_2026 import (UNARY_POWER_EXPONENT, negative_base_fixup, sfpu_unary_pow_init,
+                              to_sign_magnitude, zero_base_fixup)
 from kernels.tanh_derivative import round_to_nearest_int32
 from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import (abs, addexp, dst_reg, exexp, exexp_nodebias, int32_to_float, setexp,
-                           v_and, v_endif, v_if, vConstFloatPrgm0, vConstFloatPrgm2, vec_min_max,
-                           vFloat)
+                           v_endif, v_if, vConstFloatPrgm0, vec_min_max, vFloat)
 
 SQRT2 = 1.4142135381698608
 RECIP_SEED_A, RECIP_SEED_B = 1.003, 0.244        # 1/t ~ A - B t on t = m + 1 in [1.7, 2.4]
@@ -119,16 +118,8 @@ def unary_power_61f_updated(base, power: float, fused_numerator: bool = Z_NUMERA
     z_lo = power_lo * exponent_f32 + vFloat(power) * (ln_m * vConstFloatPrgm0)
     y = pow2_hilo(z_hi, z_lo)
     negative_base_fixup(base, vFloat(power), y)
-    # PR #53367: after the sign branch (SFPU `<` reads the sign bit, so -0 takes that branch)
-    if power >= 0.0:
-        with v_if(abs_base == 0.0):
-            v_and(vFloat(power) > 0.0)
-            y.assign(0.0)
-        v_endif()
-    else:
-        with v_if(abs_base == 0.0):
-            y.assign(vConstFloatPrgm2)
-        v_endif()
+    # (SFPU `<` reads the sign bit, so -0 takes the sign branch first)
+    zero_base_fixup(abs_base, lambda: vFloat(power), y, power >= 0.0)
     return y
 
 
