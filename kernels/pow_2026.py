@@ -6,8 +6,9 @@ spelling of May 2026 on, ``sfpu_unary_pow_init`` as the harness calls it). Its F
 the ``ckernel_sfpu_pow_df.h`` core, fixes issue #57446 (2026-09-22) and so postdates the table;
 the BF16 path modelled here is the same in PR #49649's version (index id 54500323242), which
 #57446 quotes as main (see kernels/unary_power_fp32_2026.py). Facts carried over, not code.
-``_float_to_int32_positive_``: ``ckernel_sfpu_conversions.h`` (index ids 70791822509, 70549217024: same values; the later one
-computes the shift on every lane and fixes up out-of-range lanes after).
+``_float_to_int32_positive_``: ``ckernel_sfpu_conversions.h`` (index ids 70791822509,
+70549217024: same values; the later one computes the shift on every lane and fixes up
+out-of-range lanes after).
 
 ``unary_power_2026_09`` (BF16 Dst): ``calculate_unary_power<false, false, 32>(2.0)`` ->
 ``_sfpu_unary_power_bf16_`` -> ``_sfpu_unary_power_21f_<IS_POSITIVE_EXPONENT = (p >= 0)>``:
