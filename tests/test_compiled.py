@@ -297,12 +297,12 @@ def test_run_device_engine_keyword():
 def test_auto_engine_compiles_only_what_pays(monkeypatch, tmp_path):
     """"auto" (the default) runs a program never compiled on the Machine when the run is short,
     compiles it when the run is long, and runs it compiled once it is compiled: in this
-    process, or in the disk cache (a fresh process, seen here as an empty memory)."""
-    from sfpu_sim import jit
-    from sfpu_sim import sweeps
+    process, or in the disk cache (a fresh process: the in-process memories emptied)."""
+    from sfpu_sim import jit, sweeps
 
     monkeypatch.setattr(jit, "program_directory", lambda: tmp_path)
     monkeypatch.setattr(compiled, "_MEMORY", {})
+    monkeypatch.setattr(compiled, "_ON_DISK", {})
     # A program no other test compiles: exp's body with a constant of its own.
     program = assemble("SFPLOAD L0, 0, 0, 0\nSFPLOADI L1, 0, 0x3fc1\n"
                        "SFPMAD L0, L1, L9, L0, 0\nSFPSTORE L0, 0, 0, 0\n", "wormhole")
@@ -316,11 +316,13 @@ def test_auto_engine_compiles_only_what_pays(monkeypatch, tmp_path):
     assert [p.suffix for p in sorted(tmp_path.glob("*.ready"))] == [".ready"]
     monkeypatch.setattr(sweeps, "AUTO_COMPILE_WORK", 1 << 40)
     assert run_device(program, inputs).engine == "compiled"   # compiled in this process
-    monkeypatch.setattr(compiled, "_MEMORY", {})
+    monkeypatch.setattr(compiled, "_MEMORY", {})                # a fresh process:
+    monkeypatch.setattr(compiled, "_ON_DISK", {})
     assert run_device(program, inputs).engine == "compiled"   # in the disk cache
     for p in tmp_path.glob("*.ready"):
         p.unlink()
     monkeypatch.setattr(compiled, "_MEMORY", {})
+    monkeypatch.setattr(compiled, "_ON_DISK", {})               # a fresh process
     assert run_device(program, inputs).engine == "machine"
     for run in (short, long):
         np.testing.assert_array_equal(run.output, want)

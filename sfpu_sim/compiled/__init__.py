@@ -74,6 +74,7 @@ class Compiled:
 
 
 _MEMORY: dict[tuple, Compiled | str] = {}
+_ON_DISK: dict[tuple, bool] = {}            # ready()'s answers for programs not in _MEMORY
 # Longer programs run on the Machine: numba's compile time grows faster than the program (a
 # 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
 MAX_INSTRUCTIONS = 1000
@@ -167,9 +168,16 @@ def ready(template: Machine, program, capture_at: int | None = None) -> bool:
     if _state_problem(template, instructions, words):
         return False
     uniform = _uniform_lregs(template)
-    known = _MEMORY.get(_memory_key(template, words, capture_at, uniform))
+    key = _memory_key(template, words, capture_at, uniform)
+    known = _MEMORY.get(key)
     if known is not None:
         return not isinstance(known, str)
+    if key not in _ON_DISK:                 # asked once a process: generating costs 5-30 ms
+        _ON_DISK[key] = _marked_on_disk(template, instructions, capture_at, uniform)
+    return _ON_DISK[key]
+
+
+def _marked_on_disk(template: Machine, instructions, capture_at, uniform) -> bool:
     directory = jit.program_directory()
     if directory is None or len(instructions) > MAX_INSTRUCTIONS:
         return False
