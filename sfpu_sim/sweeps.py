@@ -204,8 +204,8 @@ ENGINES = ("auto", "compiled", "machine")
 # "auto" compiles a program not compiled before only for runs longer than this, in lanes x
 # instructions: the Machine runs about 1.5e8 of them a second (median over every kernel on all
 # BF16 inputs), and a first compile costs 2-5 s, so below this the Machine finishes first. A
-# whole-BF16 sweep (65,536 lanes) never compiles; a million-input FP32 chunk of a 30-instruction
-# kernel does.
+# whole-BF16 sweep (65,536 lanes) never compiles; ten million inputs of a 30-instruction kernel
+# do. FP32 sweeps, many chunks of one program, ask for "compiled" themselves.
 AUTO_COMPILE_WORK = 1 << 28
 
 
