@@ -27,8 +27,8 @@ NOT_COMPILED = {"SFPTRANSP", "SFPLOADMACRO"}
 # Compiling is the cost of these checks (1-5 s a program, cold): the default suite runs them on
 # a covering subset, the slow suite on every registered kernel. The subset is these kernels
 # (CC nesting, SFPSWAP, SFPGT, LUTs, integer and conversion paths, FP32 Dst, assembly bodies,
-# SFPLOADMACRO's fallback), then, in registry order, every kernel that uses an instruction form
-# (mnemonic, mod1, chip) none before it uses.
+# SFPLOADMACRO's fallback), then, shortest programs first (compiling is the cost), every kernel
+# that uses an instruction form (mnemonic, mod1, chip) none before it uses.
 SEED_KERNELS = ("exp", "tanh", "log", "gelu", "reciprocal_fp32", "sqrt_fp32",
                 "tanh_fp32_2026_09", "exp_2026_09", "erf_2026_09", "mish_2026_09",
                 "atan_2026_09", "hellas_sin_fp32", "sigmoid_llk_lut", "cos_2026_02",
@@ -44,7 +44,9 @@ def _covering() -> set[str]:
     chosen, seen = set(SEED_KERNELS), set()
     for name in SEED_KERNELS:
         seen |= _forms(registry.get(name))
-    for spec in registry.specs():
+    by_size = sorted(registry.specs(),
+                     key=lambda spec: (sum(len(spec.program(a)) for a in spec.chips), spec.name))
+    for spec in by_size:
         new = _forms(spec) - seen
         if new:
             chosen.add(spec.name)
