@@ -276,27 +276,8 @@ def build(result) -> dict:
     summary, arrays = result.summary, result.arrays
     if arrays is None:                             # an FP32 sweep: summary only
         return _build_fp32(summary)
-    shares = _shares(summary)
-    extras = {
-        "stem": file_stem(summary),
-        "command": command_line(summary),
-        "input_facts": format_facts("bf16"),
-        "output_facts": format_facts(summary["output_format"]),
-        "value_space": value_space(),
-        "value_space_total": 1 << 16,
-        "index_layout": index_layout(summary["output_format"]),
-        "policies": [{"policy": name, "definition": text,
-                      "used": name == summary["reference_rounding"]}
-                     for name, text in reference.policies().items()],
-        "conventions": _conventions(summary, arrays),
-        "samples": samples_at_max(summary, arrays),
-        "histogram_rows": _histogram_rows(summary),
-        "binade_runs": _binade_runs(summary),
-        "worst_region": _worst_region(summary),
-        **shares,
-    }
-    extras["verdicts"] = _verdicts(summary, shares)
-    return jsonable({**summary, "report": extras})
+    return _model(summary, "bf16", value_space(), 1 << 16, _conventions(summary, arrays),
+                  samples_at_max(summary, arrays))
 
 
 def from_summary(summary: dict) -> dict:
@@ -367,20 +348,26 @@ def _build_fp32(summary: dict) -> dict:
     summary alone, since an FP32 sweep streams its lanes and keeps none (the value space
     counted, not enumerated; only the ``daz-index`` convention measured; the samples at the
     maximum are the summary's worst lanes)."""
+    return _model(summary, "fp32", fp32_value_space(), FP32_PATTERNS,
+                  _fp32_conventions(summary), summary["samples_at_max"][:SAMPLES])
+
+
+def _model(summary, input_format: str, space, space_total: int, conventions, samples) -> dict:
+    """The report model of a BF16 or an FP32 sweep: the summary plus what the report shows."""
     shares = _shares(summary)
     extras = {
         "stem": file_stem(summary),
         "command": command_line(summary),
-        "input_facts": format_facts("fp32"),
+        "input_facts": format_facts(input_format),
         "output_facts": format_facts(summary["output_format"]),
-        "value_space": fp32_value_space(),
-        "value_space_total": FP32_PATTERNS,
+        "value_space": space,
+        "value_space_total": space_total,
         "index_layout": index_layout(summary["output_format"]),
         "policies": [{"policy": name, "definition": text,
                       "used": name == summary["reference_rounding"]}
                      for name, text in reference.policies().items()],
-        "conventions": _fp32_conventions(summary),
-        "samples": summary["samples_at_max"][:SAMPLES],
+        "conventions": conventions,
+        "samples": samples,
         "histogram_rows": _histogram_rows(summary),
         "binade_runs": _binade_runs(summary),
         "worst_region": _worst_region(summary),
