@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sfpu_sim.version import __version__
-from sfpu_sim import compiled, cost, formats, reference, registry, ulp
+from sfpu_sim import compiled, cost, engines, formats, reference, registry, ulp
 from sfpu_sim.arch import get_arch
+from sfpu_sim.compiled import gpu
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.jsonio import jsonable, lane_row
@@ -200,38 +201,45 @@ def _pack(dst: Dst, path: DevicePath, count: int) -> np.ndarray:
     return output[:count]
 
 
-ENGINES = ("auto", "compiled", "machine")
 # "auto" compiles a program not compiled before only for runs longer than this, in lanes x
 # instructions: the Machine runs about 1.5e8 of them a second (median over every kernel on all
 # BF16 inputs), and a first compile costs 2-5 s, so below this the Machine finishes first. A
 # whole-BF16 sweep (65,536 lanes) never compiles; ten million inputs of a 30-instruction kernel
-# do. FP32 sweeps, many chunks of one program, ask for "compiled" themselves.
+# do. FP32 sweeps, many chunks of one program, take engines.long_run_engine().
 AUTO_COMPILE_WORK = 1 << 28
 
 
 def run_device(program: Program, inputs, path: DevicePath = DevicePath(),
                trace_lanes=None, machine_class=Machine, *,
-               fp32_inputs: bool = False, engine: str = "auto") -> DeviceRun:
+               fp32_inputs: bool = False, engine: str | None = None) -> DeviceRun:
     """Run ``program`` once per input (BF16 bit patterns; FP32 patterns with ``fp32_inputs``,
     see :func:`device_machine`) through ``path``; with ``trace_lanes``, record what every
     instruction changed in those lanes (input order); ``machine_class`` as for
     :func:`device_machine`.
 
-    ``engine``: "compiled" runs the program as one compiled per-lane function
-    (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or for a Machine
-    subclass), "machine" the per-instruction Machine, "auto" (default) the compiled function
-    where it is already compiled (this process or the disk cache) or the run is long enough
-    to pay for compiling it (:data:`AUTO_COMPILE_WORK`), else the Machine. All give the same
-    bits; ``DeviceRun.engine`` says which ran."""
-    if engine not in ENGINES:
-        raise SweepError(f"unknown engine {engine!r} (choose from: {', '.join(ENGINES)})")
+    ``engine`` (default: :func:`sfpu_sim.engines.default_engine`): "compiled" runs the program as one compiled
+    per-lane function (:mod:`sfpu_sim.compiled`; the Machine when it cannot, when tracing, or
+    for a Machine subclass), "cuda" the same function on an NVIDIA GPU
+    (:mod:`sfpu_sim.compiled.gpu`; "compiled" where the GPU cannot run the program),
+    "machine" the per-instruction Machine, "auto" compiled code where it is already compiled
+    (this process or the disk cache) or the run is long enough to pay for compiling it
+    (:data:`AUTO_COMPILE_WORK`; on a GPU when one is present), else the Machine. All give the
+    same bits; ``DeviceRun.engine`` says which ran."""
+    engine = engine or engines.default_engine()
+    if engine not in engines.ENGINES:
+        raise SweepError(f"unknown engine {engine!r} (choose from: "
+                         f"{', '.join(engines.ENGINES)})")
+    plain = trace_lanes is None and machine_class is Machine
     if engine == "auto":
-        engine = "compiled" if trace_lanes is None and machine_class is Machine and \
+        engine = engines.long_run_engine("auto") if plain and \
             _compiling_pays(program, np.asarray(inputs).size, path) else "machine"
     why_not = None
-    if engine == "compiled" and trace_lanes is None and machine_class is Machine and \
-            not uses_loadmacro(program):
-        run, why_not = _run_compiled(program, inputs, path, fp32_inputs)
+    if engine in ("compiled", "cuda") and plain and not uses_loadmacro(program):
+        run, why_not = _run_compiled(program, inputs, path, fp32_inputs, engine)
+        if run is None and engine == "cuda":
+            run, _ = _run_compiled(program, inputs, path, fp32_inputs, "compiled")
+            if run is not None:
+                run.engine = f"compiled (not on the GPU: {why_not})"
         if run is not None:
             return run
     m, inputs = device_machine(program, inputs, path, machine_class, fp32_inputs=fp32_inputs)
@@ -264,7 +272,8 @@ def _compiling_pays(program: Program, lanes: int, path: DevicePath) -> bool:
     return compiled.ready(template, program, _last_store(program))
 
 
-def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool):
+def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool,
+                  engine: str = "compiled"):
     """:func:`run_device` compiled: every SFPU starts in the state of one (a 32-lane Machine,
     the template) and only Dst, the per-lane input, is built for all lanes; no Machine of the
     whole batch exists. Returns (DeviceRun, None), or (None, why not) when the program does not
@@ -274,15 +283,16 @@ def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool)
     template = _device_state(program, path, LANES_PER_SFPU)
     dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
     _unpack(dst, padded, path, fp32_inputs)
+    execute = gpu.execute_sfpus if engine == "cuda" else compiled.execute_sfpus
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
-        captured, why_not = compiled.execute_sfpus(template, program,
-                                                   dst.bits.reshape(dst.bits.shape[0], -1), store)
+        captured, why_not = execute(template, program, dst.bits.reshape(dst.bits.shape[0], -1),
+                                    store)
     if why_not is not None:
         return None, why_not
     count = inputs.size
     return DeviceRun(inputs, captured[:count], _pack(dst, path, count), path, program,
-                     None, "compiled"), None
+                     None, engine), None
 
 
 class StoreWatch:

@@ -4,6 +4,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numba
+
+# The GPU engine's tests run in numba's CUDA simulator (CI has no GPU): numba reads the setting
+# when numba.cuda is first imported (sfpu-sim's pytest plugin has imported numba already, not
+# numba.cuda). NUMBA_ENABLE_CUDASIM=0 in the environment runs them on a GPU.
+os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+numba.config.reload_config()
+
 import numpy as np
 import pytest
 from hypothesis import settings

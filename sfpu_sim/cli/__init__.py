@@ -37,6 +37,11 @@ def _common_options() -> argparse.ArgumentParser:
                         help="threads for the emulator's parallel work (default: as many as "
                              "the CPUs allow, one when they are busy; at most "
                              "$NUMBA_NUM_THREADS)")
+    common.add_argument("--engine", choices=("auto", "compiled", "machine", "cuda"),
+                        help="where kernels run: auto (default, or $SFPU_SIM_ENGINE: the "
+                             "Machine for short runs, compiled code for long ones, on a GPU "
+                             "when one is present), compiled (CPU), machine (per "
+                             "instruction), cuda (an NVIDIA GPU); all give the same bits")
     return common
 
 
@@ -67,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
             from sfpu_sim import threads
 
             threads.set_threads(args.threads)
+        if args.engine is not None:
+            from sfpu_sim import engines
+
+            engines.set_engine(args.engine)
         if args.kernel_files:
             from sfpu_sim import registry
 

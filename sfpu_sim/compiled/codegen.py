@@ -543,6 +543,7 @@ class Translation(PredicationOps):
         self.configs += 1
         self.read(0)
         self.guarded("l < 8", f"cfgv[{k}, lu] = r0", f"cfgf[{k}, lu] = f")   # grid row 0 first
+        self.emit("lanes_meet()")               # before any lane reads what lanes 0-7 wrote
         conditions = [f"(({i.imm16} >> (2 * (l & 7))) & 1) != 0"] if mod1 & 8 else []
         if self.enable:
             conditions.append(f"cfgf[{k}, lu & SEVEN]")

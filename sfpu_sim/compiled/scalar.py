@@ -68,6 +68,14 @@ def fma_blackhole_inline(a, b, c):
 
 # --- integers and fields ---------------------------------------------------------------------
 @inline
+def lanes_meet():
+    """Where lanes read what other lanes of their SFPU wrote (SFPCONFIG's value from lanes
+    0-7): nothing here, as a CPU program runs an SFPU's lanes one after another; a barrier
+    where lanes are threads (:mod:`sfpu_sim.compiled.gpu`)."""
+    return None
+
+
+@inline
 def int32(x):
     """The pattern read as a two's complement int32."""
     return (x ^ SIGN) - SIGN

@@ -37,6 +37,7 @@ class Job:
     selection: tuple                 # (range, region)
     worst: int
     threads: int | None = None       # compiled-loop threads in the process running a chunk
+    engine: str = "compiled"         # or "cuda": where the kernel runs (same bits)
 
     def program(self):
         """The kernel program, rebuilt from its words (cached per process)."""
@@ -73,13 +74,15 @@ _PROGRAMS: dict = {}
 _REFERENCES: dict = {}
 
 
-def run_device_bits(program, x: np.ndarray, dest: str, output_format: str):
-    """(kernel FP32 result, device output) of FP32 input patterns through the device path."""
+def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
+                    engine: str = "compiled"):
+    """(kernel FP32 result, device output) of FP32 input patterns through the device path,
+    the kernel compiled (a chunk is one of many: compiling once pays for all of them) on the
+    CPU, or on the GPU with ``engine="cuda"``."""
     from sfpu_sim.sweeps import DevicePath, run_device
 
-    # A chunk is one of many: compiling once pays for all of them.
     run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
-                     engine="compiled")
+                     engine=engine)
     kernel, output = run.kernel_fp32, run.output
     del run
     # The Machine behind a run sits in reference cycles, and a chunk allocates too few Python
@@ -98,7 +101,7 @@ def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
 
         threads.set_threads(job.threads)
     x = job.the_walk().patterns(start, stop)
-    kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format)
+    kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine)
     expected, refined, precision = job.reference().expected(x)
     partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
                                     job.the_selection(), job.worst)
@@ -142,10 +145,12 @@ def _cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
 
 def job_for(spec, arch: str, dest: str, output_format: str, policy: str, walk, selection,
             worst: int) -> Job:
+    from sfpu_sim.engines import long_run_engine
+
     program = spec.program(arch)
     info = walk.as_dict()
     return Job(spec.name, spec.function, program.arch.name, tuple(program.words),
                tuple(ins.source for ins in program), program.init_length, dest,
                output_format, policy,
                (info["kind"], info["stride"], tuple(info["range"]) if info["range"] else None),
-               (selection.range, selection.region), worst)
+               (selection.range, selection.region), worst, engine=long_run_engine())

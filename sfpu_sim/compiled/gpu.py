@@ -1,0 +1,192 @@
+"""A kernel program on an NVIDIA GPU: the compiled engine's per-lane code, one CUDA thread a lane.
+
+Owns: turning a program's :class:`~sfpu_sim.compiled.codegen.Translation` (the same one the CPU
+engine compiles) into a numba-cuda kernel, caching it, and running a sweep's batch of SFPUs on
+the GPU (:func:`execute_sfpus`, the contract of :func:`sfpu_sim.compiled.execute_sfpus`). The
+per-lane statements are :func:`sfpu_sim.compiled.lane_body`'s, unchanged, and they call the
+same scalar helpers (:mod:`sfpu_sim.compiled.scalar`), which numba-cuda compiles as device
+functions: there is no second emulator. Only the frame differs: the CPU function loops over
+lanes; here ``cuda.grid(1)`` is the lane. Knows nothing of kernels, sweeps or references.
+
+Where no GPU is present, numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) runs the same
+kernel source in Python, lane by lane: that is how the test suite holds this engine to the CPU
+one bit for bit without a GPU (tests/test_gpu.py).
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import numpy as np
+
+from sfpu_sim import compiled as cpu
+from sfpu_sim import jit
+from sfpu_sim.compiled.codegen import NotCompiled, Translation
+from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.machine import LANES_PER_SFPU, Machine
+
+__all__ = ["NoGpu", "available", "execute_sfpus", "has_gpu", "launch", "prepare", "require"]
+
+# A block is whole SFPUs, so that every thread of a block reaches its barriers (no thread
+# beyond the last lane exists to leave early).
+SFPUS_PER_BLOCK = 4
+SIGNATURE = ("(uint32[:, ::1], uint32[::1], bool[::1], bool[:, ::1], bool[:, ::1], uint32[::1], "
+             "uint16[:, ::1], uint32[::1], uint64, boolean)")
+_MEMORY: dict[tuple, cpu.Compiled | str] = {}
+
+
+class NoGpu(SfpuSimError):
+    """``--engine cuda`` where no CUDA GPU (nor the simulator) can run it."""
+
+
+@cache
+def unavailable() -> str | None:
+    """Why the GPU engine cannot run here, or None when it can (a GPU numba-cuda drives, or
+    numba's CUDA simulator)."""
+    try:
+        from numba import cuda
+    except Exception as error:                              # numba built without CUDA
+        return f"numba's CUDA support does not import ({type(error).__name__}: {error})"
+    if simulated():
+        return None
+    try:
+        if cuda.is_available():
+            return None
+    except Exception as error:                              # a broken driver install
+        return f"the CUDA driver does not start ({type(error).__name__}: {error})"
+    return ("no CUDA GPU is visible to numba (install the gpu extra, pip install "
+            "'sfpu-sim[gpu]', on a machine with an NVIDIA GPU and its driver; or set "
+            "NUMBA_ENABLE_CUDASIM=1 for numba's slow simulator)")
+
+
+def simulated() -> bool:
+    """Whether numba.cuda is numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``)."""
+    import numba
+
+    return bool(numba.config.ENABLE_CUDASIM)
+
+
+def available() -> bool:
+    return unavailable() is None
+
+
+def has_gpu() -> bool:
+    """A real GPU (not the simulator): what "auto" takes for long runs."""
+    return available() and not simulated()
+
+
+def device_name() -> str:
+    """The GPU's name as its driver gives it, or the simulator's."""
+    if simulated():
+        return "numba's CUDA simulator"
+    from numba import cuda
+
+    name = cuda.get_current_device().name
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def require() -> None:
+    """Raise :class:`NoGpu` (one line) when the GPU engine cannot run here."""
+    reason = unavailable()
+    if reason is not None:
+        raise NoGpu(f"--engine cuda: {reason}")
+
+
+def execute_sfpus(template: Machine, program, dst: np.ndarray, capture_at: int | None = None):
+    """:func:`sfpu_sim.compiled.execute_sfpus` on the GPU: ``dst`` (SFPUs x cells, changed in
+    place) goes to the GPU, one thread per lane runs the program, Dst and the captured LReg
+    come back. Returns ``(captured, reason)``; when the program cannot run on the GPU, nothing
+    has run: ``(None, reason)``."""
+    c = prepare(template, program, capture_at)
+    if isinstance(c, str):
+        return None, c
+    from numba import cuda
+
+    device_dst = cuda.to_device(dst)
+    captured = cuda.device_array(dst.shape[0] * LANES_PER_SFPU if capture_at is not None else 1,
+                                 dtype=np.uint32)
+    launch(c, template, device_dst, captured)
+    device_dst.copy_to_host(dst)
+    return (captured.copy_to_host() if capture_at is not None else None), None
+
+
+def prepare(template: Machine, program, capture_at: int | None = None):
+    """The GPU kernel for ``program`` from ``template``'s state (one SFPU), with the Machine's
+    hazard checks and warnings done, as :func:`sfpu_sim.compiled.execute_sfpus` does them; or
+    why it cannot run on the GPU (a string)."""
+    require()
+    if template.lanes != LANES_PER_SFPU:
+        raise ValueError(f"a template is one SFPU ({LANES_PER_SFPU} lanes), not {template.lanes}")
+    instructions = cpu._instructions(program, template)
+    if instructions is None:
+        return "an instruction word does not decode"
+    c = compile_for(template, instructions, capture_at)
+    if not isinstance(c, str):
+        cpu._hazards(template, instructions, c.words, dry_run=False,
+                     enable_before=c.enable_before)
+    return c
+
+
+def launch(c: cpu.Compiled, template: Machine, device_dst, device_captured) -> None:
+    """Run :func:`prepare`'s kernel over GPU-resident Dst bits (SFPUs x cells), every SFPU
+    starting from ``template``; the captured LReg goes to ``device_captured`` (one entry per
+    lane, or one unused entry). Returns once queued (numba-cuda's default stream)."""
+    from numba import cuda
+
+    stack_in, stack_out = cpu._stacks(template, c)
+    sfpus = device_dst.shape[0]
+    per_block = SFPUS_PER_BLOCK if sfpus % SFPUS_PER_BLOCK == 0 else 1
+    c.function[sfpus // per_block, per_block * LANES_PER_SFPU](
+        cuda.to_device(template.lreg.view(np.ndarray)), cuda.to_device(template.lreg_macro),
+        cuda.to_device(template.cc.flags), cuda.to_device(stack_in), cuda.to_device(stack_out),
+        cuda.to_device(template.prng), device_dst, device_captured, cpu.ONE_SFPU, False)
+
+
+def compile_for(m: Machine, instructions, capture_at: int | None = None):
+    """The GPU kernel for ``m``'s state (a :class:`~sfpu_sim.compiled.Compiled`), or why it
+    cannot be built (a string)."""
+    return cpu.compile_for(m, instructions, capture_at, build=_build, memory=_MEMORY)
+
+
+def source(t: Translation, instructions, uniform, cache_on_disk: bool) -> str:
+    """The kernel module's source: :func:`sfpu_sim.compiled.header`, a CUDA frame that makes
+    the thread's index the lane, and :func:`sfpu_sim.compiled.lane_body` unchanged. A warp is
+    an SFPU (the launch keeps blocks whole SFPUs); SFPCONFIG's per-lane values pass through
+    the warp's slice of a shared array, the block's barrier between the writes of lanes 0-7
+    and the reads (``lanes_meet``)."""
+    shape = f"({SFPUS_PER_BLOCK}, {max(t.configs, 1)}, 8)"
+    sfpu = f"cuda.threadIdx.x // {LANES_PER_SFPU}"
+    lines = cpu.header(t, instructions, "from numba import cuda")
+    lines += ["", "", "@cuda.jit(device=True)", "def lanes_meet():", "    cuda.syncthreads()",
+              "", "", f"@cuda.jit(cache={cache_on_disk})",
+              ("def run(lreg, macro, flags, stack_in, stack_out, prng, dst, capture, "
+               "state_mask, keep_state):"),
+              "    first = np.uint64(cuda.grid(1))",
+              f"    cfgv = cuda.shared.array({shape}, np.int64)[{sfpu}]",
+              f"    cfgf = cuda.shared.array({shape}, np.bool_)[{sfpu}]"]
+    lines += ["    " + line for line in cpu.lane_body(t, uniform, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def _build(m: Machine, instructions, capture_at, uniform) -> cpu.Compiled:
+    if len(instructions) > cpu.MAX_INSTRUCTIONS:
+        raise NotCompiled(f"{len(instructions):,} instructions, more than the "
+                          f"{cpu.MAX_INSTRUCTIONS:,} compiled")
+    t = Translation(m, instructions, capture_at, inline_fma=False)
+    directory = _directory()
+    text = source(t, instructions, uniform, directory is not None)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+    try:
+        function = cpu._load(text, digest, prefix="sfpu_sim_gpu_program", directory=directory)
+        if not simulated():                 # now, so that a failure falls back
+            function.compile(SIGNATURE)
+    except Exception as error:                  # numba-cuda's limits, never a wrong answer
+        raise NotCompiled(f"numba-cuda could not compile it ({type(error).__name__}: "
+                          f"{str(error).splitlines()[0][:120] if str(error) else ''})") from None
+    return cpu.Compiled.of(t, function, text, digest, instructions)
+
+
+def _directory():
+    """Where kernel sources go so that numba-cuda can cache their machine code; none under the
+    simulator, which compiles nothing."""
+    return None if simulated() else jit.program_directory()

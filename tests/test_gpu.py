@@ -1,0 +1,118 @@
+"""The GPU engine (sfpu_sim.compiled.gpu) gives the Machine's bits, run through numba's CUDA
+simulator (conftest sets NUMBA_ENABLE_CUDASIM=1 unless the environment says otherwise): every
+registered kernel x chip through an FP32 Dst on 32 FP32 patterns (one SFPU: edge values and
+random ones), the covering subset of tests/test_compiled.py through its registered Dst on 128
+BF16 patterns (a block of four SFPUs); under the slow marker, every kernel through both paths
+on 4,096 patterns.
+
+The simulator runs the same generated kernel source as a GPU, one Python thread per lane; what
+it cannot show (numba-cuda's code generation) was checked on an H100: every Dst cell and
+captured LReg equal to the CPU compiled engine's over 2 x 2**24 inputs per kernel and chip
+(``python -m sfpu_sim.bench gpu``)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sfpu_sim import registry
+from sfpu_sim.compiled import gpu
+from sfpu_sim.sweeps import DevicePath, run_device, uses_loadmacro
+from tests.test_compiled import COVERING, _expect_compiled, _first_difference
+
+pytestmark = pytest.mark.skipif(not gpu.available(), reason=f"no GPU engine: "
+                                f"{gpu.unavailable()}")
+
+EDGES = np.array([0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x80800000,
+                  0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000,
+                  0x7FC00000, 0xFFC00001, 0x7F800001, 0x3F000000, 0x40490FDB, 0xC0A00000,
+                  0x33800000, 0x4B000000], dtype=np.uint32)
+
+
+def _fp32_patterns(count: int) -> np.ndarray:
+    """The edge values, then random normal values with |x| in [2**-30, 2**30), then random
+    patterns: ``count`` in all, from a fixed seed."""
+    rng = np.random.default_rng(20261127)
+    rest = count - EDGES.size
+    normal = (rng.integers(0, 2, rest // 2, dtype=np.uint32) << np.uint32(31)) \
+        | (rng.integers(97, 157, rest // 2, dtype=np.uint32) << np.uint32(23)) \
+        | rng.integers(0, 1 << 23, rest // 2, dtype=np.uint32)
+    raw = rng.integers(0, 1 << 32, rest - rest // 2, dtype=np.uint64).astype(np.uint32)
+    return np.concatenate([EDGES, normal, raw])
+
+
+def _bf16_patterns(count: int) -> np.ndarray:
+    return (_fp32_patterns(count) >> np.uint32(16)).astype(np.uint16)
+
+
+def _programs(subset=None):
+    return [pytest.param(spec, arch, id=f"{spec.name}@{arch}",
+                         marks=() if subset is None or spec.name in subset else pytest.mark.slow)
+            for spec in registry.specs() for arch in spec.chips]
+
+
+def _same(spec, arch, inputs, path, fp32_inputs) -> None:
+    program = spec.program(arch)
+    on_gpu = run_device(program, inputs, path, fp32_inputs=fp32_inputs, engine="cuda")
+    machine = run_device(program, inputs, path, fp32_inputs=fp32_inputs, engine="machine")
+    if _expect_compiled(program) and not uses_loadmacro(program):
+        assert on_gpu.engine == "cuda", on_gpu.engine
+    for name in ("output", "kernel_fp32"):
+        got, want = getattr(on_gpu, name), getattr(machine, name)
+        assert np.array_equal(got, want), _first_difference(name, got, want, inputs)
+
+
+@pytest.mark.parametrize("spec, arch", _programs())
+def test_gpu_equals_machine_through_the_fp32_device_path(spec, arch):
+    _same(spec, arch, _fp32_patterns(32), DevicePath("fp32", "fp32", "fp32"), True)
+
+
+@pytest.mark.parametrize("spec, arch", _programs(COVERING))
+def test_gpu_equals_machine_through_the_registered_dst(spec, arch):
+    _same(spec, arch, _bf16_patterns(128), DevicePath(dest=spec.dest), False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec, arch", _programs())
+def test_gpu_equals_machine_on_4096_inputs_of_both_paths(spec, arch):
+    _same(spec, arch, _fp32_patterns(4096), DevicePath("fp32", "fp32", "fp32"), True)
+    _same(spec, arch, _bf16_patterns(4096), DevicePath(dest=spec.dest), False)
+
+
+def test_an_fp32_sweep_on_the_gpu_gives_the_cpu_summary(tmp_path):
+    """The CLI end to end, --engine cuda against --engine compiled: the same JSON bytes."""
+    outputs = []
+    for engine in ("cuda", "compiled"):
+        done = subprocess.run([sys.executable, "-m", "sfpu_sim", "sweep", "reciprocal_fp32",
+                               "--arch", "blackhole", "--in", "fp32", "--exhaustive",
+                               "--range=1,1.0001", "--json", "--engine", engine,
+                               "--state", str(tmp_path / f"{engine}.json")],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    assert '"count": 839,' in outputs[0]
+
+
+def test_engine_cuda_without_a_gpu_is_one_line_and_exit_2():
+    environment = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    done = subprocess.run([sys.executable, "-m", "sfpu_sim", "eval", "exp", "--arch",
+                           "wormhole", "--engine", "cuda", "1.0"], env=environment,
+                          capture_output=True, text=True, timeout=120)
+    if done.returncode == 0:
+        pytest.skip("a GPU is present: --engine cuda runs")
+    assert done.returncode == 2
+    assert done.stderr.startswith("sfpu-sim: error: --engine cuda: ")
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_sfpconfig_values_cross_lanes_on_the_gpu_as_on_the_cpu():
+    """exp's init writes its constant LRegs with SFPCONFIG, whose per-lane value comes from
+    lanes 0-7 of the SFPU: on the GPU through a shared array and a barrier (lanes_meet)."""
+    spec = registry.get("exp")
+    program = spec.program("wormhole")
+    assert any(i.mnemonic == "SFPCONFIG" for i in program)
+    _same(spec, "wormhole", _bf16_patterns(96), DevicePath(dest=spec.dest), False)
