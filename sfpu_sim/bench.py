@@ -14,6 +14,8 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim.bench_gpu import CHUNK, CHUNK_STARTS, SWEPT, bench_gpu
+
 SEED = 20261126
 
 
@@ -437,7 +439,7 @@ def _once(call) -> float:
     return time.perf_counter() - start
 
 
-TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "machine": bench_machine,
+TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "gpu": bench_gpu, "machine": bench_machine,
            "reference": bench_reference, "kernel": bench_kernel, "study": bench_study,
            "loop": bench_loop, "locate": bench_locate, "fit": bench_fit, "budget": bench_budget}
 DEFAULT_LANES = [1 << 20, 1 << 24]
@@ -458,6 +460,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="fp32: one input in STRIDE (default 1024: 4,194,304 inputs)")
     parser.add_argument("--scheduler", nargs="+", default=["local", "dask"],
                         help="fp32: schedulers to time (default: local dask)")
+    parser.add_argument("--chunks", type=int, default=len(CHUNK_STARTS),
+                        help=f"gpu: chunks per kernel row (default {len(CHUNK_STARTS)})")
+    parser.add_argument("--chunk-size", type=int, default=CHUNK,
+                        help=f"gpu: inputs per chunk (default {CHUNK:,})")
+    parser.add_argument("--swept", nargs="*", default=None,
+                        help=f"gpu: FP32-Dst kernels swept end to end per engine and threads "
+                             f"(default: {' '.join(SWEPT)}; none: no sweep table)")
     parser.add_argument("--kernels", nargs="+", default=None,
                         help=f"kernel: registered kernels to run (default: "
                              f"{' '.join(KERNEL_BENCH)})")
