@@ -8,9 +8,12 @@ It gives no source code; every choice it leaves open is stated here and in the r
 
 Reductions
 
-* sin, cos: ``x = q*pi/2 + r``, ``q = round(x * 2/pi)`` by the 1.5*2**23 rounding bias (one
-  multiply-add; the low bits of its pattern are ``q`` in two's complement), then two-constant
-  Cody-Waite ``r = (x - q*P1) - q*P2``, each step one multiply-add. ``P1 = 0x1.92p+0`` is a BF16
+* sin, cos: ``x = q*pi/2 + r``, ``q = round(x * 2/pi)``: for ``|x| < 2**22`` by the
+  1.5*2**23 rounding bias (one multiply-add; its sum steps by 1 there, so the low bits of its
+  pattern are ``q`` in two's complement); from ``2**22`` on, where the sum would step by 2 or
+  more, ``x * 2/pi`` is rounded to an integer (adding and taking away 2**23 below 2**23) and
+  ``q mod 4`` read from that integer's exponent and mantissa. Then two-constant Cody-Waite
+  ``r = (x - q*P1) - q*P2``, each step one multiply-add. ``P1 = 0x1.92p+0`` is a BF16
   pattern (one SFPLOADI) with 8 significant bits, so ``q*P1`` is exact for ``|q| < 2**16``.
   ``P2 = 0x1.fb54442d18p-12`` (the note's constant: ``pi/2 - P1`` in binary64) is not an FP32
   number; the kernel holds it rounded to nearest, ``0x1.fb5444p-12`` (0x39FDAA22, two SFPLOADI),
@@ -80,6 +83,7 @@ TWO_OVER_PI = as_float(0x3F22F983)                # 2/pi rounded to FP32
 INV_LN2 = as_float(0x3FB8AA3B)                    # 1/ln 2 rounded to FP32
 LN2 = as_float(0x3F317218)                        # ln 2 rounded to FP32
 ROUNDING_BIAS = as_float(0x4B400000)              # 1.5 * 2**23: adding it rounds to an integer
+TWO_POW_23 = 8388608.0
 FIXED_NAN = 0x7FC00000
 EXP_CLAMP = (-104.0, 89.0)
 INF_BITS = 0x7F800000
@@ -108,13 +112,53 @@ def _round_bf16_rne(y) -> vFloat:
 
 
 def _reduce_pio2(x):
-    """``(q_bits, r)`` with ``x = q*pi/2 + r``: the low bits of ``q_bits`` are q (two's
-    complement), r by two-constant Cody-Waite."""
+    """``(q_bits, r)`` with ``x = q*pi/2 + r``: the low two bits of ``q_bits`` are q mod 4
+    (two's complement), r by two-constant Cody-Waite."""
     t = x * TWO_OVER_PI + ROUNDING_BIAS          # round(x * 2/pi) + 1.5*2**23
     q = t - ROUNDING_BIAS                        # exact
+    q_bits = reinterpret(vInt, t)
+    with v_if(exexp(x) >= 22):
+        # The bias's sum steps by 2 or more once |x * 2/pi| >= 2**22 (|x| >= 6.59e6), and its
+        # pattern no longer holds q; from |x| = 2**22 on (|x * 2/pi| >= 2.67e6, a margin),
+        # q = round(x * 2/pi) and q mod 4 from q itself, as the note's recipe says.
+        q.assign(x * TWO_OVER_PI)
+        _round_to_integer(q)
+        _set_low_two_bits(q_bits, q)
+    v_endif()
     r = q * -PIO2_HI + x                         # exact while |q| < 2**16
     r = q * -PIO2_LO + r
-    return reinterpret(vInt, t), r
+    return q_bits, r
+
+
+def _round_to_integer(u) -> None:
+    """``u`` rounded to an integer, in place: below 2**23 in magnitude by adding and taking
+    away 2**23 (the sum's unit in the last place is 1); from 2**23 on ``u`` is one already."""
+    a = setsgn(u, 0)
+    with v_if(exexp(a) < 23):
+        a.assign((a + TWO_POW_23) - TWO_POW_23)
+    v_endif()
+    u.assign(setsgn(a, u))
+
+
+def _set_low_two_bits(q_bits, q) -> None:
+    """``q_bits`` = q mod 4 for an integer-valued ``q`` with |q| >= 2**21, from its magnitude's
+    pattern (|q| = 2**e + mantissa * 2**(e - 23); the exponent read by comparing the pattern
+    with the first of each binade), negated mod 4 for q < 0. Written into ``q_bits`` in place:
+    sincos has no register left for another value."""
+    field = reinterpret(vInt, setsgn(q, 0))
+    q_bits.assign(vInt(0))                       # from 2**25 on, 4 divides q
+    with v_if(field < vInt(0x4A800000)):         # [2**21, 2**22): mantissa counts quarters
+        q_bits.assign((field >> 2) & 3)
+    with v_elseif(field < vInt(0x4B000000)):     # [2**22, 2**23): mantissa counts halves
+        q_bits.assign((field >> 1) & 3)
+    with v_elseif(field < vInt(0x4B800000)):     # [2**23, 2**24): mantissa counts ones
+        q_bits.assign(field & 3)
+    with v_elseif(field < vInt(0x4C000000)):     # [2**24, 2**25): mantissa counts twos
+        q_bits.assign((field & 1) << 1)
+    v_endif()
+    with v_if(q < 0.0):
+        q_bits.assign((vInt(4) - q_bits) & 3)
+    v_endif()
 
 
 def _sin_poly(r, s):

@@ -37,6 +37,7 @@ NEG_PIO2_LO = bits(-float.fromhex("0x1.fb54442d18p-12"))        # rounded to nea
 TWO_OVER_PI, INV_LN2 = bits(2 / np.pi), bits(1 / np.log(2))
 LN2, NEG_LN2 = bits(np.log(2)), bits(-np.log(2))
 BIAS = np.uint32(0x4B400000)                                      # 1.5 * 2**23
+TWO_POW_23 = np.uint32(0x4B000000)
 ONE, NEG_ONE, ZERO = bits(1.0), bits(-1.0), np.uint32(0)
 
 
@@ -109,14 +110,29 @@ def _horner(p: Platform, x, *coefficients):
 
 
 def _reduce(p: Platform, x):
+    """(q mod 4, sin r, cos r): q = round(x * 2/pi) by the rounding bias for |x| < 2**22, where
+    the bias's sum steps by 1 (its low bits are then q mod 4); from 2**22 on from q itself:
+    x * 2/pi rounded to an integer (adding and taking away 2**23 below 2**23)."""
     t = p.mad(x, TWO_OVER_PI, BIAS)
     q = p.sub(t, BIAS)
+    u = p.mul(x, TWO_OVER_PI)
+    magnitude = u & MAGNITUDE
+    below = (magnitude >> 23).astype(np.int64) < 127 + 23
+    rounded = np.where(below, p.sub(p.add(magnitude, TWO_POW_23), TWO_POW_23),
+                       magnitude) | (u & SIGN)
+    large = ((x >> 23) & 0xFF).astype(np.int64) >= 127 + 22
+    q = np.where(large, rounded, q).astype(np.uint32)
+    with np.errstate(invalid="ignore"):                   # NaN and Inf lanes: q mod 4 unused
+        value = formats.bits_to_fp32(q).astype(np.float64)
+    small = np.abs(value) < 2.0 ** 25                      # above, 4 divides q
+    q_mod_4 = np.mod(np.where(small, value, 0).astype(np.int64), 4).astype(np.uint32)
+    quadrant = np.where(large, q_mod_4, t & np.uint32(3))
     r = p.mad(q, NEG_PIO2_HI, x)
     r = p.mad(q, NEG_PIO2_LO, r)
     s = p.mul(r, r)
     sin_r = p.mul(_horner(p, s, S1, S3, S5, S7), r)
     cos_r = _horner(p, s, C0, C2, C4, C6)
-    return t, sin_r, cos_r
+    return quadrant, sin_r, cos_r
 
 
 def _trig_specials(x, y, at_zero):
@@ -128,9 +144,9 @@ def _trig_specials(x, y, at_zero):
 def sincos(p: Platform, x):
     """(sin x, cos x) as FP32 patterns before the ending."""
     x = _u32(x)
-    t, sin_r, cos_r = _reduce(p, x)
-    odd = (t & 1) == 1
-    sign = (t & 2) << 30
+    quadrant, sin_r, cos_r = _reduce(p, x)
+    odd = (quadrant & 1) == 1
+    sign = (quadrant & 2) << 30
     s = np.where(odd, cos_r, sin_r) ^ sign
     c = np.where(odd, sin_r ^ SIGN, cos_r) ^ sign
     return _trig_specials(x, s, x), _trig_specials(x, c, ONE)

@@ -107,12 +107,12 @@ def test_sincos_views_store_the_same_two_rows_as_sin_and_cos(arch, dest, dst):
 # default cell): (max, sum of distances, inputs measured), identical on both chips. FP32-Dst
 # kernels are measured on the sweep's default BF16 output (the packer rounds) and on FP32.
 FIGURES = {
-    ("sin", "bf16"): (48622, 138541150, 44099),
-    ("cos", "bf16"): (48573, 139263859, 44124),
+    ("sin", "bf16"): (48574, 114708410, 43743),
+    ("cos", "bf16"): (48581, 135747218, 44481),
     ("exp", "bf16"): (1, 45, 65025),
     ("log", "bf16"): (14697, 14910, 32513),
-    ("sin", "fp32"): (3186383494, 9079033280327, 44099),
-    ("cos", "fp32"): (3183196831, 9126407338957, 44124),
+    ("sin", "fp32"): (3183223639, 7517228267496, 43743),
+    ("cos", "fp32"): (3183666760, 8895957736872, 44481),
     ("exp", "fp32"): (1796, 41830218, 65025),
     ("log", "fp32"): (963084289, 975988477, 32513),
 }
@@ -177,3 +177,35 @@ def test_log_of_one_is_the_cubics_error_at_one_half(arch, dst):
     want = int(formats.fp32_to_bf16_rne(formats.fp32_to_bits(np.float32(value))))
     assert want == 0x39E8
     assert dst("hellas_log", arch)[0x3F80] == want
+
+
+# Beyond |x * 2/pi| = 2**22 the rounding bias's sum steps by 2 or more and its pattern no longer
+# holds q: the kernels then take q = round(x * 2/pi) and q mod 4 from q itself (issue: sin(2**23)
+# came out 0.908 for 0.432). 2**22 * pi/2 is 6,588,397.3.
+QUADRANT_INPUTS = np.array([0x4AC90FDA, 0x4AC90FDB, 0x4AC90FDC, 0x4AFFFFFF, 0x4B000000, 0x4B000001,
+                            0x4B000002, 0x4B000003, 0x4B7FFFFF, 0x4B800000, 0x4B800001,
+                            0x4B800003, 0x4BFFFFFF, 0x4C000000, 0x4C000001], dtype=np.uint32)
+QUADRANT_INPUTS = np.concatenate([QUADRANT_INPUTS, QUADRANT_INPUTS | np.uint32(0x80000000)])
+
+
+def _exact_q_mod_4(arch: str, x: np.ndarray) -> np.ndarray:
+    """q mod 4 with q = round-half-even(x * 2/pi), the product rounded by the chip's multiply
+    (the kernel's one SFPMAD with a zero addend), in Python integers."""
+    u = formats.bits_to_fp32(model.Platform(arch).mul(x, model.TWO_OVER_PI))
+    return np.array([round(Fraction(float(v))) % 4 for v in u], dtype=np.uint32)
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("name", ["hellas_sin_fp32", "hellas_cos_fp32"])
+def test_the_quadrant_is_q_mod_4_at_2_pow_23_2_pow_24_and_their_neighbours(name, arch):
+    function = name.removeprefix("hellas_").removesuffix("_fp32")
+    out = run_device(registry.get(name).program(arch), QUADRANT_INPUTS,
+                     DevicePath("fp32", "fp32", "fp32"), fp32_inputs=True, engine="machine")
+    assert np.array_equal(out.output, model.dst(function, arch, QUADRANT_INPUTS, "fp32"))
+    quadrant, _, _ = model._reduce(model.Platform(arch), QUADRANT_INPUTS)
+    assert np.array_equal(quadrant, _exact_q_mod_4(arch, QUADRANT_INPUTS))
+    # sin(2**23) = 0.432248 and cos(2**23) = -0.901752: the right quadrant, and the value the
+    # chip's multiply-add gives the Cody-Waite steps (not an IEEE fused multiply-add: x - q*P1
+    # comes out 2583.375 for 2583.359375), as the note allows above 2**20.
+    assert out.output[QUADRANT_INPUTS == 0x4B000000][0] == \
+        (0x3ED612C8 if function == "sin" else 0xBF688C9B)        # 0.418112, -0.908395
