@@ -17,12 +17,17 @@ A kernel file is plain Python::
     register_kernel("twice", twice, function="my_twice", reference=lambda x: 2 * x)
 
 Errors in such a file (syntax, a failing import, a duplicate name, an unknown function, DSL
-misuse when the kernel is built) are one line naming the file and line.
+misuse when the kernel is built, ``sys.exit()``) are one line naming the file and line. Only a
+regular file is read (a FIFO would block forever). What the file, or a kernel body while it is
+built, prints goes to stderr: stdout carries only the command's output (``--json``).
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
+import inspect
 import os
+import stat
 import sys
 import traceback
 import types
@@ -174,9 +179,15 @@ def _built(spec: KernelSpec, arch):
     """``spec.build(arch)``; an unexpected exception inside a user's kernel becomes one line
     naming the innermost line of the file that registered it."""
     try:
-        return spec.build(arch)
+        with contextlib.redirect_stdout(sys.stderr):    # a print() in a body: not before --json
+            return spec.build(arch)
     except SfpuSimError:
         raise
+    except SystemExit as stop:
+        where = _frame_in(stop.__traceback__, spec.origin.rpartition(":")[0]) or spec.origin
+        raise KernelFileError(f"{where}: building kernel {spec.name!r} on {arch.name}: the "
+                              f"body called sys.exit({stop.code!r}); a kernel body only emits "
+                              f"instructions") from None
     except Exception as error:              # a bug in the kernel's Python, not in sfpu-sim
         where = _frame_in(error.__traceback__, spec.origin.rpartition(":")[0])
         if where is None:
@@ -260,10 +271,29 @@ def register_kernel(name: str, body, *, init=None, function: str,
                                     f"{type(fn).__name__}")
     if any(fn is None for fn in body_for.values()):
         raise RegistrationError(f"{origin}: kernel {name!r} needs a body")
+    for part, functions in (("body", body_for), ("init", init_for)):
+        for fn in {id(fn): fn for fn in functions.values() if fn is not None}.values():
+            _check_takes_no_arguments(fn, name, part, origin)
     return _register(name, _dsl_builder(name, body_for, init_for), function=function,
                      chips=chips, dest=dest, mode=mode, provenance=provenance,
                      description=description, reference=reference, specials=specials,
                      origin=origin, template=template, params=params, instance_of=instance_of)
+
+
+def _check_takes_no_arguments(fn, kernel: str, part: str, origin: str) -> None:
+    """The DSL calls a body or an init with no arguments: one that needs some is refused here,
+    at registration, rather than as a TypeError inside the tracer when it is built."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):         # a builtin without a signature: found when built
+        return
+    needed = [p for p in signature.parameters.values() if p.default is p.empty
+              and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    if needed:
+        label = getattr(fn, "__name__", type(fn).__name__)
+        raise RegistrationError(f"{origin}: kernel {kernel!r}: its {part} {label}{signature} "
+                                f"takes arguments; a kernel {part} takes none (it reads and "
+                                f"writes dst_reg)")
 
 
 def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
@@ -340,7 +370,7 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     params = _checked_template(template, params, instance_of, dest, origin)
     if reference is not None:
         try:
-            references.register_user_function(function, reference, origin)
+            references.register_user_function(function, reference, origin, kernel=name)
         except SfpuSimError as error:
             raise RegistrationError(f"{origin}: {error}") from None
     elif function not in references.functions():
@@ -401,13 +431,10 @@ def load_kernel_files(paths, what: str = "--kernels") -> list[str]:
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            files = sorted(path.glob("*.py"))
-        elif path.is_file():
-            files = [path]
+            for file in sorted(path.glob("*.py")):
+                added += _load_file(file)
         else:
-            raise KernelFileError(f"{what} {given}: no such file or directory")
-        for file in files:
-            added += _load_file(file)
+            added += _load_file(path, given_as=f"{what} {given}")
     return added
 
 
@@ -419,8 +446,6 @@ def load_isolated(path) -> dict[str, KernelSpec]:
 
     _ensure_loaded()
     path = Path(path)
-    if not path.is_file():
-        raise KernelFileError(f"{path}: no such kernel file")
     global _REGISTRY
     saved, functions = _REGISTRY, dict(definitions.FUNCTIONS)
     _REGISTRY = {}
@@ -433,36 +458,59 @@ def load_isolated(path) -> dict[str, KernelSpec]:
         definitions.FUNCTIONS.update(functions)
 
 
-def _load_file(path: Path, again: bool = False) -> list[str]:
-    resolved = str(path.resolve())
-    if resolved in _LOADED and not again:
+def _load_file(path: Path, again: bool = False, given_as: str = "") -> list[str]:
+    """Run one kernel file (``given_as``: how the user named it, for "no such file"). It is
+    compiled under its resolved path: its frames then name one absolute file, which traced
+    lines (:mod:`sfpu_sim.sfpi.tracing`) and error lines find from any working directory."""
+    resolved = path.resolve()
+    if str(resolved) in _LOADED and not again:
         return []
+    shown = display_path(resolved)
+    text = _kernel_file_text(path, shown, given_as or shown)
     if not again:
-        _LOADED.add(resolved)
-    shown = display_path(path)
+        _LOADED.add(str(resolved))
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        code = compile(text, str(resolved), "exec")
+    except SyntaxError as error:
+        raise KernelFileError(f"{shown}:{error.lineno}: syntax error: {error.msg}") from None
+    module = types.ModuleType(f"sfpu_sim_user_kernels.{path.stem}_{len(_LOADED)}")
+    module.__file__ = str(resolved)
+    sys.modules[module.__name__] = module
+    before = set(_REGISTRY)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):    # a print() in it: not before --json
+            exec(code, module.__dict__)
+    except SfpuSimError:
+        raise
+    except SystemExit as stop:              # would end the command with no word, status 0
+        where = _frame_in(stop.__traceback__, shown) or shown
+        raise KernelFileError(f"{where}: the kernel file called sys.exit({stop.code!r}); a "
+                              f"kernel file only defines and registers kernels") from None
+    except Exception as error:
+        where = _frame_in(error.__traceback__, shown) or shown
+        raise KernelFileError(f"{where}: {type(error).__name__}: {error}") from None
+    return sorted(set(_REGISTRY) - before)
+
+
+def _kernel_file_text(path: Path, shown: str, given_as: str) -> str:
+    """The source text of a kernel file. Only a regular file is opened: opening a FIFO blocks
+    until somebody writes to it (forever), and a device or socket is no Python source."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise KernelFileError(f"{given_as}: no such file or directory") from None
+    except OSError as error:
+        raise KernelFileError(f"{shown}: cannot read: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise KernelFileError(f"{shown}: not a regular file (a FIFO, device, socket or "
+                              f"directory is never read as a kernel file)")
+    try:
+        return path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise KernelFileError(f"{shown}: not UTF-8 text (byte {error.start}); a kernel file is "
                               f"Python source") from None
     except OSError as error:
         raise KernelFileError(f"{shown}: cannot read: {error.strerror}") from None
-    try:
-        code = compile(text, str(path), "exec")
-    except SyntaxError as error:
-        raise KernelFileError(f"{shown}:{error.lineno}: syntax error: {error.msg}") from None
-    module = types.ModuleType(f"sfpu_sim_user_kernels.{path.stem}_{len(_LOADED)}")
-    module.__file__ = str(path)
-    sys.modules[module.__name__] = module
-    before = set(_REGISTRY)
-    try:
-        exec(code, module.__dict__)
-    except SfpuSimError:
-        raise
-    except Exception as error:
-        where = _frame_in(error.__traceback__, shown) or shown
-        raise KernelFileError(f"{where}: {type(error).__name__}: {error}") from None
-    return sorted(set(_REGISTRY) - before)
 
 
 def _load_entry_points() -> None:
@@ -470,10 +518,11 @@ def _load_entry_points() -> None:
 
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
-            point.load()
+            with contextlib.redirect_stdout(sys.stderr):  # as a kernel file's: not before --json
+                point.load()
         except SfpuSimError:
             raise
-        except Exception as error:
+        except (Exception, SystemExit) as error:
             raise KernelFileError(f"entry point {point.name} = {point.value} (group "
                                   f"{ENTRY_POINT_GROUP}): {type(error).__name__}: "
                                   f"{error}") from None

@@ -111,11 +111,15 @@ value correctly rounded to float64 (no FTZ), for the fractional ULP convention.
 """
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import sys
 from dataclasses import dataclass
 
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.formats import (
     POLICIES,
     RNE,
@@ -125,6 +129,8 @@ from sfpu_sim.formats import (
     round_values,
 )
 from sfpu_sim.reference.backends import backend as choose_backend
+from sfpu_sim.reference import cache as _cache
+from sfpu_sim.reference import definitions
 from sfpu_sim.reference.cache import cache_directory, clear_memory, table
 from sfpu_sim.reference.certify import evaluate
 from sfpu_sim.reference.core import (
@@ -145,7 +151,6 @@ from sfpu_sim.reference.definitions import (
     functions,
     lookup,
     register,
-    register_user_function,
 )
 
 # Families of functions registered in modules of their own (each calls definitions.register).
@@ -166,7 +171,48 @@ BadInputs = formats.BadBits          # inputs that are not bit patterns of the f
 __all__ = ["reference", "round_values", "functions", "policies", "ReferenceResult", "Function",
            "register", "register_user_function", "UnknownFunction", "UnknownPolicy",
            "UnknownFormat", "UnknownBackend", "BadInputs", "UnresolvedRounding",
-           "cache_directory", "clear_memory", "FP64", "FUNCTIONS"]
+           "UserReferenceError", "cache_directory", "clear_memory", "FP64", "FUNCTIONS"]
+
+
+class UserReferenceError(SfpuSimError):
+    """A user's reference function raised: one line naming it, its kernel and the input."""
+
+
+def register_user_function(name: str, fn, origin: str = "", kernel: str = "") -> Function:
+    """A function defined by the user as ``fn(x)`` of one ``mpmath.mpf``
+    (:func:`definitions.register_user_function`), made safe to evaluate: the one place where
+    user code runs inside the reference layer. An exception in ``fn``, wherever it is
+    evaluated (eval, sweep, report, locate, budget, fit), is one line naming ``fn`` (``origin``
+    is where it was given, ``kernel`` the kernel it came with) and the input; what ``fn``
+    prints goes to stderr; and its cached tables are keyed on its values, not only its source
+    text (:func:`cache.key_on_values`)."""
+    try:
+        function = definitions.register_user_function(name, fn, origin)
+    except SfpuSimError:
+        raise
+    except (Exception, SystemExit) as error:      # at 0, +-2**-200 or +-inf, evaluated here
+        raise UserReferenceError(f"reference {name!r} raised {type(error).__name__}: {error} "
+                                 f"when evaluated at registration") from None
+    who = f"{origin + ': ' if origin else ''}reference {name!r}" + \
+          (f" of kernel {kernel!r}" if kernel else "")
+
+    def guarded(call):
+        def evaluate(x, *rest):
+            try:
+                with contextlib.redirect_stdout(sys.stderr):   # a print(): not before --json
+                    return call(x, *rest)
+            except SfpuSimError:
+                raise
+            except (Exception, SystemExit) as error:  # SystemExit: ends a run without a word
+                raise UserReferenceError(f"{who} raised {type(error).__name__}: {error} (at "
+                                         f"x = {float(x)!r})") from None
+        return evaluate
+
+    function = dataclasses.replace(function, formula=guarded(function.formula),
+                                   is_exact=guarded(function.is_exact))
+    definitions.FUNCTIONS[name] = function
+    _cache.key_on_values(function)
+    return function
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,42 @@
-"""Input tables (all 65,536 patterns of a 16-bit format) and their on-disk cache."""
+"""Input tables (all 65,536 patterns of a 16-bit format) and their on-disk cache.
+
+A table is stored under a key of everything that decides its content: the function's definition
+(a revision and the digest of its source text), the input format, the backend, the precision
+ladder and the versions of the tools. A user's reference (``register_kernel(...,
+reference=f)``) may read a module constant or call a helper its source text does not show, so
+its key also carries a digest of its values at :data:`FINGERPRINT_INPUTS` (computed once a
+process, at its first table; :func:`key_on_values`): a changed constant or helper gives a new
+table, not the old one. A change between those inputs alone would still go unseen;
+``SFPU_SIM_CACHE`` pointed at an empty directory rules that out.
+
+Every cache sfpu-sim keeps (``$SFPU_SIM_CACHE`` defaults to ``~/.cache/sfpu-sim``; removing a
+cache costs time, never a different answer):
+
+========================  ==============================================  =====================
+cache                     where                                           to clear it
+========================  ==============================================  =====================
+reference tables          ``$SFPU_SIM_CACHE/references/*.sfpuref``        delete the directory
+(this module)             (else ``~/.cache/sfpu-sim/references``); in
+                          memory per process                              ``clear_memory()``
+compiled kernel programs  ``$NUMBA_CACHE_DIR/sfpu-sim-programs``, else    delete the directory
+(``sfpu_sim.compiled``)   ``$XDG_CACHE_HOME/sfpu-sim/programs`` (else
+                          ``~/.cache/sfpu-sim/programs``), else
+                          ``<tmp>/sfpu-sim-<uid>/programs``; sources,
+                          numba machine code and ``.ready`` markers
+numba-compiled package    numba's own places (``$NUMBA_CACHE_DIR``,       delete the
+functions                 ``__pycache__`` beside the source,              ``*.nbi``/``*.nbc``
+(``sfpu_sim.jit``)        ``~/.cache/numba``), else                       files there
+                          ``$XDG_CACHE_HOME/sfpu-sim`` (else
+                          ``~/.cache/sfpu-sim``), else
+                          ``<tmp>/sfpu-sim-<uid>``
+FP32 sweep resume states  ``$SFPU_SIM_CACHE/fp32-sweeps/*.json`` (else    delete the files (or
+(``fp32sweep/state.py``)  ``~/.cache/sfpu-sim/fp32-sweeps``), or          ``--state``'s file)
+                          ``--state FILE``
+========================  ==============================================  =====================
+
+In a process only (gone when it ends): each kernel's built programs (``KernelSpec``), compiled
+programs (``sfpu_sim.compiled``), and a few ``functools`` caches of pure functions.
+"""
 from __future__ import annotations
 
 import hashlib
@@ -8,6 +46,7 @@ import os
 import stat
 import tempfile
 import warnings
+import weakref
 from pathlib import Path
 
 import mpmath
@@ -24,9 +63,17 @@ from sfpu_sim.reference.core import (
     ODD_BITS,
     START_PRECISION,
 )
+from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.definitions import Function
 
 _MAGIC = b"SFPU-SIM-REFERENCE\n"
+# The inputs a user reference's values are fingerprinted at: every 129th BF16 pattern, 508
+# finite nonzero ones (every exponent, both signs, each with another mantissa), at the
+# precision the mpmath backend evaluates first. About 20 ms for a simple function.
+FINGERPRINT_INPUTS = np.arange(0, 1 << 16, 129, dtype=np.uint32).astype(np.uint16)
+FINGERPRINT_PRECISION = START_PRECISION + 56
+# User references by formula -> the digest of their values (None until first needed).
+_VALUE_KEYED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class CacheWarning(UserWarning):
@@ -48,12 +95,39 @@ def cache_directory(cache_dir=None) -> Path:
     return Path.home() / ".cache" / "sfpu-sim" / "references"
 
 
+def key_on_values(function: Function) -> None:
+    """Key ``function``'s tables on its values at :data:`FINGERPRINT_INPUTS` too (a user's
+    reference: its source text does not show the constants and helpers it uses)."""
+    _VALUE_KEYED[function.formula] = None
+
+
+def _values_sha256(function: Function) -> str:
+    """The digest of ``function``'s values at the fingerprint inputs, exact (mpf fields). An
+    exception is part of the fingerprint: the table's own evaluation reports it, at an input
+    the table needs."""
+    digest = hashlib.sha256()
+    x = formats.bits_to_float64(FINGERPRINT_INPUTS, formats.BF16)
+    with mpmath.workprec(FINGERPRINT_PRECISION):
+        for value in x[np.isfinite(x) & (x != 0)].tolist():
+            try:
+                result = function.formula(mpmath.mpf(value), MpMath)
+                digest.update(repr(tuple(map(int, result._mpf_))).encode())
+            except Exception as error:
+                digest.update(f"{type(error).__name__}: {error}".encode())
+    return digest.hexdigest()
+
+
 def _cache_key(function: Function, input_format: str, backend) -> dict:
+    definition = {"revision": function.revision,
+                  "source_sha256": hashlib.sha256(function.source.encode()).hexdigest()}
+    if function.formula in _VALUE_KEYED:
+        if _VALUE_KEYED[function.formula] is None:
+            _VALUE_KEYED[function.formula] = _values_sha256(function)
+        definition["values_sha256"] = _VALUE_KEYED[function.formula]
     return {
         "cache_format": CACHE_FORMAT,
         "function": function.name,
-        "definition": {"revision": function.revision,
-                       "source_sha256": hashlib.sha256(function.source.encode()).hexdigest()},
+        "definition": definition,
         "input_format": input_format,
         "backend": backend.name,
         "precision": {"start": START_PRECISION, "max": MAX_PRECISION, "odd_bits": ODD_BITS},

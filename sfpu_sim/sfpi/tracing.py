@@ -6,13 +6,14 @@ import contextlib
 import contextvars
 import functools
 import linecache
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sfpu_sim.arch import Arch
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.paths import display_path
+from sfpu_sim.paths import PACKAGE_ROOT, display_path
 
 WRITABLE = tuple(range(8))
 # The constant registers (isa-reference §1.2): fixed LReg 8-10, programmable 11-14, lane id 15.
@@ -81,9 +82,25 @@ def _caller() -> Source:
     site = frame
     while site is not None and site.f_code.co_filename != kernel_file:
         site = site.f_back
-    return Source(display_path(frame.f_code.co_filename), frame.f_lineno,
-                  None if site is None else (display_path(kernel_file), site.f_lineno),
+    return Source(_source_name(frame.f_code.co_filename), frame.f_lineno,
+                  None if site is None else (_source_name(kernel_file), site.f_lineno),
                   frame.f_code.co_filename)
+
+
+def _source_name(filename: str) -> str:
+    """How a traced line's file is named in listings, JSON summaries and DSL errors: the
+    package's own files relative to it (as display_path names them), any other file by its
+    resolved absolute path, so that a summary is the same from every working directory
+    (display_path names a file under the working directory relative to it)."""
+    if filename.startswith("<"):                        # <string>, <stdin>: no file to resolve
+        return filename
+    return _absolute_source_name(os.path.abspath(filename))
+
+
+@functools.cache
+def _absolute_source_name(filename: str) -> str:
+    resolved = Path(filename).resolve()
+    return display_path(resolved) if resolved.is_relative_to(PACKAGE_ROOT) else str(resolved)
 
 
 class VReg:
