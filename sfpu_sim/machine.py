@@ -208,17 +208,6 @@ class Dst:
         """Raw cell contents at ``Dst16b``/``Dst32b[row][col]`` of one group (uint32)."""
         return (self.read16 if width == 16 else self.read32)(row, col, group)
 
-    # Format-aware helpers: standard-layout patterns in, shuffled storage underneath
-    def write_values(self, row, col, bits, fmt: str, group=slice(None)) -> None:
-        """Store standard bit patterns (BF16/FP16 as 16-bit, FP32/INT32 as 32-bit) in their
-        Dst layout; ``fmt`` is one of "bf16", "fp16", "fp32", "int32" (sign-magnitude)."""
-        encode, width = _DST_ENCODERS[fmt]
-        self.write_raw(row, col, encode(bits), width, group)
-
-    def read_values(self, row, col, fmt: str, group: int = 0) -> np.ndarray:
-        decode, width = _DST_DECODERS[fmt]
-        return decode(self.read_raw(row, col, width, group))
-
     # One value per lane, where an SFPLOAD/SFPSTORE at ``addr`` finds it (sweeps use these)
     def lane_cells(self, addr: int, column_exchange: int = 0):
         """Dst row, column and SFPU (32-lane group) of every lane for an SFPLOAD/SFPSTORE at

@@ -1,9 +1,11 @@
 """Run a kernel over every BF16 input through an explicit device path, and measure it.
 
-Owns: the device path (how inputs reach Dst, how results leave it: ../shared/DESIGN.md "The
-device output path matters"), running a kernel over all 65,536 BF16 patterns in one batch of
-SFPUs, and every statistic a report shows. Knows nothing of formatting: it returns one
-JSON-ready summary (``SweepResult.summary``) plus the per-lane arrays plots need.
+Owns: the device path (how inputs reach Dst, how results leave it), running a kernel over all
+65,536 BF16 patterns in one batch of SFPUs on the engine chosen (:mod:`sfpu_sim.engines`), and
+the BF16 sweep's summary: counts, ULP statistics, worst lists and regions (the report adds its
+own views, :mod:`sfpu_sim.report.model`; FP32 sweeps summarise in :mod:`sfpu_sim.fp32sweep`).
+Knows nothing of formatting: it returns one JSON-ready summary (``SweepResult.summary``) plus
+the per-lane arrays plots need.
 
 Device path, per cell (kernels.md §0, §1.2, §14a; Packers/FormatConversion.md):
 

@@ -208,12 +208,6 @@ def lut8_to_fp32(code):
     return ((x >> 7) << 31) | ((127 - ((x >> 4) & 7)) << 23) | ((x & 0xF) << 19)
 
 
-@inline
-def lut_range(b):
-    """isa.lut._range_index on magnitude bits."""
-    return 0 if b < 0x3F800000 else (1 if b < 0x40000000 else 2)
-
-
 # --- SFP_STOCH_RND, SFPCAST (isa.convert) -----------------------------------------------------
 @inline
 def prng_step(state):

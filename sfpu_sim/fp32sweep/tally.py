@@ -35,10 +35,6 @@ _jit = jit.njit(nogil=True)
 _inline = numba.njit(inline="always")        # no per-call array reference counting
 
 
-def bin_of(d: int) -> int:
-    return d if d < EXACT else EXACT + (int(d).bit_length() - 11)
-
-
 def bin_range(k: int) -> tuple[int, int]:
     """Smallest and largest distance of histogram bin k."""
     if k < EXACT:
