@@ -25,14 +25,19 @@ from sfpu_sim.isa.spec import Program
 from sfpu_sim.machine import ProgramWarning
 from sfpu_sim.sweeps import DevicePath, device_machine, device_output
 
-MAX_TRACKED_LANES = 4096        # divergence is looked for in at most this many differing lanes
+# Divergence is looked for in at most this many differing lanes, the first in input order
+# (recording every instruction's writes costs memory per lane); the result states the cap.
+MAX_TRACKED_LANES = 4096
 EXAMPLES = 5
 
 
 @dataclass
 class DiffResult:
-    """``differing``: input patterns whose outputs differ; ``first_divergence``: (index in A,
-    index in B, lanes that part there) or None; ``alignment``: how instructions were paired."""
+    """``differing``: input patterns whose outputs differ; ``first_divergence``: the
+    instruction in A and B where the followed lanes part, how many part there (``lanes``) of
+    the ``lanes_tracked`` followed (at most ``lanes_tracked_limit``, the first of the
+    ``lanes_differing`` in input order), or None; ``alignment``: how instructions were
+    paired."""
     inputs: np.ndarray
     output_a: np.ndarray
     output_b: np.ndarray
@@ -151,6 +156,8 @@ def diff(a: Program, b: Program, inputs, path: DevicePath = DevicePath()) -> Dif
                 first = {**_describe(a[ia], ia), "index_b": ib,
                          "unmatched_before": unmatched,
                          "lanes": int(parted.sum()), "lanes_tracked": int(tracked.size),
+                         "lanes_differing": int(differ.size),
+                         "lanes_tracked_limit": MAX_TRACKED_LANES,
                          "examples": [{"input_bits": f"{int(tracked[k]):#06x}",
                                        "a_value": describe(int(wa[0, k]))[0],
                                        "b_value": describe(int(wb[0, k]))[0]

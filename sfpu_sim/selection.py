@@ -151,7 +151,9 @@ class Selection:
         """The selection a summary records (older summaries, without one: everything)."""
         if not data:
             return EVERYTHING
-        return cls(tuple(data["range"]) if data.get("range") else None, data.get("region"))
+        # JSON holds an infinite end as the string "inf" / "-inf"
+        return cls(tuple(float(v) for v in data["range"]) if data.get("range") else None,
+                   data.get("region"))
 
 
 EVERYTHING = Selection()

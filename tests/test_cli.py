@@ -184,7 +184,8 @@ def test_eval_table(capsys):
 
 @pytest.mark.parametrize("value, message", [
     ("abc", "'abc' is neither a number nor a 0x BF16 bit pattern"),
-    ("0x12345", "'0x12345' is not a BF16 bit pattern (0x0000..0xffff)"),
+    ("0x12345", "'0x12345' is not a BF16 bit pattern (0x0000..0xffff); an FP32 pattern "
+                 "needs --in fp32"),
     ("0xzz", "'0xzz' is not a bit pattern"),
 ])
 def test_eval_bad_value_is_one_line(capsys, value, message):

@@ -182,7 +182,7 @@ def test_cli_refuses_another_sweeps_state_and_restart_overrides_it(tmp_path, cap
 
 def test_a_damaged_state_is_reported_and_the_sweep_starts_over(tmp_path, capsys):
     path = tmp_path / "state.json"
-    path.write_text("{not json")
+    path.write_text('{"kind": "sfpu-sim fp32-sweep state", "sha256": "0", "body": "{not')
     spec = registry.get("reciprocal_fp32")
     summary = sweep_fp32(spec, "wormhole", SMALL, chunk=1000, state_path=path).summary
     assert "is damaged" in capsys.readouterr().err

@@ -7,7 +7,7 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, kernel_spec, parse_bf16, selection
+from sfpu_sim.cli.common import CHIPS, kernel_spec, selection
 from sfpu_sim.errors import SfpuSimError
 
 
@@ -33,21 +33,37 @@ def _resolve(text: str, default_arch: str | None):
     return f"{body}@{chip}", kernel_spec(body), chip
 
 
-def _inputs(args):
+def _inputs(args, path):
+    """The 16-bit patterns both programs run on, in the format the Dst holds them (FP16 with
+    --in fp16; BF16 otherwise, widened into an FP32 Dst or tensor)."""
     import numpy as np
 
     from sfpu_sim import formats
+    from sfpu_sim.cli.machine import kernel_inputs
 
     if args.x:
-        return np.array([parse_bf16(v) for v in args.x], dtype=np.uint16), "the inputs given"
+        return kernel_inputs(args.x, path.dst16, path.dest), "the inputs given"
     chosen = selection(args)
     every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    name = path.dst16.upper()
     if chosen.everything:
-        return every, "every BF16 pattern"
-    keep = chosen.mask(formats.bits_to_float64(every, formats.BF16))
+        return every, f"every {name} pattern"
+    keep = chosen.mask(formats.bits_to_float64(every, path.dst16))
     if not keep.any():
-        raise SfpuSimError(f"no BF16 input lies in {chosen.text}")
+        raise SfpuSimError(f"no {name} input lies in {chosen.text}")
     return every[keep], chosen.text
+
+
+def _followed(first: dict) -> str:
+    """How many lanes part at the first divergence, of how many followed, of how many
+    differ: past the cap, only the first differing lanes are followed."""
+    parted, followed = f"{first['lanes']:,}", first["lanes_tracked"]
+    differing = first["lanes_differing"]
+    if followed == differing:
+        return f"parts {parted} of the {differing:,} differing lanes (all followed)"
+    return (f"parts {parted} of the {followed:,} lanes followed: the first {followed:,} of "
+            f"the {differing:,} differing lanes, in input order (a diff follows at most "
+            f"{first['lanes_tracked_limit']:,})")
 
 
 def cmd_diff(args, console: Console) -> int:
@@ -61,8 +77,8 @@ def cmd_diff(args, console: Console) -> int:
     if not args.dest and spec_a.dest != spec_b.dest:
         raise SfpuSimError(f"{label_a} is written for a {spec_a.dest.upper()} Dst and "
                            f"{label_b} for {spec_b.dest.upper()}: choose one with --dest")
-    inputs, which = _inputs(args)
     path = DevicePath(args.input_format, args.output_format, dest)
+    inputs, which = _inputs(args, path)
     result = diff(spec_a.program(chip_a), spec_b.program(chip_b), inputs, path)
     data = {**result.as_dict((label_a, label_b)), "selection": which}
     if args.json:
@@ -80,9 +96,8 @@ def cmd_diff(args, console: Console) -> int:
         return 0
     where = f"{first['source']}: {first['line']}" if first["source"] else "no source line"
     console.print(f"first divergence: instruction {first['index']} ({first['instruction']}) "
-                  f"[B: instruction {first['index_b']}], {where}; parts "
-                  f"{first['lanes']:,} of the {first['lanes_tracked']:,} differing lanes "
-                  f"followed", highlight=False, markup=False)
+                  f"[B: instruction {first['index_b']}], {where}; {_followed(first)}",
+                  highlight=False, markup=False)
     for u in first["unmatched_before"]:
         console.print(f"  just before it, only in {u['program']}: instruction {u['index']} "
                       f"({u['instruction']}), {u['source']}: {u['line']}", highlight=False,
@@ -115,8 +130,9 @@ def add_parser(sub, parents) -> None:
     diff.add_argument("b", metavar="B")
     diff.add_argument("--arch", choices=list(CHIPS), help="chip for items without @CHIP")
     diff.add_argument("--x", action="append", metavar="VALUE",
-                      help="an input (float or 0x BF16 bits; repeatable) instead of every "
-                           "BF16 pattern")
+                      help="an input (a number, rounded to nearest even with a note when "
+                           "not exact, or 0x bits; BF16, FP16 with --in fp16; repeatable) "
+                           "instead of every pattern")
     sweep_options(diff, arch="none", select=True, measure=False)
     diff.add_argument("--json", action="store_true", help="print JSON on stdout")
     diff.set_defaults(handler=cmd_diff)

@@ -1,4 +1,6 @@
-"""Commands on the machine itself: ``info``, ``asm``, ``disasm``, ``run``."""
+"""Commands on the machine itself: ``info``, ``asm``, ``disasm``, ``run``; and the kernel
+inputs that ``eval``, ``trace`` and ``diff --x`` take, read in the input format
+(:func:`kernel_inputs`)."""
 from __future__ import annotations
 
 import platform
@@ -163,6 +165,90 @@ def _parse_dst_option(text: str, fmt: str) -> tuple[int, list[int]]:
                                f"BF16 Dst holds the top 16 bits of an FP32 pattern)")
         bits = [v >> 16 for v in bits]
     return int(row), list(np.asarray(bits, dtype=np.uint32))
+
+
+# The quiet NaN of each input format (``nan``; ``-nan`` sets the sign bit).
+_QUIET_NANS = {"bf16": 0x7FC0, "fp16": 0x7E00, "fp32": 0x7FC00000}
+
+
+def kernel_inputs(texts, input_format: str, dest: str):
+    """The inputs of ``eval``/``trace``/``diff --x`` as patterns of ``input_format``:
+    ``0x`` patterns of that format (FP32: more than 4 hex digits, so a BF16 pattern is never
+    misread as an FP32 denormal), or numbers rounded to it, nearest even, with a note on
+    stderr naming the value a number became when it is not exactly the number written. FP32
+    patterns go into an FP32 Dst unchanged, as an FP32 sweep runs them."""
+    import numpy as np
+
+    from sfpu_sim import formats
+
+    if input_format == "fp32" and dest != "fp32":
+        raise SfpuSimError("--in fp32 puts FP32 patterns into Dst unchanged: it needs an FP32 "
+                           "Dst (add --dest fp32, or name an FP32-Dst kernel)")
+    bits = [_kernel_input(text, input_format) for text in texts]
+    return np.array(bits, dtype=formats.FORMATS[input_format].dtype)
+
+
+def _kernel_input(text: str, fmt: str) -> int:
+    import math
+    from fractions import Fraction
+
+    import numpy as np
+
+    from sfpu_sim import formats
+
+    lowered = text.strip().lower()
+    if lowered.startswith(("0x", "-0x")):
+        return _pattern(text, lowered, fmt)
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise SfpuSimError(f"{text!r} is neither a number nor a 0x {fmt.upper()} bit "
+                           f"pattern") from None
+    if math.isnan(value):                 # the quiet NaN of the sign written: -nan sets it
+        sign = formats.FORMATS[fmt].sign_mask if math.copysign(1.0, value) < 0 else 0
+        return _QUIET_NANS[fmt] | sign
+    bits = int(formats.round_values(np.array([value]), "rne", fmt)[0])
+    if lowered.lstrip("+-") in ("inf", "infinity"):
+        return bits
+    rounded = float(formats.bits_to_float64(np.array([bits], dtype=formats.FORMATS[fmt].dtype),
+                                            fmt)[0])
+    try:
+        written = Fraction(lowered)       # the decimal itself: float() has rounded it already
+    except ValueError:
+        written = Fraction(value)
+    if math.isfinite(rounded) and written == Fraction(rounded):
+        return bits
+    Console(stderr=True).print(
+        f"sfpu-sim: note: input {text} is not {_a(fmt)} value: rounded to nearest even, "
+        f"{bits:#0{10 if fmt == 'fp32' else 6}x} = {rounded!r}", markup=False, highlight=False,
+        soft_wrap=True)
+    return bits
+
+
+def _a(fmt: str) -> str:
+    return f"a {fmt.upper()}" if fmt == "bf16" else f"an {fmt.upper()}"
+
+
+def _pattern(text: str, lowered: str, fmt: str) -> int:
+    """A ``0x`` pattern of ``fmt``; a BF16-sized one for FP32, and an FP32-sized one for a
+    16-bit format, are refused saying how to write what was meant."""
+    try:
+        bits = int(lowered, 16)
+    except ValueError:
+        raise SfpuSimError(f"{text!r} is not a bit pattern (write e.g. "
+                           f"{'0x3f800000' if fmt == 'fp32' else '0x3f80'})") from None
+    digits = len(lowered.removeprefix("0x"))
+    if fmt == "fp32" and 0 <= bits and digits <= 4:
+        raise SfpuSimError(f"{text!r} with --in fp32: write all 8 hex digits of the FP32 "
+                           f"pattern ({bits << 16:#010x} is BF16 {text} widened; "
+                           f"{bits:#010x} the pattern as written)")
+    lowest, highest = ("0x00000000", 0xFFFFFFFF) if fmt == "fp32" else ("0x0000", 0xFFFF)
+    if not 0 <= bits <= highest:
+        fits_fp32 = fmt != "fp32" and 0 <= bits <= 0xFFFFFFFF
+        hint = "; an FP32 pattern needs --in fp32" if fits_fp32 else ""
+        raise SfpuSimError(f"{text!r} is not {_a(fmt)} bit pattern ({lowest}..{highest:#x})"
+                           f"{hint}")
+    return bits
 
 
 def _report_warnings(caught, verbose: bool) -> None:

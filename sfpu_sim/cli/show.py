@@ -4,7 +4,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, kernel_spec, parse_bf16, sweep_options
+from sfpu_sim.cli.common import CHIPS, kernel_spec, sweep_options
 from sfpu_sim.cli.sweeping import cmd_eval
 
 
@@ -80,17 +80,19 @@ def cmd_kernel_show(args, console: Console) -> int:
 
 def cmd_trace(args, console: Console) -> int:
     """What every instruction of a kernel changes in the lanes of the given inputs."""
-    import numpy as np
-
+    from sfpu_sim import registry
+    from sfpu_sim.cli.machine import kernel_inputs
     from sfpu_sim.display import render_trace
     from sfpu_sim.sweeps import DevicePath, run_device
 
-    spec = kernel_spec(args.kernel)
-    inputs = np.array([parse_bf16(x) for x in args.x], dtype=np.uint16)
-    path = DevicePath(args.input_format, args.output_format, args.dest or spec.dest)
-    run = run_device(spec.program(args.arch), inputs, path, trace_lanes=range(len(inputs)))
+    chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)   # the program eval runs
+    inputs = kernel_inputs(args.x, args.input_format, chosen.dest)
+    path = DevicePath(args.input_format, args.output_format, chosen.dest)
+    run = run_device(chosen.spec.program(args.arch), inputs, path,
+                     trace_lanes=range(len(inputs)), fp32_inputs=args.input_format == "fp32")
     console.print(render_trace(run.trace, args.bits))
-    args.values = args.x
+    width = 10 if args.input_format == "fp32" else 6       # the patterns: no second note
+    args.values = [f"{int(bits):#0{width}x}" for bits in inputs]
     return cmd_eval(args, console)
 
 
@@ -112,9 +114,9 @@ def add_parser(sub, parents) -> None:
                                          "given inputs hold (hex, FP32, BF16)")
     trace.add_argument("kernel", metavar="NAME")
     trace.add_argument("--x", action="append", required=True, metavar="VALUE",
-                       help="an input (float literal rounded to BF16, or 0x BF16 bits; "
-                            "negative: --x=-3); "
-                            "repeat for more lanes")
+                       help="an input: a number (rounded to the --in format, nearest "
+                            "even; a note says when one is not exact) or 0x bits of it "
+                            "(FP32: 8 hex digits); negative: --x=-3; repeat for more lanes")
     sweep_options(trace)
     trace.add_argument("--bits", action="store_true",
                        help="the sign|exponent|mantissa bits of every new value")

@@ -11,7 +11,6 @@ from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
     kernel_spec,
-    parse_bf16,
     run_sweep,
     sweep_options,
 )
@@ -230,26 +229,27 @@ def cmd_sweep(args, console: Console) -> int:
 
 def _evaluate(args) -> dict:
     """The kernel on the given inputs: device output, reference and ULP per input."""
-    import numpy as np
-
     from sfpu_sim import reference, registry, ulp
+    from sfpu_sim.cli.machine import kernel_inputs
     from sfpu_sim.jsonio import jsonable, lane_row
     from sfpu_sim.sweeps import DevicePath, program_hash, run_device
 
     chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)
     spec = chosen.spec
-    inputs = np.array([parse_bf16(x) for x in args.values], dtype=np.uint16)
+    inputs = kernel_inputs(args.values, args.input_format, chosen.dest)
     path = DevicePath(args.input_format, args.output_format, chosen.dest)
     program = spec.program(args.arch)
-    run = run_device(program, inputs, path)
+    run = run_device(program, inputs, path, fp32_inputs=args.input_format == "fp32")
     ref = reference.reference(spec.function, inputs, args.reference_rounding,
+                              input_format=args.input_format,
                               output_format=args.output_format, daz=True, ftz=True)
     result = ulp.distance(ref, run.output, args.ulp)
     out = args.output_format
     rows = []
     for k, bits in enumerate(inputs.tolist()):          # the inputs given, not 65k lanes
         counted = bool(result.counted[k])
-        rows.append(lane_row(bits, run.output[k], ref.bits[k], ref.value[k], out_fmt=out,
+        rows.append(lane_row(bits, run.output[k], ref.bits[k], ref.value[k],
+                             in_fmt=args.input_format, out_fmt=out,
                              kernel_fp32_bits=run.kernel_fp32[k], kernel_fp32=True,
                              ulp=result.distance[k].item() if counted else None,
                              lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower()))
@@ -333,6 +333,7 @@ def cmd_compare(args, console: Console) -> int:
     from sfpu_sim.report.files import RunFiles, output_directory
 
     formats = report.parse_formats(args.format)
+    compare.check_stem(args.name, args.out)
     items = _compare_items(args)
     if len(items) < 2:
         raise SfpuSimError("compare needs at least two items: kernels with --arch, "
@@ -369,8 +370,13 @@ def cmd_budget(args, console: Console) -> int:
     accuracy table's cells as the harness measures them."""
     from sfpu_sim.report import budget, model
 
+    if args.check:
+        return _budget_check(args, console)
     if args.all or _op_names(args.kernels):
         return _budget_table(args, console)
+    if args.emit_yaml:
+        raise SfpuSimError("budget: --emit-yaml writes rows of the accuracy table's ops: name "
+                           "ops (e.g. Tanh) or --all; kernels print their rows on stdout")
     if not args.kernels:
         raise SfpuSimError("budget: name kernels (yaml rows from sweeps), ops of the accuracy "
                            "table (e.g. Gelu), or --all (every op of the table)")
@@ -414,7 +420,10 @@ def _budget_table(args, console: Console) -> int:
     if args.kernels and args.all:
         raise SfpuSimError("budget: --all takes every op; name ops without --all")
     rows = run.choose_rows(args.kernels or None)
-    chips = [args.arch] if args.arch else list(CHIPS)
+    # --emit-yaml: Blackhole unless named: unkeyed rows already hold Wormhole's measurements,
+    # and a predicted row keyed arch: wormhole would outrank them in the harness's resolution.
+    chips = [args.arch] if args.arch else ["blackhole"] if args.emit_yaml else list(CHIPS)
+    target = _emit_target(args.emit_yaml) if args.emit_yaml else None
     records = []
     with Progress(total=None, what="budget") as progress:
         for record in run.records(rows, chips, progress=progress.step):
@@ -422,7 +431,9 @@ def _budget_table(args, console: Console) -> int:
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
                 sys.stdout.flush()
-    if args.json:
+    if target is not None:
+        _write_budget_yaml(target, records, console)
+    if args.json or target is not None:
         return 0
     table = Table(title="Accuracy table cells as tt-llk's harness measures them (device: "
                         "Wormhole, 2026-09-30)")
@@ -450,6 +461,51 @@ def _budget_table(args, console: Console) -> int:
     equal = sum(r["match"] for r in compared)
     console.print(f"{equal} of {len(compared)} measured cells predicted exactly", markup=False)
     return 0
+
+
+def _emit_target(path: str):
+    """The --emit-yaml path, its directory checked before any cell is predicted."""
+    from pathlib import Path
+
+    from sfpu_sim.report.files import output_directory
+
+    target = Path(path)
+    output_directory(target.parent if str(target.parent) else Path("."))
+    return target
+
+
+def _write_budget_yaml(target, records: list[dict], console: Console) -> None:
+    import datetime
+
+    from sfpu_sim.parity import budget_file
+    from sfpu_sim.report.files import atomic_write
+
+    cells, skipped = budget_file.cells_of_records(records)
+    text = budget_file.render(cells, f"sfpu-sim {__version__}, emulated",
+                              "exhaustive Float16_b/Float16 + strided Float32 sweep", skipped,
+                              datetime.date.today().isoformat())
+    atomic_write(target, text)
+    console.print(f"wrote {target} ({len(cells)} rows)", highlight=False, markup=False,
+                  soft_wrap=True)
+
+
+def _budget_check(args, console: Console) -> int:
+    """``budget --check FILE``: every row of a budget file that sfpu-sim models, predicted and
+    set against its budget; 1 if a row is over it."""
+    from sfpu_sim.parity import budget_file
+
+    if args.kernels or args.all or args.emit_yaml:
+        raise SfpuSimError("budget: --check FILE takes no ops, kernels, --all or --emit-yaml "
+                           "(it checks every row of FILE it can model)")
+    table = budget_file.read(args.check)
+    chips = [args.arch] if args.arch else list(budget_file.CHIPS)
+    with Progress(total=None, what="budget --check") as progress:
+        checks = budget_file.check(table, chips, explicit=bool(args.arch),
+                                   progress=progress.step)
+    lines, status = budget_file.report(checks, args.check)
+    for line in lines:
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+    return status
 
 
 def add_parser(sub, parents) -> None:
@@ -482,8 +538,9 @@ def add_parser(sub, parents) -> None:
                                            "and ULP for each")
     evaluate.add_argument("kernel", metavar="KERNEL")
     evaluate.add_argument("values", nargs="+", metavar="X",
-                          help="float literals (rounded to BF16, nearest even) or 0x BF16 bit "
-                               "patterns; put -- before values such as -inf")
+                          help="numbers (rounded to the --in format, nearest even; a note "
+                               "says when one is not exact) or 0x bit patterns of it (FP32: 8 "
+                               "hex digits); put -- before values such as -inf")
     sweep_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print JSON on stdout")
     evaluate.set_defaults(handler=cmd_eval)
@@ -517,5 +574,13 @@ def add_parser(sub, parents) -> None:
                         help="with ops or --all: one JSON object per cell on stdout")
     sweep_options(budget, arch="budget", select=True)
     budget.add_argument("--arch", choices=list(CHIPS),
-                        help="one chip (default: every chip each kernel runs on)")
+                        help="one chip (default: every chip each kernel runs on; with "
+                             "--emit-yaml, blackhole; with --check, each row's own chip, "
+                             "Wormhole for rows without arch)")
+    budget.add_argument("--emit-yaml", metavar="FILE",
+                        help="with ops or --all: write the predicted cells as rows of tt-llk's "
+                             "sfpu_accuracy_budget.yaml, keyed by chip")
+    budget.add_argument("--check", metavar="FILE",
+                        help="predict every row of a budget yaml that sfpu-sim models and "
+                             "compare it with its budget (exit 1 if one is over)")
     budget.set_defaults(handler=cmd_budget)

@@ -129,14 +129,31 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
     if policy not in reference.policies():
         raise Fp32SweepError(f"unknown reference rounding {policy!r} (choose from: "
                              f"{', '.join(reference.policies())})")
-    if scheduler not in SCHEDULERS and not str(scheduler).startswith("tcp://"):
+    if scheduler not in SCHEDULERS and not _is_tcp_address(str(scheduler)):
         raise Fp32SweepError(f"--scheduler {scheduler!r}: choose local, dask (a "
-                             f"LocalCluster of {DASK_WORKERS} workers) or tcp://HOST:PORT")
+                             f"LocalCluster of {DASK_WORKERS} workers) or tcp://HOST:PORT (a "
+                             f"running cluster: a host name or address, a port 1 to 65535)")
     largest = max_chunk(scheduler)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
         raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
                              f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
                              f"more would pass {MEMORY_CAP >> 30} GiB)")
+
+
+def _is_tcp_address(text: str) -> bool:
+    """Whether ``text`` is tcp://HOST:PORT and nothing more. Checked here, before any work:
+    dask itself raises from deep inside on a missing or non-numeric port, and waits out
+    CONNECT_TIMEOUT on an impossible one."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        port = parts.port                        # ValueError: not a number, or past 65535
+    except ValueError:
+        return False
+    return (text.startswith("tcp://") and bool(parts.hostname) and port is not None
+            and 1 <= port <= 65535 and parts.username is None and parts.password is None
+            and not (parts.path or parts.query or parts.fragment))
 
 
 def fp32_kernels() -> list[str]:

@@ -12,15 +12,21 @@ tally). The chunk size is not part of it: any chunking continues any prefix to t
 summary. Written as JSON with a sha256 of its body, through a temporary file, ``fsync`` and
 ``os.replace`` in the same directory, so a kill leaves either the old state or the new one.
 
+A state file starts with its own marker (:data:`KIND`). Only a file that does (or starts as
+the unmarked states written before the marker did) is ever read as a state or replaced: any
+other file at ``--state`` (notes, a summary JSON) is the user's, and is refused untouched.
+
 Reading: a file whose key differs is refused (:class:`StateMismatch`, naming what differs:
-resuming it would mix two sweeps); a damaged one (unparsable, checksum wrong, not ours) is
-reported in one line on stderr and the sweep starts over.
+resuming it would mix two sweeps); a damaged one of ours (truncated, unparsable, checksum
+wrong) is reported in one line on stderr and replaced as the sweep starts over.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +35,12 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.tally import Partial
 
 FORMAT = 1
+KIND = "sfpu-sim fp32-sweep state"
+# The first bytes of every state file save() writes (the marker is the outer object's first
+# key), and of those written before the marker existed: how a file is known to be ours even
+# when its end is damaged.
+_MARKED = json.dumps({"kind": KIND})[:-1].encode() + b", "
+_UNMARKED = re.compile(rb'\{"sha256": "[0-9a-f]{64}", "body": "')
 _SOURCES = ("enclose.py", "reference.py", "tally.py", "walk.py", "chunk.py")
 
 
@@ -77,29 +89,49 @@ def check_path(path) -> Path:
     if not os.access(path.parent, os.W_OK | os.X_OK) or \
             (path.exists() and not os.access(path, os.R_OK | os.W_OK)):
         raise StateError(f"--state {path}: not readable and writable here")
+    if path.exists() and not _is_state_file(path):
+        raise StateError(f"--state {path}: exists and is not an sfpu-sim FP32 sweep state, so "
+                         f"it is left untouched; name a new file or a state file a sweep wrote")
     return path
 
 
+def _is_state_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts as a state file does (damaged or not)."""
+    if not stat.S_ISREG(path.stat().st_mode):          # a FIFO would block the read below
+        return False
+    with open(path, "rb") as stream:
+        head = stream.read(len(_MARKED) + 96)
+    return head.startswith(_MARKED) or _UNMARKED.match(head) is not None
+
+
 def save(path: Path, key: dict, done: int, partial: Partial) -> None:
+    """Replace ``path`` with this state, atomically; a failure (a full disk) is one line and
+    leaves the file as it was."""
     body = json.dumps({"format": FORMAT, "key": key, "done": done,
                        "partial": partial.as_json()}, sort_keys=True)
-    payload = json.dumps({"sha256": hashlib.sha256(body.encode()).hexdigest(),
+    payload = json.dumps({"kind": KIND, "sha256": hashlib.sha256(body.encode()).hexdigest(),
                           "body": body}).encode()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".tmp")
+    temporary = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                             suffix=".tmp")
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    except BaseException as error:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+        if isinstance(error, OSError):
+            raise StateError(f"state file {path}: cannot save the sweep's progress "
+                             f"({error.strerror or error}); the file is left as it was") \
+                from None
         raise
 
 
@@ -140,5 +172,5 @@ def load(path: Path, key: dict, total: int) -> tuple[int, Partial | None]:
 
 
 def _damaged(path: Path, error: Exception) -> None:
-    print(f"sfpu-sim: state file {path} is damaged ({error}); starting the sweep over",
-          file=sys.stderr)
+    print(f"sfpu-sim: state file {path} is damaged ({error}); starting the sweep over and "
+          f"replacing it", file=sys.stderr)

@@ -4,7 +4,9 @@ or a saved before/after pair of JSON summaries.
 Owns: the comparison model (headline values, the pairs compared and their deltas, lane by
 lane where both sides carry per-lane results, bucket and region tables, the special values that
 differ, notes on what makes the items not comparable) and its Markdown block, meant for a
-pull-request body. Reads sweep models or saved summaries only; never runs a kernel.
+pull-request body; and the check that a saved summary has the shape a comparison reads (every
+field of the kind it expects, :data:`_SUMMARY`), so a wrong one is one line naming the field.
+Reads sweep models or saved summaries only; never runs a kernel.
 
 Pairs: an item is compared with the first item on the same chip (variants of a kernel, or a
 before/after pair); the first item on a chip with the first item of the same kernel (a chip
@@ -14,11 +16,16 @@ A@blackhole against B@blackhole: no change column mixes a chip change with a ker
 """
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass, field
+
+from sfpu_sim.formats import FORMATS
 from sfpu_sim.jsonio import jsonable
 from sfpu_sim.report import model as report_model
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError
 from sfpu_sim.report.markdown import code, mean_over, region_range, table
+from sfpu_sim.selection import REGION_NAMES, Selection
 
 # Summary keys a saved JSON must have to be compared (the ``sweep --json`` contract).
 # The first line is ``sweep --json``'s documented contract, the rest what a comparison reads.
@@ -29,9 +36,10 @@ REQUIRED = ("kernel", "arch", "dest", "reference_rounding", "ulp_convention", "c
             "tool", "function", "chip", "kernel_dest", "kernel_hash", "population",
             "input_format", "output_format", "measured", "within_2_count", "lane_classes",
             "binades", "cross_verification")
-# Settings that change the numbers: items differing in one are flagged as not comparable.
+# Settings that change the numbers: items differing in one are flagged as not comparable
+# (the selection and an FP32 sweep's walk: which inputs were measured).
 SETTINGS = ("function", "reference_rounding", "ulp_convention", "population", "input_format",
-            "output_format")
+            "output_format", "selection", "walk")
 
 # (key, label, kind): kind "ulp" (max-like), "mean", "fraction" (delta in points), "count".
 HEADLINE = (("measured", "inputs measured", "count"), ("max_ulp", "max ULP", "ulp"),
@@ -45,12 +53,36 @@ HEADLINE = (("measured", "inputs measured", "count"), ("max_ulp", "max ULP", "ul
 
 
 def check_summary(data: dict, source: str) -> dict:
-    """``data`` if it is a sweep summary or report JSON; else one clear error."""
+    """``data`` if it is a sweep summary or report JSON; else one clear error, naming the
+    field whose value is not of the kind a comparison reads (:data:`_SUMMARY`)."""
     missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise ReportError(f"{source}: not an sfpu-sim sweep summary (missing keys: "
                           f"{', '.join(missing)})")
+    problem = _SUMMARY.problem(data, "")
+    if problem:
+        raise ReportError(f"{source}: {problem}")
     return data
+
+
+def check_stem(name: str | None, out) -> None:
+    """``--name``, the file name stem of a comparison's files: they stay in --out."""
+    import os
+
+    separators = {"/", os.sep, os.altsep} - {None}
+    if name is not None and (not name.strip() or ".." in name or "\0" in name
+                             or any(sep in name for sep in separators)):
+        raise ReportError(f"--name {name!r}: give a file name stem, without a path separator "
+                          f"or '..' (the files are written in --out {out})")
+
+
+def _setting(m: dict, key: str):
+    """A setting as the notes show it: the selection and the walk by their text."""
+    if key == "selection":
+        return Selection.from_dict(m.get("selection")).text
+    if key == "walk":
+        return (m.get("walk") or {}).get("text")
+    return m.get(key)
 
 
 def _headline_value(m: dict, key: str):
@@ -114,14 +146,16 @@ def build(items: list[tuple]) -> dict:
         if row["changes"] == "chip and kernel":
             notes.append({"setting": "pairing", "values": [row["label"]]})
     for key in SETTINGS:
-        seen = [m.get(key) for _, m, _ in models]
+        seen = [_setting(m, key) for _, m, _ in models]
         if len(set(map(str, seen))) > 1:
             notes.append({"setting": key, "values": seen})
     first = models[0][1]
+    # By label, not position: a file may list fewer buckets or special inputs than the first.
+    by_bucket = [{b["bucket"]: b for b in m["buckets"]} for _, m, _ in models]
     buckets = [{"bucket": b["bucket"],
-                "counts": [m["buckets"][k]["count"] for _, m, _ in models],
-                "percents": [m["buckets"][k]["percent"] for _, m, _ in models]}
-               for k, b in enumerate(first["buckets"])]
+                "counts": [rows.get(b["bucket"], {}).get("count") for rows in by_bucket],
+                "percents": [rows.get(b["bucket"], {}).get("percent") for rows in by_bucket]}
+               for b in first["buckets"]]
     regions = []
     for k, region in enumerate(first["regions"]):
         rows = [m["regions"][k] if k < len(m["regions"]) and
@@ -132,8 +166,10 @@ def build(items: list[tuple]) -> dict:
                         "mean": [g and g["mean"] for g in rows],
                         "measured": [g and g["measured"] for g in rows]})
     specials = []
-    for k, special in enumerate(first["specials"]):
-        outputs = [m["specials"][k] for _, m, _ in models]
+    by_input = [{s["input"]: s for s in m["specials"]} for _, m, _ in models]
+    for special in first["specials"]:
+        outputs = [rows.get(special["input"], {"output": None, "output_bits": "n/a"})
+                   for rows in by_input]
         if len({s["output_bits"] for s in outputs}) > 1:
             specials.append({"input": special["input"],
                              "outputs": [s["output"] for s in outputs],
@@ -246,3 +282,157 @@ def render(c: dict) -> str:
               + ", ".join(f"{code(i['label'])} from {i['source']}" for i in items)
               + ".</sub>", ""]
     return "\n".join(lines)
+
+
+# --- The shape of a summary: what a comparison reads, so a wrong type is one line -------------
+
+_NONFINITE = ("nan", "inf", "-inf")            # how jsonio.json_number writes them
+
+
+def _kind_of(value) -> str:
+    """A JSON value's kind in words, with a short scalar shown."""
+    kinds = {bool: "true/false", str: "a string", int: "an integer", float: "a number",
+             type(None): "null", list: "a list", dict: "an object"}
+    kind = kinds.get(type(value), type(value).__name__)
+    return kind if isinstance(value, (list, dict)) else f"{kind} ({json.dumps(value)[:40]})"
+
+
+@dataclass(frozen=True)
+class _Value:
+    """A scalar: ``kinds`` among "string", "integer", "number" (JSON's non-finite strings
+    only with ``nonfinite``), "boolean", "null"; no kinds: anything."""
+    kinds: tuple = ()
+    nonfinite: bool = False
+
+    @property
+    def expected(self) -> str:
+        words = {"string": "a string", "integer": "an integer", "number": "a number",
+                 "boolean": "true/false", "null": "null"}
+        return " or ".join(words[k] for k in self.kinds)
+
+    def problem(self, value, where: str) -> str | None:
+        if not self.kinds:
+            return None
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = {"string": isinstance(value, str), "boolean": isinstance(value, bool),
+              "integer": is_number and isinstance(value, int), "null": value is None,
+              "number": is_number or (self.nonfinite and value in _NONFINITE)}
+        if any(ok[k] for k in self.kinds):
+            return None
+        return f"field {where}: expected {self.expected}, found {_kind_of(value)}"
+
+
+@dataclass(frozen=True)
+class _List:
+    item: object
+    length: int | None = None
+    null: bool = False
+
+    def problem(self, value, where: str) -> str | None:
+        if value is None and self.null:
+            return None
+        if not isinstance(value, list) or (self.length and len(value) != self.length):
+            size = f" of {self.length} items" if self.length else ""
+            return (f"field {where}: expected a list{size}{' or null' if self.null else ''}, "
+                    f"found {_kind_of(value)}")
+        for k, item in enumerate(value):
+            problem = self.item.problem(item, f"{where}[{k}]")
+            if problem:
+                return problem
+        return None
+
+
+@dataclass(frozen=True)
+class _Object:
+    """An object with at least ``fields`` (``optional`` ones may be absent); with ``each``,
+    a mapping whose every value has that shape."""
+    fields: dict = field(default_factory=dict)
+    optional: dict = field(default_factory=dict)
+    each: object = None
+
+    def problem(self, value, where: str) -> str | None:
+        if not isinstance(value, dict):
+            return f"field {where or 'at the top'}: expected an object, found {_kind_of(value)}"
+        prefix = f"{where}." if where else ""
+        for name, shape in [*self.fields.items(), *self.optional.items()]:
+            if name not in value:
+                if name in self.fields:
+                    return f"field {prefix}{name}: missing"
+                continue
+            problem = shape.problem(value[name], prefix + name)
+            if problem:
+                return problem
+        for key, item in (value.items() if self.each is not None else ()):
+            problem = self.each.problem(item, f"{where}[{json.dumps(key)}]")
+            if problem:
+                return problem
+        return None
+
+
+@dataclass(frozen=True)
+class _Choice:
+    names: tuple
+    null: bool = False
+
+    def problem(self, value, where: str) -> str | None:
+        if value in self.names or (value is None and self.null):
+            return None
+        return (f"field {where}: expected one of {', '.join(self.names)}"
+                f"{' or null' if self.null else ''}, found {_kind_of(value)}")
+
+
+_STRING, _INTEGER = _Value(("string",)), _Value(("integer",))
+_MAYBE_NUMBER, _ANYTHING = _Value(("number", "null")), _Value()
+
+
+class _Histogram(_Object):
+    """ULP (an integer, as text) -> count."""
+
+    def problem(self, value, where: str) -> str | None:
+        problem = super().problem(value, where)
+        if problem is None:
+            for key in value:
+                if not key.lstrip("-").isdigit():
+                    return f"field {where}: key {json.dumps(key)} is not an integer ULP"
+        return problem
+
+
+_SUMMARY = _Object({
+    **{k: _STRING for k in ("tool", "kernel", "function", "arch", "chip", "dest",
+                            "kernel_dest", "kernel_hash", "reference_rounding",
+                            "ulp_convention", "population", "input_format")},
+    "output_format": _Choice(tuple(FORMATS)),
+    **{k: _INTEGER for k in ("count", "measured", "unmeasurable", "exact_count",
+                             "within_1_count", "within_2_count")},
+    **{k: _MAYBE_NUMBER for k in ("max_ulp", "mean_ulp", "p95", "p99", "exact_frac")},
+    "histogram": _Histogram(each=_INTEGER),
+    "buckets": _List(_Object({"bucket": _STRING, "count": _INTEGER,
+                              "percent": _MAYBE_NUMBER})),
+    "worst": _List(_ANYTHING),
+    "regions": _List(_Object({"region": _STRING, "low": _MAYBE_NUMBER, "high": _MAYBE_NUMBER,
+                              "max": _MAYBE_NUMBER, "mean": _MAYBE_NUMBER,
+                              "measured": _INTEGER})),
+    "attribution": _Object({"ending_added": _Object({"lanes_worse": _INTEGER,
+                                                     "lanes_better": _INTEGER})}),
+    "denormals": _Object({"outputs": _Object(each=_INTEGER)}),
+    "specials": _List(_Object({"input": _STRING, "output": _ANYTHING, "output_bits": _STRING,
+                               "expected": _ANYTHING, "bit_exact": _Value(("boolean",)),
+                               "lane_class": _STRING})),
+    "lane_classes": _Object({"nonfinite_mismatch": _INTEGER, "nan_mismatch": _INTEGER}),
+    "binades": _List(_Object({"exponent": _Value(("integer", "null")), "inputs": _INTEGER,
+                              "max": _MAYBE_NUMBER, "mean": _MAYBE_NUMBER,
+                              "exact_frac": _MAYBE_NUMBER})),
+    "cross_verification": _Object({"agree": _INTEGER, "pairs": _INTEGER}),
+}, optional={
+    "selection": _Object(optional={"range": _List(_Value(("number",), nonfinite=True), 2,
+                                                  null=True),
+                                   "region": _Choice(REGION_NAMES, null=True)}),
+    "walk": _Object({"kind": _STRING, "text": _STRING},
+                    optional={"stride": _Value(("integer", "null"))}),
+    "histogram_wide": _List(_Object({"low": _INTEGER, "high": _INTEGER, "count": _INTEGER})),
+    "lanes": _Object({"encoding": _STRING, "count": _INTEGER}),
+    "report": _Object({"within_1_frac": _MAYBE_NUMBER,
+                       "verdicts": _Object({k: _INTEGER for k in (
+                           "hard_mismatches", "denormals_nonzero_outputs",
+                           "specials_bit_exact")})}),
+})
