@@ -1,4 +1,5 @@
-"""Shared test fixtures: the golden vector files in ../shared/vectors (read-only)."""
+"""Shared test fixtures: the golden vector files (tests/data/vectors/, a subset of the full sets
+in ../shared/vectors; the full sets run under the slow marker where they are present)."""
 from __future__ import annotations
 
 import os
@@ -21,18 +22,22 @@ settings.register_profile("sfpu-sim", derandomize=True, database=None)
 settings.load_profile("sfpu-sim")
 
 ROOT = Path(__file__).resolve().parent.parent
-# ../shared beside the checkout; SFPU_SIM_SHARED names another place (a git worktree elsewhere).
-VECTORS = Path(os.environ.get("SFPU_SIM_SHARED") or ROOT.parent / "shared") / "vectors"
+# The subset the default suite reads, in the repository (tests/data/vectors/README.md).
+VECTORS = ROOT / "tests" / "data" / "vectors"
+# The full sets: ../shared beside the checkout, or SFPU_SIM_SHARED (a git worktree elsewhere).
+FULL_VECTORS = Path(os.environ.get("SFPU_SIM_SHARED") or ROOT.parent / "shared") / "vectors"
+VECTOR_SETS = [pytest.param(VECTORS, id="subset"),
+               pytest.param(FULL_VECTORS, id="full", marks=pytest.mark.slow)]
 
 
-def load_vectors(name: str):
-    path = VECTORS / name
+def load_vectors(name: str, directory: Path = VECTORS):
+    path = directory / name
     if not path.exists():
-        pytest.skip(f"golden vector file {path} is absent (it lives in the steering repo's "
-                    f"shared/)")
+        pytest.skip(f"golden vector file {path} is absent (the full sets live in the steering "
+                    f"repo's shared/)")
     return np.load(path)
 
 
-@pytest.fixture(scope="session")
-def fma_golden():
-    return load_vectors("fma_golden.npz")
+@pytest.fixture(scope="session", params=VECTOR_SETS)
+def fma_golden(request):
+    return load_vectors("fma_golden.npz", request.param)

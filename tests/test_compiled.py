@@ -1,7 +1,7 @@
 """Compiled programs agree with the per-instruction Machine bit for bit: every registered kernel
 on both chips (all 65,536 BF16 inputs through its registered Dst, random FP32 patterns through
 an FP32 Dst, and random FP32 Dst state; a covering subset by default, every kernel under the
-slow marker), and ttsim's own whole-kernel outputs (../shared/vectors/ttsim_kernels.npz)
+slow marker), and ttsim's own whole-kernel outputs (tests/data/vectors/ttsim_kernels.npz)
 through both paths.
 
 The Machine is the reference here (it passes ttsim's single-instruction and whole-kernel
@@ -180,8 +180,8 @@ def _ttsim() -> dict:
     if not _TTSIM:
         path = VECTORS / "ttsim_kernels.npz"
         if not path.exists():
-            pytest.skip(f"ttsim whole-kernel vectors {path} are absent (they live in the "
-                        f"steering repo's shared/)")
+            pytest.skip(f"ttsim whole-kernel vectors {path} are absent (tests/data/vectors is "
+                        f"part of the repository: python -m tests.vector_subset rebuilds it)")
         with np.load(path) as data:
             _TTSIM.update({name: data[name] for name in data.files})
     return _TTSIM
