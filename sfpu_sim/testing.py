@@ -18,16 +18,23 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["assert_kernel_within_ulp", "check_budget"]
+from sfpu_sim.errors import SfpuSimError
+
+__all__ = ["assert_kernel_within_ulp", "check_budget", "BudgetError"]
 
 SPECIAL_INPUTS = {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80}
+
+
+class BudgetError(SfpuSimError, ValueError):
+    """A budget, region or range the assertion cannot check (a ValueError too, as it was)."""
 
 
 def check_budget(value, what: str) -> None:
     """A ULP budget is a non-negative integer; NaN, a float or a bool is a mistake, refused
     (a NaN budget would make every comparison false and the assertion pass)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{what} must be a non-negative integer number of ULP, got {value!r}")
+        raise BudgetError(f"{what} must be a non-negative integer number of ULP, got "
+                          f"{value!r}")
 
 
 def _special_problems(spec, arrays, out_fmt: str) -> list[str]:
@@ -66,6 +73,34 @@ def _special_problems(spec, arrays, out_fmt: str) -> list[str]:
     return problems
 
 
+def _range_text(range) -> str | None:
+    """``range=(lo, hi)`` as the ``LO,HI`` text :class:`~sfpu_sim.selection.Selection` reads."""
+    if range is None:
+        return None
+    try:
+        low, high = range
+        return f"{float(low)!r},{float(high)!r}"
+    except (TypeError, ValueError):
+        raise BudgetError(f"range: expected (lo, hi), two numbers, got {range!r}") from None
+
+
+def _check_budgets_apply(budgets: dict, summary: dict) -> None:
+    """A budget for a region with no measured input in the selection could never fail: it
+    is refused rather than passed (the test's range or region and its budgets disagree)."""
+    for row in summary["regions"]:
+        if row["region"] not in budgets or row["measured"]:
+            continue
+        where = f"budgets[{row['region']!r}]: region {row['region']} ({row['text']})"
+        if not row["inputs"]:
+            raise BudgetError(f"{where} has no inputs among those selected "
+                              f"({summary['selection']['text']}); widen the range or drop "
+                              f"the budget")
+        raise BudgetError(f"{where} has {row['inputs']:,} inputs among those selected "
+                          f"({summary['selection']['text']}) but none is measured (population "
+                          f"{summary['population']}, ULP {summary['ulp_convention']}); drop "
+                          f"the budget")
+
+
 def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, region=None,
                              budgets=None, dest: str | None = None, specials: bool = True,
                              input_format: str = "bf16", output_format: str = "bf16",
@@ -81,7 +116,8 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     :func:`_special_problems`). ``dest``: the Dst format (default: the kernel's registered
     one). Lanes where the output and the reference disagree about being finite fail unless
     ``allow_hard_mismatches``. Raises AssertionError with one paragraph naming the worst input
-    and every failed check.
+    and every failed check, and :class:`BudgetError` (an SfpuSimError) for a budget, region
+    or range it cannot check.
     """
     __tracebackhide__ = True            # pytest: show the caller's line, not this helper's
     check_budget(max_ulp, "max_ulp")
@@ -93,11 +129,10 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     budgets = dict(budgets or {})
     for name, value in budgets.items():
         if name not in REGION_NAMES:
-            raise ValueError(f"budgets: unknown region {name!r} (regions: "
-                             f"{', '.join(REGION_NAMES)})")
+            raise BudgetError(f"budgets: unknown region {name!r} (regions: "
+                              f"{', '.join(REGION_NAMES)})")
         check_budget(value, f"budgets[{name!r}]")
-    selection = Selection.from_options(None if range is None else
-                                       f"{float(range[0])!r},{float(range[1])!r}", region)
+    selection = Selection.from_options(_range_text(range), region)
     spec = registry.get(kernel)
     result = sweep(spec, arch, dest=dest or spec.dest, input_format=input_format,
                    output_format=output_format, reference_rounding=reference_rounding,
@@ -116,9 +151,10 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
             f"({N.value(w['expected'])}), exact {N.real(w['reference'])}; the kernel's own "
             f"FP32 result {w['kernel_fp32_bits']} is {N.ulp(w['kernel_ulp'])} ULP away when "
             "rounded to nearest.")
+    _check_budgets_apply(budgets, s)
     for row in s["regions"]:
         budget = budgets.get(row["region"])
-        if budget is not None and row["max"] is not None and row["max"] > budget:
+        if budget is not None and row["max"] > budget:
             parts.append(f"region {row['region']} ({row['text']}): max {N.ulp(row['max'])} "
                          f"ULP exceeds its budget of {N.ulp(budget)}.")
     hard = s["lane_classes"]["nonfinite_mismatch"] + s["lane_classes"]["nan_mismatch"]

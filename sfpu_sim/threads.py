@@ -1,8 +1,9 @@
 """How many threads sfpu-sim's compiled loops use, and when a call uses more than one.
 
 Owns: the thread count (:func:`threads`, :func:`set_threads`, which the CLI's ``--threads``
-calls) and :func:`parallel_for`, the one way the package spreads a compiled loop over threads.
-Knows nothing of what the loops compute.
+calls), the check of ``$NUMBA_NUM_THREADS`` (:func:`check_environment`, run before numba is
+imported) and :func:`parallel_for`, the one way the package spreads a compiled loop over
+threads. Knows nothing of what the loops compute.
 
 The count defaults to ``NUMBA_NUM_THREADS`` (numba's setting: the environment variable, else
 the CPU count), capped by the CPUs this process may run on, and drops to one while the load
@@ -27,12 +28,10 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import numba
-
 from sfpu_sim.errors import SfpuSimError
 
 __all__ = ["threads", "set_threads", "max_threads", "oversubscribed", "parallel_for",
-           "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
+           "check_environment", "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
 SERIAL_WORK = 1 << 14         # below this much work (multiply-add lanes) a helper does not pay
@@ -43,8 +42,28 @@ class ThreadCountError(SfpuSimError):
     pass
 
 
+def check_environment() -> None:
+    """Refuse a ``$NUMBA_NUM_THREADS`` that is set but not a whole number >= 1, before numba is
+    imported: numba's import fails on 0 or less with a bare ValueError, and takes any other
+    unreadable value for its default after a warning that prints a traceback. (This module
+    imports numba only when it needs it, so that this can run first.)"""
+    text = os.environ.get("NUMBA_NUM_THREADS")
+    if text is None:
+        return
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise ThreadCountError(f"NUMBA_NUM_THREADS={text!r}: expected a whole number >= 1 (the "
+                               f"most threads the emulator may use), or leave it unset for "
+                               f"one per CPU")
+
+
 def max_threads() -> int:
     """The most threads a call may use: ``NUMBA_NUM_THREADS``, capped by the usable CPUs."""
+    import numba
+
     return max(1, min(numba.config.NUMBA_NUM_THREADS, _usable_cpus()))
 
 

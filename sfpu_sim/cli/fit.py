@@ -230,9 +230,10 @@ def add_parser(sub, parents) -> None:
                                          "file's register_kernel(..., reference=) adds one)")
     parser.add_argument("--interval", required=True, metavar="LO,HI",
                         help="e.g. -pi/4,pi/4 or 0,log(2) (numbers, pi, e, log(), sqrt(), ...)")
-    parser.add_argument("--powers", metavar="K,K,...", help="powers of x, e.g. 1,3,5,7")
-    parser.add_argument("--degree", type=int, metavar="N", help="all powers up to N "
-                                                                "(see --parity)")
+    parser.add_argument("--powers", metavar="K,K,...", help="powers of x, e.g. 1,3,5,7 "
+                                                           "(0 to 64)")
+    parser.add_argument("--degree", type=int, metavar="N", help="all powers up to N, at most "
+                                                                "64 (see --parity)")
     parser.add_argument("--parity", choices=("odd", "even"), help="with --degree: odd or even "
                                                                   "powers only")
     parser.add_argument("--error", choices=("absolute", "relative"), default="absolute")
@@ -243,7 +244,7 @@ def add_parser(sub, parents) -> None:
                              f"for all or one per power (default fp32)")
     parser.add_argument("--fix", metavar="K=V[,K=V]", help="fix coefficients, e.g. 0=1")
     parser.add_argument("--precision", type=int, default=128, metavar="BITS",
-                        help="Remez working precision (default 128)")
+                        help="Remez working precision (default 128, at most 4096)")
     parser.add_argument("--backend", choices=("sfpu-sim", "sollya"), default="sfpu-sim",
                         help="who rounds the coefficients (sollya: its fpminimax, if installed)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

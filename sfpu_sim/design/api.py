@@ -26,6 +26,17 @@ from sfpu_sim.design.target import registry_target, user_target
 BACKENDS = ("sfpu-sim", "sollya")
 ERRORS = ("absolute", "relative")
 DEFAULT_PRECISION = 128
+# Size limits, so that a mistyped number is refused instead of running for hours. The fit's
+# time grows steeply with the degree (exp on [0, 1], all powers: degree 16 took 21 s, degree 32
+# at 512 bits 128 s, degree 64 at 2048 bits over 9 minutes, on a 2-core machine), and a
+# kernel evaluates the polynomial in FP32, where a monomial form of high degree loses its
+# accuracy to rounding. The Remez system of degree 64 is resolved at 512 bits on [0, 1] and
+# at 1024 on [100, 101]; 4096 bits leaves room and only slows the fit beyond that.
+MAX_POWER = 64
+MAX_PRECISION = 4096
+POWER_LIMIT = (f"powers from 0 to {MAX_POWER} are allowed (the fit's time grows steeply with "
+               f"the degree, minutes at 32, and an FP32 polynomial of higher degree loses its "
+               f"accuracy to rounding)")
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,8 @@ def parse_powers(powers=None, degree=None, parity=None) -> tuple:
             raise BadProblem(f"--degree: expected an integer, got {degree!r}") from None
         if degree < 0:
             raise BadProblem(f"--degree: expected an integer >= 0, got {degree}")
+        if degree > MAX_POWER:
+            raise BadProblem(f"--degree {degree}: too high; {POWER_LIMIT}")
         start = {"odd": 1, "even": 0, None: 0}[parity]
         step = 1 if parity is None else 2
         result = tuple(range(start, degree + 1, step))
@@ -148,6 +161,8 @@ def parse_powers(powers=None, degree=None, parity=None) -> tuple:
                          f"{powers!r}") from None
     if any(p < 0 for p in result) or len(set(result)) != len(result):
         raise BadProblem(f"--powers: expected distinct integers >= 0, got {list(result)}")
+    if result[-1] > MAX_POWER:
+        raise BadProblem(f"--powers: {result[-1]} is too high; {POWER_LIMIT}")
     return result
 
 
@@ -245,8 +260,11 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
         raise BadProblem(f"--error: expected absolute or relative, got {error!r}")
     if backend not in BACKENDS:
         raise BadProblem(f"--backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
-    if not isinstance(precision, int) or precision < 64:
-        raise BadProblem(f"--precision: expected an integer >= 64 (bits), got {precision!r}")
+    if isinstance(precision, bool) or not isinstance(precision, int) \
+            or not 64 <= precision <= MAX_PRECISION:
+        raise BadProblem(f"--precision: expected an integer from 64 to {MAX_PRECISION} (bits; "
+                         f"{MAX_PRECISION} is several times what a fit of degree {MAX_POWER} "
+                         f"needs), got {precision!r}")
     chosen_interval = _interval(interval)
     chosen_powers = parse_powers(powers, degree, parity)
     chosen_formats = parse_formats(formats, chosen_powers)

@@ -36,16 +36,46 @@ def mid_rad(ball) -> tuple[Fraction, Fraction]:
     return dyadic(ball.mid()), dyadic(ball.rad())
 
 
+# Bounds of magnitude 2**+-SCALE_BITS or beyond are not made Fractions: exp(-1e8) is about
+# 2**-144269504, and as an exact Fraction every sum and comparison with it took seconds (a fit
+# on [-1e8, 0] never ended); over [-3e38, 0] a bound was 2**(9e27), beyond any memory. Below,
+# an upper bound becomes TINY and a lower bound 0 (still bounds; no error that matters is that
+# small); above, OutOfScale is raised and the caller treats the bound as unknown.
+SCALE_BITS = 20000
+TINY = Fraction(1, 1 << SCALE_BITS)
+
+
+class OutOfScale(ArithmeticError):
+    """A bound of ``2**SCALE_BITS`` or more."""
+
+
+def _scale(point) -> int:
+    """-1 below ``2**-SCALE_BITS`` (0 excluded), 1 at ``2**SCALE_BITS`` or above, else 0."""
+    mantissa, exponent = point.man_exp()
+    if mantissa == 0:
+        return 0
+    top = int(exponent) + int(abs(mantissa)).bit_length()
+    return -1 if top <= -SCALE_BITS else 1 if top > SCALE_BITS else 0
+
+
 def upper(ball) -> Fraction:
-    """An exact upper bound of ``|ball|``."""
-    mid, rad = mid_rad(ball)
-    return abs(mid) + rad
+    """An exact upper bound of ``|ball|`` (arb's, rounded up to the working precision, at least
+    :data:`TINY` unless 0); :class:`OutOfScale` if it is ``2**SCALE_BITS`` or more."""
+    bound = ball.abs_upper().mid()
+    scale = _scale(bound)
+    if scale > 0:
+        raise OutOfScale()
+    return TINY if scale < 0 else dyadic(bound)
 
 
 def lower(ball) -> Fraction:
-    """An exact lower bound of ``|ball|``."""
-    mid, rad = mid_rad(ball)
-    return max(Fraction(0), abs(mid) - rad)
+    """An exact lower bound of ``|ball|`` (arb's, rounded down to the working precision, and
+    0 below :data:`TINY`); :class:`OutOfScale` if it is ``2**SCALE_BITS`` or more."""
+    bound = ball.abs_lower().mid()
+    scale = _scale(bound)
+    if scale > 0:
+        raise OutOfScale()
+    return Fraction(0) if scale < 0 else dyadic(bound)
 
 
 def exact_ball(value: Fraction):

@@ -51,7 +51,7 @@ from fractions import Fraction
 import flint
 import mpmath
 
-from sfpu_sim.design.balls import arb_precision, dyadic, exact_ball
+from sfpu_sim.design.balls import SCALE_BITS, OutOfScale, arb_precision, dyadic, exact_ball
 from sfpu_sim.design.balls import lower as lower_bound
 from sfpu_sim.design.balls import upper as upper_bound
 from sfpu_sim.design.numbers import to_fraction
@@ -111,7 +111,7 @@ class _Bounder:
             return
         try:
             value = lower_bound(self.series(exact_ball(x), 1, (x, x))[0])
-        except Undecided:
+        except (Undecided, OutOfScale):
             return
         if value > self.lower:
             self.lower, self.argmax = value, x
@@ -180,13 +180,13 @@ def certify(problem, coefficients: dict) -> Certificate:
 def _push(heap, bounder: _Bounder, a: Fraction, b: Fraction, depth: int) -> None:
     try:
         bound = bounder.bound(a, b)
-    except Undecided:
+    except (Undecided, OutOfScale):
         bound = None
     if bound is None:
         if depth >= MAX_DEPTH:
             raise CertificationFailed(
                 f"cannot bound the error near x = {float((a + b) / 2):.6g}: the function or "
-                f"its derivatives are not finite there")
+                f"its derivatives are not finite there, or beyond 2^{SCALE_BITS}")
         bound = Fraction(10) ** 300                      # unknown: split it
     heapq.heappush(heap, (-bound, a, b, depth))
 

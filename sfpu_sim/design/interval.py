@@ -17,6 +17,7 @@ from sfpu_sim.design.expr import ARB, MPMATH, BadExpression, Expr, parse
 from sfpu_sim.errors import SfpuSimError
 
 ENCLOSURE_BITS = 256            # working precision of the ends' enclosures
+FP32_OVERFLOW = 2 ** 128        # FP32 numbers are below it in magnitude
 
 
 class BadInterval(SfpuSimError):
@@ -73,6 +74,10 @@ def parse_interval(text: str, where: str = "--interval") -> Interval:
     for end, ball in ((lo, a), (hi, b)):
         if not ball.is_finite():
             raise BadInterval(f"{where}: {end.text} is not a finite real number")
+        # A kernel's inputs are FP32 at most; ends beyond also overflow the floats reported.
+        if not ball.abs_upper() < FP32_OVERFLOW:
+            raise BadInterval(f"{where}: {end.text} is beyond the FP32 range of SFPU inputs "
+                              f"(|x| < 2^128, about 3.4e38)")
     if not (a < b):
         raise BadInterval(f"{where}: LO must be less than HI, got [{lo.text}, {hi.text}] = "
                           f"[{a.mid()}, {b.mid()}]")

@@ -169,6 +169,7 @@ class Problem:
         if not self.free:
             raise BadProblem("--fix: every coefficient is fixed; nothing is left to fit")
         self._check_defined()
+        self._check_weight()
         if self.relative:
             self._check_relative()
 
@@ -184,6 +185,32 @@ class Problem:
                 f"--interval [{self.interval.text}]: {name} is undefined, infinite or not "
                 f"smooth near x = {float(bad):.6g} (a polynomial fit needs {name} and its "
                 f"derivatives finite on the closed interval [{float(lo):.6g}, {float(hi):.6g}])")
+
+    def _check_weight(self) -> None:
+        """The weight must be finite with finite derivatives (the certifier's Taylor forms) and
+        non-zero (the exchange divides by it, and a sign change breaks the alternation) on the
+        closed interval; otherwise the exchange would only report a singular system."""
+        if self.weight is None:
+            return
+        weight, (lo, hi) = self.weight, self.interval.hull()
+
+        def series(ball, exact, terms) -> list:
+            value = weight.evaluate(SERIES, variable(ball, terms, exact))
+            return value.coefficients(terms) if isinstance(value, Series) else [value]
+
+        def finite(ball, exact):
+            return all(c.is_finite() for c in series(ball, exact, CHECK_TERMS))
+
+        interval = f"the closed interval [{float(lo):.6g}, {float(hi):.6g}]"
+        bad = self._trouble(finite)
+        if bad is not None:
+            raise BadProblem(f"--weight {weight.text}: not finite or not smooth near x = "
+                             f"{float(bad):.6g} (the weight and its derivatives must be finite "
+                             f"on {interval})")
+        bad = self._trouble(lambda ball, exact: not series(ball, exact, 1)[0].contains(0))
+        if bad is not None:
+            raise BadProblem(f"--weight {weight.text}: zero near x = {float(bad):.6g} (the "
+                             f"weight must be non-zero on {interval}: the fit divides by it)")
 
     def _check_relative(self) -> None:
         name = self.target.name
@@ -208,22 +235,25 @@ class Problem:
             raise BadProblem(message.format(float(bad)))
 
     def _trouble(self, good) -> Fraction | None:
-        """A point near which ``good(ball)`` stays false under bisection, or None."""
+        """A point near which ``good(ball)`` stays false under bisection, or None: an end of
+        the last piece if ``good`` fails there exactly (x = 0 for 1/x), else its middle."""
         lo, hi = self.interval.hull()
         pieces = [(lo + (hi - lo) * i / CHECK_PIECES, lo + (hi - lo) * (i + 1) / CHECK_PIECES)
                   for i in range(CHECK_PIECES)]
+
+        def holds(a, b) -> bool:
+            try:
+                return good(_ball(a, b), (a, b))
+            except (Undecided, ValueError, ZeroDivisionError):   # arb: a divisor's ball has 0
+                return False
         with arb_precision(max(128, flint.ctx.prec)):
             stack = [(a, b, 0) for a, b in reversed(pieces)]
             while stack:
                 a, b, depth = stack.pop()
-                try:
-                    ok = good(_ball(a, b), (a, b))
-                except Undecided:
-                    ok = False
-                if ok:
+                if holds(a, b):
                     continue
                 if depth >= CHECK_DEPTH:
-                    return (a + b) / 2
+                    return next((end for end in (a, b) if not holds(end, end)), (a + b) / 2)
                 middle = (a + b) / 2
                 stack += [(middle, b, depth + 1), (a, middle, depth + 1)]
         return None

@@ -178,7 +178,11 @@ def _value(real: dict, free, x, shift):
 
 def _babai_list(basis: list, target: list) -> list[list[int]]:
     """Integer combinations of ``basis`` rows near ``target``: LLL, then the nearest-plane
-    step keeping the ``BABAI_LIST`` best partial choices (floor and ceiling at each level)."""
+    step keeping the ``BABAI_LIST`` best partial choices (floor and ceiling at each level).
+
+    The rows may be dependent: a power whose terms round to zero at every sample (x**100 at
+    points below 1, a weight tiny there) gives a zero row, and LLL then returns zero rows.
+    Such a row adds nothing to the lattice point, so its multiple is 0."""
     reduced, transform = flint.fmpz_mat(basis).lll(transform=True)
     rows = [[flint.fmpq(reduced[i, j]) for j in range(reduced.ncols())]
             for i in range(reduced.nrows())]
@@ -186,14 +190,17 @@ def _babai_list(basis: list, target: list) -> list[list[int]]:
     for row in rows:                                    # Gram-Schmidt, exact rationals
         v = list(row)
         for u in orthogonal:
-            mu = _dot(row, u) / _dot(u, u)
-            v = [a - mu * b for a, b in zip(v, u)]
+            if any(u):                                  # a dependent row's u is zero
+                mu = _dot(row, u) / _dot(u, u)
+                v = [a - mu * b for a, b in zip(v, u)]
         orthogonal.append(v)
     partial = [(flint.fmpq(0), [flint.fmpq(t) for t in target], [])]
     for i in reversed(range(len(rows))):
         b, u = rows[i], orthogonal[i]
         norm = _dot(u, u)
         if norm == 0:
+            partial = [(distance, residual, [0] + chosen)
+                       for distance, residual, chosen in partial]
             continue
         grown = []
         for distance, residual, chosen in partial:

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import mpmath
 
-from sfpu_sim.reference.core import HUGE_E, ODD_BITS, TINY_E, UnknownBackend
+from sfpu_sim.reference.core import (HUGE_E, ODD_BITS, TINY_E, ReferenceReturnedNaN,
+                                     UnknownBackend)
 
 try:                                    # optional: the proven (and faster) backend
     import flint
@@ -104,6 +105,13 @@ class MpmathBackend:
             with mpmath.workprec(bits):
                 values.append(function.formula(mpmath.mpf(x), MpMath))
         coarse, fine = values
+        if mpmath.isnan(coarse) and mpmath.isnan(fine):
+            # mpmath has no overflow, so NaN at a finite input is the definition's (a user's
+            # reference): no precision settles it, and the ladder would blame rounding. (An
+            # arb ball, unlike this, can be NaN at a low precision and fine at a higher one.)
+            raise ReferenceReturnedNaN(f"the reference {function.name!r} returned NaN at "
+                                       f"x = {x!r}, inside its domain: it must give a number "
+                                       f"there")
         if not (mpmath.isfinite(coarse) and mpmath.isfinite(fine)):
             return None
         sign, man, exp, bc = fine._mpf_

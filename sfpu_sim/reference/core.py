@@ -44,6 +44,11 @@ class UnresolvedRounding(SfpuSimError):
     """The exact value stayed on a rounding boundary up to MAX_PRECISION bits."""
 
 
+class ReferenceReturnedNaN(SfpuSimError):
+    """A definition gave NaN at a finite input inside its domain (a user's reference, as a
+    rule): no precision can settle it, so it is said at once, not blamed on rounding."""
+
+
 def choice(name, table: dict, error: type, what: str):
     """``table[name]``, or ``error`` naming the choices."""
     if name not in table:
