@@ -6,9 +6,10 @@ imported) and :func:`parallel_for`, the one way the package spreads a compiled l
 threads. Knows nothing of what the loops compute.
 
 The count defaults to ``NUMBA_NUM_THREADS`` (numba's setting: the environment variable, else
-the CPU count), capped by the CPUs this process may run on, and drops to one while the load
-average says the cores are oversubscribed; a count set with :func:`set_threads` is used as
-given. A loop runs serially, in the calling thread, when it is small (:data:`SERIAL_WORK`, and
+the CPU count), capped by the CPUs this process may run on (its affinity); a count set with
+:func:`set_threads` is used as given. A past load average does not lower it: it says how busy
+the cores were, not how busy they will be, and a helper that never gets a core costs nothing
+here (below). A loop runs serially, in the calling thread, when it is small (:data:`SERIAL_WORK`, and
 never more than one thread for <= :data:`SERIAL_LANES` lanes): handing work to another thread
 costs tens of microseconds.
 
@@ -18,8 +19,8 @@ process loading the cores) holds the call for a whole time slice: measured 8-16 
 0.25 ms serially. Here the work is cut into chunks that the calling thread and the helpers
 claim one at a time; the caller waits only for chunks a helper has actually started, so a helper
 that never gets a core costs nothing. One that gets a core late can still hold the caller for
-the rest of its chunk (measured up to 1.5x the serial time with the cores oversubscribed), which
-is why an oversubscribed machine gets one thread by default.
+the rest of its chunk (measured up to 1.5x the serial time with the cores oversubscribed):
+``--threads 1`` is the choice for a machine known to be shared that way.
 Measurements: ``python -m sfpu_sim.bench fma`` / ``kernel``.
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sfpu_sim.errors import SfpuSimError
 
-__all__ = ["threads", "set_threads", "max_threads", "oversubscribed", "parallel_for",
+__all__ = ["threads", "set_threads", "max_threads", "parallel_for",
            "check_environment", "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
@@ -81,22 +82,8 @@ _pool_lock = threading.Lock()
 
 def threads() -> int:
     """The thread count large calls use: the one set with :func:`set_threads`, else
-    :func:`max_threads`, or 1 while the machine is oversubscribed (:func:`oversubscribed`)."""
-    if _count is not None:
-        return _count
-    most = max_threads()
-    return 1 if most > 1 and oversubscribed() else most
-
-
-def oversubscribed() -> bool:
-    """Whether the 1-minute load average exceeds the usable CPUs by one or more: other
-    processes then take the cores, a helper thread waits for one, and the call waits for the
-    helper (measured: slower than one thread, see the module docstring)."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return False
-    return load >= _usable_cpus() + 1
+    :func:`max_threads`."""
+    return _count if _count is not None else max_threads()
 
 
 def set_threads(n: int | None) -> None:
