@@ -15,6 +15,7 @@ import struct
 import numpy as np
 import pytest
 
+from sfpu_sim import registry
 from sfpu_sim.cli import main
 from sfpu_sim.fp32sweep import Exhaustive, Strided, WalkError, from_options, walk
 from sfpu_sim.fp32sweep import run as runs
@@ -155,10 +156,10 @@ def test_largest_chunks_stay_under_two_gib():
     assert runs.max_chunk("local") == 1 << 22
     assert runs.peak_bytes(1 << 22, "local") == 256 * 2 ** 20 + (1 << 22) * 256 < 2 ** 31
     assert runs.peak_bytes(1 << 23, "local") > 2 ** 31
-    assert runs.max_chunk("dask") == 1 << 21
-    assert runs.peak_bytes(1 << 21, "dask") == 3 * 256 * 2 ** 20 + 2 * (1 << 21) * 256
-    assert runs.peak_bytes(1 << 21, "dask") < 2 ** 31 < runs.peak_bytes(1 << 22, "dask")
-    assert runs.peak_bytes(runs.DEFAULT_CHUNK, "dask") < 2 ** 31
+    assert runs.max_chunk("dask", 2) == 1 << 21
+    assert runs.peak_bytes(1 << 21, "dask", 2) == 3 * 256 * 2 ** 20 + 2 * (1 << 21) * 256
+    assert runs.peak_bytes(1 << 21, "dask", 2) < 2 ** 31 < runs.peak_bytes(1 << 22, "dask", 2)
+    assert runs.peak_bytes(runs.DEFAULT_CHUNK, "dask", 2) < 2 ** 31
 
 
 def test_a_chunk_holds_at_most_lane_bytes_per_input():
@@ -216,3 +217,27 @@ def test_cli_refuses_a_chunk_over_the_memory_cap(capsys):
                  "--chunk", str(1 << 23)]) == 2
     err = capsys.readouterr().err.strip()
     assert "--chunk 8388608" in err and "4,194,304" in err and len(err.splitlines()) == 1
+
+
+def test_dask_gets_a_worker_per_usable_cpu_as_many_as_two_gib_hold(monkeypatch):
+    """Issue 18: one worker per CPU, not a fixed 2; each worker process takes 256 MB of the
+    2 GiB, so 16 CPUs get 6 workers with chunks of 2**16 inputs or more; --workers sets it."""
+    for cpus, workers in ((1, 1), (2, 2), (4, 4), (16, 6)):
+        monkeypatch.setattr(runs.threads, "max_threads", lambda cpus=cpus: cpus)
+        assert runs.dask_workers() == workers
+        assert runs.max_chunk("dask") >= runs.MIN_WORKER_CHUNK
+    assert runs.dask_workers(3) == 3
+    assert runs.max_chunk("dask", 7) == 0                 # 8 processes: the cap, no chunk
+
+
+@pytest.mark.parametrize("workers", [0, 7, True])
+def test_workers_the_memory_cap_cannot_hold_are_refused(workers):
+    with pytest.raises(runs.Fp32SweepError, match=r"--workers .*1 to 6 "):
+        runs.check_options(registry.get("reciprocal_fp32"), "fp32", "bf16", "daz-index", "rne",
+                           1024, "dask", workers)
+
+
+def test_workers_without_the_dask_scheduler_are_refused():
+    with pytest.raises(runs.Fp32SweepError, match="--workers sizes --scheduler dask"):
+        runs.check_options(registry.get("reciprocal_fp32"), "fp32", "bf16", "daz-index", "rne",
+                           1024, "local", 2)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from sfpu_sim import reference, registry
+from sfpu_sim import reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep import state, summary
@@ -26,7 +26,7 @@ from sfpu_sim.selection import EVERYTHING, Selection
 
 DEFAULT_CHUNK = 1 << 20
 SCHEDULERS = ("local", "dask")
-DASK_WORKERS = 2
+MIN_WORKER_CHUNK = 1 << 16            # the smallest chunk a default Dask worker count leaves
 IN_FLIGHT_PER_WORKER = 2               # tasks queued per worker; each runs one at a time
 CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
 MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
@@ -38,23 +38,38 @@ LANE_BYTES = 256
 PROCESS_BYTES = 256 << 20              # an interpreter with numpy, numba and the package: 190 MB
 
 
-def peak_bytes(chunk: int, scheduler: str) -> int:
+def dask_workers(requested: int | None = None) -> int:
+    """Worker processes of ``--scheduler dask``'s LocalCluster: ``requested`` (``--workers``),
+    else one per CPU this process may use, as many as the memory cap holds with a chunk of at
+    least :data:`MIN_WORKER_CHUNK` inputs each (2 on 2 CPUs, 6 on 16: each process takes
+    :data:`PROCESS_BYTES`)."""
+    if requested is not None:
+        return requested
+    fit = (MEMORY_CAP - PROCESS_BYTES) // (PROCESS_BYTES + MIN_WORKER_CHUNK * LANE_BYTES)
+    return max(1, min(threads.max_threads(), fit))
+
+
+def peak_bytes(chunk: int, scheduler: str, workers: int | None = None) -> int:
     """The most memory a sweep with chunks of ``chunk`` inputs holds on this machine: every
     local process's base, plus one running chunk per process that runs chunks (a tcp://
     cluster's workers are not on this machine: only this process counts)."""
     if scheduler == "dask":
-        return (1 + DASK_WORKERS) * PROCESS_BYTES + DASK_WORKERS * chunk * LANE_BYTES
+        n = dask_workers(workers)
+        return (1 + n) * PROCESS_BYTES + n * chunk * LANE_BYTES
     if scheduler == "local":
         return PROCESS_BYTES + chunk * LANE_BYTES
     return PROCESS_BYTES
 
 
-def max_chunk(scheduler: str) -> int:
+def max_chunk(scheduler: str, workers: int | None = None) -> int:
     """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (a tcp://
-    cluster: the local one's, as its workers' memory is theirs to size)."""
+    cluster: the local one's, as its workers' memory is theirs to size); 0 when even the
+    processes alone would pass it."""
     where = "local" if str(scheduler).startswith("tcp://") else scheduler
+    if peak_bytes(1, where, workers) >= MEMORY_CAP:
+        return 0
     chunk = 1
-    while peak_bytes(2 * chunk, where) < MEMORY_CAP:
+    while peak_bytes(2 * chunk, where, workers) < MEMORY_CAP:
         chunk *= 2
     return chunk
 
@@ -67,13 +82,15 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                output_format: str = "bf16", reference_rounding: str = "rne",
                ulp_convention: str = "daz-index", selection: Selection = EVERYTHING,
                worst: int = 20, chunk: int = DEFAULT_CHUNK, scheduler: str = "local",
-               state_path=None, resume: bool = True, progress=None, after_chunk=None):
+               state_path=None, resume: bool = True, progress=None, after_chunk=None,
+               workers: int | None = None):
     """Sweep FP32 input patterns (``walk``: :mod:`.walk`) through ``kernel`` (a KernelSpec)
     on ``arch``; returns a :class:`~sfpu_sim.sweeps.SweepResult` (per-lane arrays: None).
 
     ``state_path``: the resume file (default: one per sweep key in the cache directory;
     False: none). ``resume``: False starts over even if a state exists. ``progress(done,
-    total)`` after every chunk; ``after_chunk(index)`` too (tests stop a run there)."""
+    total)`` after every chunk; ``after_chunk(index)`` too (tests stop a run there).
+    ``workers``: processes of ``scheduler="dask"``'s LocalCluster (:func:`dask_workers`)."""
     from sfpu_sim.registry import KernelSpec
     from sfpu_sim.sweeps import SweepResult
 
@@ -83,7 +100,7 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
-                  scheduler)
+                  scheduler, workers)
     job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
                          selection, worst)
     job.reference()                                  # an unsupported function fails here
@@ -100,7 +117,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
         progress(done, total)
     plan = [(start, min(start + chunk, total)) for start in range(done, total, chunk)]
     run = _run_dask if scheduler != "local" else _run_local
-    partial = run(job, plan, total, partial, path, key, progress, after_chunk, scheduler)
+    partial = run(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
+                  workers)
     specials = summary.special_rows(program, job)
     worst_values = _worst_values(job, partial)
     built = summary.build(job, program, partial, walk, specials, worst_values)
@@ -110,7 +128,7 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
 
 
 def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,
-                  chunk: int, scheduler: str) -> None:
+                  chunk: int, scheduler: str, workers: int | None = None) -> None:
     """One-line errors for what an FP32 sweep cannot do."""
     if kernel.dest != "fp32":
         raise Fp32SweepError(f"--in fp32 sweeps FP32 inputs through an FP32 Dst: kernel "
@@ -131,9 +149,21 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
                              f"{', '.join(reference.policies())})")
     if scheduler not in SCHEDULERS and not _is_tcp_address(str(scheduler)):
         raise Fp32SweepError(f"--scheduler {scheduler!r}: choose local, dask (a "
-                             f"LocalCluster of {DASK_WORKERS} workers) or tcp://HOST:PORT (a "
+                             f"LocalCluster of worker processes) or tcp://HOST:PORT (a "
                              f"running cluster: a host name or address, a port 1 to 65535)")
-    largest = max_chunk(scheduler)
+    if workers is not None:
+        fit = dask_workers()
+        if scheduler != "dask":
+            raise Fp32SweepError(f"--workers sizes --scheduler dask's LocalCluster, not "
+                                 f"--scheduler {scheduler}")
+        if isinstance(workers, bool) or not isinstance(workers, int) or \
+                not 1 <= workers or max_chunk(scheduler, workers) == 0:
+            most = (MEMORY_CAP - PROCESS_BYTES) // PROCESS_BYTES - 1
+            raise Fp32SweepError(f"--workers {workers!r}: give a whole number from 1 to {most} "
+                                 f"(each worker process takes {PROCESS_BYTES >> 20} MB of the "
+                                 f"{MEMORY_CAP >> 30} GiB an FP32 sweep may use; default "
+                                 f"{fit})")
+    largest = max_chunk(scheduler, workers)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
         raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
                              f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
@@ -185,14 +215,16 @@ def _after(partial, done, total, path, key, progress, after_chunk, index):
         after_chunk(index)
 
 
-def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler):
+def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
+               workers=None):
     for index, (start, stop) in enumerate(plan):
         partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
         _after(partial, stop, total, path, key, progress, after_chunk, index)
     return partial
 
 
-def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, scheduler):
+def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
+              workers=None):
     """Chunks as tasks; results merged in walk order as the prefix of finished chunks grows
     (so the state always describes a prefix)."""
     try:
@@ -202,7 +234,8 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
                              "'dask[distributed]')") from None
     cluster = None
     if scheduler == "dask":
-        cluster = LocalCluster(n_workers=DASK_WORKERS, threads_per_worker=1, processes=True,
+        cluster = LocalCluster(n_workers=dask_workers(workers), threads_per_worker=1,
+                               processes=True,
                                dashboard_address=None, silence_logs=40)
         client = Client(cluster)
     else:
