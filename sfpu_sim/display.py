@@ -1,12 +1,29 @@
-"""How bit patterns are shown to people: hex, FP32 value, BF16 view. Shared by the CLI, traces
-and reports so that every place prints a value the same way."""
+"""How bit patterns are shown to people: hex, FP32 value, BF16 view; and how text a user wrote
+(a kernel's provenance, a file name) is shown: control bytes made visible. Shared by the CLI,
+traces and reports so that every place prints a value the same way."""
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.bitfields import fields_text
 from sfpu_sim.errors import SfpuSimError
+
+
+# C0 controls but tab and newline, DEL and the C1 controls: a terminal acts on them (ESC [ moves
+# the cursor, recolours, clears the screen; CSI is C1's ESC [) instead of showing them.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROLS_AND_NEWLINES = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+
+
+def printable(text: str, *, newlines: bool = True) -> str:
+    """``text`` with every control character written as its escape (ESC as ``\\x1b``), so
+    that it reaches a terminal or a Markdown file as characters to read, never as a command;
+    ``newlines=False``: also newline (text that must stay on one line)."""
+    controls = _CONTROLS if newlines else _CONTROLS_AND_NEWLINES
+    return controls.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def fp32_text(bits: int) -> str:

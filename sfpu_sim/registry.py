@@ -430,7 +430,11 @@ def load_kernel_files(paths, what: str = "--kernels") -> list[str]:
     added = []
     for given in paths:
         path = Path(given)
-        if path.is_dir():
+        try:
+            directory = path.is_dir()
+        except OSError as error:                # e.g. a name longer than the file system takes
+            raise KernelFileError(f"{what} {given}: {error.strerror or error}") from None
+        if directory:
             for file in sorted(path.glob("*.py")):
                 added += _load_file(file)
         else:

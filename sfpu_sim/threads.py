@@ -155,6 +155,8 @@ class _Job:
             except BaseException as error:      # re-raised in the calling thread
                 with self.lock:
                     self.error = self.error or error
+                if isinstance(error, KeyboardInterrupt):
+                    raise     # Ctrl-C (the calling thread's): leave now, not after the helpers
             finally:
                 with self.lock:
                     self.running -= 1

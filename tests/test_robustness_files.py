@@ -108,7 +108,8 @@ def test_a_malformed_tcp_scheduler_address_is_refused_before_anything_starts(
     code, out, err = run(capsys, *SWEEP, "--scheduler", address, "--state", str(path))
     assert code == 2 and out == ""
     assert err == (f"sfpu-sim: error: --scheduler {address!r}: choose local, dask (a "
-                   f"LocalCluster of 2 workers) or tcp://HOST:PORT (a running cluster: a host "
+                   f"LocalCluster of worker processes) or tcp://HOST:PORT (a running cluster: "
+                   f"a host "
                    f"name or address, a port 1 to 65535)\n")
     assert not path.exists()
 

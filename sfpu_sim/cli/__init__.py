@@ -6,6 +6,9 @@ lists them in the order ``--help`` shows them. Every subcommand takes ``--kernel
 
 Every error a user can cause is an :class:`~sfpu_sim.errors.SfpuSimError`: it is printed as one
 line and the command exits with its ``exit_code`` (2), without a traceback; Ctrl-C exits 130.
+Every command writes through :mod:`sfpu_sim.cli.output` (JSON alone on stdout under ``--json``,
+text shown as written, a reader that goes away ends the command with status 0, stdout that
+cannot be written is an error).
 """
 from __future__ import annotations
 
@@ -15,13 +18,12 @@ import os
 import sys
 import warnings
 
-from rich.console import Console
-
 import sfpu_sim
-from sfpu_sim.version import __version__
+from sfpu_sim.cli import output
+from sfpu_sim.cli.output import INTERRUPTED, ReaderGone
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.version import __version__
 
-INTERRUPTED = 130                  # the shell's code for a run ended by Ctrl-C (128 + SIGINT)
 COMMAND_MODULES = ("machine", "sweeping", "show", "diff", "locate", "fit", "study",
                    "determinism")
 
@@ -34,9 +36,8 @@ def _common_options() -> argparse.ArgumentParser:
                         help="load kernel files (a .py file or a directory of them; "
                              "repeatable); also read from $SFPU_SIM_KERNELS")
     common.add_argument("--threads", type=int, metavar="N",
-                        help="threads for the emulator's parallel work (default: as many as "
-                             "the CPUs allow, one when they are busy; at most "
-                             "$NUMBA_NUM_THREADS)")
+                        help="threads for the emulator's parallel work (default: every CPU "
+                             "this process may use, at most $NUMBA_NUM_THREADS)")
     common.add_argument("--engine", choices=("auto", "compiled", "machine", "cuda"),
                         help="where kernels run: auto (default, or $SFPU_SIM_ENGINE: the "
                              "Machine for short runs, compiled code for long ones, on a GPU "
@@ -58,37 +59,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _warn_in_one_line(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings reach the user as one line on stderr, like errors, never with source lines."""
-    Console(stderr=True).print(f"sfpu-sim: warning: {message}", markup=False, highlight=False,
-                               soft_wrap=True)
-
-
 def main(argv: list[str] | None = None) -> int:
-    warnings.showwarning = _warn_in_one_line
+    warnings.showwarning = output.show_warning
     try:
-        args = build_parser().parse_args(argv)
-        if args.threads is not None:
+        with output.command_streams():
             from sfpu_sim import threads
 
-            threads.set_threads(args.threads)
-        if args.engine is not None:
-            from sfpu_sim import engines
+            threads.check_environment()         # before the parser's imports load numba
+            args = build_parser().parse_args(argv)
+            if args.threads is not None:
+                threads.set_threads(args.threads)
+            if args.engine is not None:
+                from sfpu_sim import engines
 
-            engines.set_engine(args.engine)
-        if args.kernel_files:
-            from sfpu_sim import registry
+                engines.set_engine(args.engine)
+            if args.kernel_files:
+                from sfpu_sim import registry
 
-            registry.load_kernel_files(args.kernel_files)
-        return args.handler(args, Console())
+                registry.load_kernel_files(args.kernel_files)
+            return args.handler(args, output.console(json=getattr(args, "json", False)))
     except SfpuSimError as error:
-        Console(stderr=True).print(f"sfpu-sim: error: {error}", markup=False, highlight=False,
-                                   soft_wrap=True)            # one line, however long
+        output.error(str(error))                    # one line, however long
         return error.exit_code
-    except BrokenPipeError:
+    except ReaderGone:
         return 0
     except KeyboardInterrupt:
-        Console(stderr=True).print("sfpu-sim: interrupted", markup=False, highlight=False)
+        output.announce_interrupt()
         return INTERRUPTED
 
 
@@ -97,9 +93,11 @@ def console_main() -> None:
     shutdown would run extension modules' finalizers with a parallel region or an import cut
     short (seen to end the process by SIGINT instead, status -2). Every file a run writes is
     written atomically, so nothing half-written is left by not finalizing."""
+    output.end_promptly_on_ctrl_c()
     code = main()
+    output.discard_stdout()             # a reader gone or a full disk: reported, not again
     if code == INTERRUPTED:
-        sys.stdout.flush()
+        output.end_child_processes()
         sys.stderr.flush()
         os._exit(INTERRUPTED)
     sys.exit(code)

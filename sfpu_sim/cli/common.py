@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import argparse
 
-from rich.console import Console
-
 from sfpu_sim.errors import SfpuSimError
 
 CHIPS = {
@@ -31,8 +29,10 @@ class Progress:
             TimeElapsedColumn,
         )
 
-        stderr = Console(stderr=True)
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+        from sfpu_sim.cli.output import TerminalConsole
+
+        stderr = TerminalConsole(stderr=True)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
                                  BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                                  console=stderr, transient=True,
                                  disable=not stderr.is_terminal)
@@ -94,7 +94,7 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
 def _fp32_options(args) -> list[str]:
     """The FP32-sweep options given on the command line (not at their defaults)."""
     defaults = {"stride": None, "exhaustive": False, "scheduler": "local", "chunk": None,
-                "state": None, "restart": False}
+                "workers": None, "state": None, "restart": False}
     return [f"--{name}" for name, default in defaults.items()
             if getattr(args, name, default) != default]
 
@@ -118,7 +118,7 @@ def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convent
                       reference_rounding=args.reference_rounding,
                       ulp_convention=ulp_convention or args.ulp, selection=chosen,
                       chunk=DEFAULT_CHUNK if args.chunk is None else args.chunk,
-                      scheduler=args.scheduler,
+                      scheduler=args.scheduler, workers=args.workers,
                       state_path=args.state, resume=not args.restart,
                       progress=progress.update)
 
@@ -197,7 +197,12 @@ def _fp32_sweep_options(group) -> None:
                        help="every FP32 pattern (2**32), or every one in --range")
     group.add_argument("--scheduler", default="local", metavar="WHERE",
                        help="local (default: chunks here), dask (a dask.distributed "
-                            "LocalCluster of 2 workers) or tcp://HOST:PORT (a running cluster)")
+                            "LocalCluster: a worker per CPU, as many as 2 GiB hold) or "
+                            "tcp://HOST:PORT (a running cluster)")
+    group.add_argument("--workers", type=int, metavar="N",
+                       help="worker processes of --scheduler dask's LocalCluster (default: "
+                            "one per CPU this process may use, at most 6: each takes 256 MB "
+                            "of the 2 GiB an FP32 sweep may use)")
     group.add_argument("--chunk", type=int, metavar="N",
                        help="inputs per chunk (default: 1,048,576); any size, same summary")
     group.add_argument("--state", metavar="FILE",

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sfpu_sim.version import __version__
+from sfpu_sim.cli import output
 from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
@@ -193,10 +194,8 @@ def _report_all(args, console: Console, formats, out, files) -> int:
                       mean_over(m["mean_ulp"], m["measured"]), N.fraction(m["exact_frac"]))
     console.print(table)
     console.print(f"wrote {index}", highlight=False, markup=False, soft_wrap=True)
-    stderr = Console(stderr=True)
     for name, chip, message in failures:
-        stderr.print(f"sfpu-sim: error: {name} on {chip}: {message}", markup=False,
-                     highlight=False, soft_wrap=True)
+        output.error(f"{name} on {chip}: {message}")
     return 1 if failures else 0
 
 
@@ -214,7 +213,7 @@ def cmd_sweep(args, console: Console) -> int:
         result = run_sweep(args, args.kernel, args.arch, progress)
     m = model.build(result) if (csv_target is not None or not args.json) else None
     if csv_target is not None:
-        _write_csv(csv_target, m, result, Console(stderr=True) if args.json else console)
+        _write_csv(csv_target, m, result, console)      # on stderr under --json
     if args.json:
         from sfpu_sim.lanes import Lanes
 
@@ -301,7 +300,11 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
     items = []
     for text in args.items:
         path = Path(text)
-        if text.endswith(".json") or path.is_file():
+        try:
+            is_file = text.endswith(".json") or path.is_file()
+        except OSError as error:                # e.g. a name longer than the file system takes
+            raise SfpuSimError(f"compare: {text}: {error.strerror or error}") from None
+        if is_file:
             data = check_summary(read_json(path), text)
             items.append((f"{data['kernel']}@{data['arch']}", data, text))
             continue
@@ -360,8 +363,7 @@ def cmd_compare(args, console: Console) -> int:
     written = report.write_comparison(c, out, formats, stem)
     sys.stdout.write(compare.render(c))
     for path in written.values():
-        Console(stderr=True).print(f"wrote {path}", highlight=False, markup=False,
-                                   soft_wrap=True)
+        output.console(json=True).print(f"wrote {path}", highlight=False, soft_wrap=True)
     return 0
 
 

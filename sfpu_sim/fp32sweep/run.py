@@ -266,11 +266,21 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
             for index, (start, stop) in _take(pending, 1):
                 futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
                                           key=f"fp32-chunk-{index}-{start}", pure=False))
-        return partial
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+    except KeyboardInterrupt:
+        # Ctrl-C: no graceful close, which waits seconds for the running chunks while the
+        # workers log their lost connections; the command ends the cluster's processes.
+        raise
+    except BaseException:
+        _close(client, cluster)
+        raise
+    _close(client, cluster)
+    return partial
+
+
+def _close(client, cluster) -> None:
+    client.close()
+    if cluster is not None:
+        cluster.close()
 
 
 def _take(iterator, n):

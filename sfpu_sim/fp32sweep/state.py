@@ -79,7 +79,11 @@ def default_path(key: dict) -> Path:
 def check_path(path) -> Path:
     """``path`` as a usable state file (its directory made), or a one-line error."""
     path = Path(path)
-    if path.is_dir():
+    try:
+        directory = path.is_dir()
+    except OSError as error:                    # e.g. a name longer than the file system takes
+        raise StateError(f"--state {path}: {error.strerror or error}") from None
+    if directory:
         raise StateError(f"--state {path}: is a directory; give a file name")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -43,8 +43,9 @@ def writable_target(path) -> Path:
     """The file a write to ``path`` replaces: ``path`` itself, or the final target of a
     symlink. Refuses anything but a regular file (or nothing yet)."""
     path = Path(path)
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
+        # inside the try: a name the file system cannot hold (ENAMETOOLONG) raises here
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
         mode = target.stat().st_mode
     except FileNotFoundError:
         return target

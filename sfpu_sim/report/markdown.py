@@ -8,6 +8,7 @@ is a model number through a formatter, so the JSON holds each of them (tests pin
 """
 from __future__ import annotations
 
+from sfpu_sim.display import printable
 from sfpu_sim.report import numbers as N
 
 
@@ -521,4 +522,6 @@ def render(m: dict, figure: str | None = None) -> str:
     lines = (_title(m) + _executive(m) + _background(m) + _methodology(m) + results
              + _kernel(m) + ["## Conclusions", ""] + [f"- {c}" for c in conclusions(m)]
              + [""] + _footer(m))
-    return "\n".join(lines)
+    # Every line is built here; a control byte or newline inside one can only come from a
+    # user's string (a provenance, a file name) and would act on a terminal or end the line.
+    return "\n".join(printable(line, newlines=False) for line in lines)

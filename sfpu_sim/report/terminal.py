@@ -58,8 +58,8 @@ def render(m: dict):
     for s in m["specials"]:
         specials.add_row(s["input"], f"{N.value(s['output'])} {s['output_bits']}",
                          f"{N.value(s['expected'])} {s['expected_bits']}",
-                         "yes" if s["bit_exact"] else "[red]no[/red]", s["lane_class"])
+                         "yes" if s["bit_exact"] else Text("no", style="red"), s["lane_class"])
 
-    verdicts = Text("\n".join("- " + c.replace("**", "").replace("`", "")
-                              for c in conclusions(m)))
+    # Plain strings, not Text: the console shows them as written (sfpu_sim.cli.output).
+    verdicts = "\n".join("- " + c.replace("**", "").replace("`", "") for c in conclusions(m))
     return Group(head, buckets, worst, specials, verdicts)
