@@ -335,11 +335,12 @@ class _List:
             size = f" of {self.length} items" if self.length else ""
             return (f"field {where}: expected a list{size}{' or null' if self.null else ''}, "
                     f"found {_kind_of(value)}")
-        for k, item in enumerate(value):
-            problem = self.item.problem(item, f"{where}[{k}]")
-            if problem:
-                return problem
-        return None
+        return _first(self.item.problem(item, f"{where}[{k}]") for k, item in enumerate(value))
+
+
+def _first(problems) -> str | None:
+    """The first problem found (checking stops there), or None."""
+    return next((problem for problem in problems if problem), None)
 
 
 @dataclass(frozen=True)
@@ -362,11 +363,8 @@ class _Object:
             problem = shape.problem(value[name], prefix + name)
             if problem:
                 return problem
-        for key, item in (value.items() if self.each is not None else ()):
-            problem = self.each.problem(item, f"{where}[{json.dumps(key)}]")
-            if problem:
-                return problem
-        return None
+        return _first(self.each.problem(item, f"{where}[{json.dumps(key)}]")
+                      for key, item in (value.items() if self.each is not None else ()))
 
 
 @dataclass(frozen=True)
