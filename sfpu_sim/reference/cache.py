@@ -9,33 +9,7 @@ process, at its first table; :func:`key_on_values`): a changed constant or helpe
 table, not the old one. A change between those inputs alone would still go unseen;
 ``SFPU_SIM_CACHE`` pointed at an empty directory rules that out.
 
-Every cache sfpu-sim keeps (``$SFPU_SIM_CACHE`` defaults to ``~/.cache/sfpu-sim``; removing a
-cache costs time, never a different answer):
-
-========================  ==============================================  =====================
-cache                     where                                           to clear it
-========================  ==============================================  =====================
-reference tables          ``$SFPU_SIM_CACHE/references/*.sfpuref``        delete the directory
-(this module)             (else ``~/.cache/sfpu-sim/references``); in
-                          memory per process                              ``clear_memory()``
-compiled kernel programs  ``$NUMBA_CACHE_DIR/sfpu-sim-programs``, else    delete the directory
-(``sfpu_sim.compiled``)   ``$XDG_CACHE_HOME/sfpu-sim/programs`` (else
-                          ``~/.cache/sfpu-sim/programs``), else
-                          ``<tmp>/sfpu-sim-<uid>/programs``; sources,
-                          numba machine code and ``.ready`` markers
-numba-compiled package    numba's own places (``$NUMBA_CACHE_DIR``,       delete the
-functions                 ``__pycache__`` beside the source,              ``*.nbi``/``*.nbc``
-(``sfpu_sim.jit``)        ``~/.cache/numba``), else                       files there
-                          ``$XDG_CACHE_HOME/sfpu-sim`` (else
-                          ``~/.cache/sfpu-sim``), else
-                          ``<tmp>/sfpu-sim-<uid>``
-FP32 sweep resume states  ``$SFPU_SIM_CACHE/fp32-sweeps/*.json`` (else    delete the files (or
-(``fp32sweep/state.py``)  ``~/.cache/sfpu-sim/fp32-sweeps``), or          ``--state``'s file)
-                          ``--state FILE``
-========================  ==============================================  =====================
-
-In a process only (gone when it ends): each kernel's built programs (``KernelSpec``), compiled
-programs (``sfpu_sim.compiled``), and a few ``functools`` caches of pure functions.
+Every cache sfpu-sim keeps, where it lives and how to clear it: the README's "Caches".
 """
 from __future__ import annotations
 
