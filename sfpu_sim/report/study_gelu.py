@@ -47,6 +47,14 @@ def _merged_worst(m: dict, method_id: str, part: str) -> list[list[str]]:
             for keys, w in rows.values()]
 
 
+def _published(m: dict, method: str, figure: str, shown) -> str:
+    """A published figure and the file that prints it, or a dash where none does."""
+    entry = m["published"].get(method)
+    if entry is None or entry.get(figure) is None:
+        return "-"
+    return f"{shown(entry[figure])} ({entry['sources'][figure]})"
+
+
 def _cell(method: dict, what: str) -> str:
     if what == "mean":
         return f"{method['mean_ulp']:.4f}"
@@ -80,15 +88,19 @@ def markdown(m: dict) -> str:
               "device sqrt body for sqrt, `float_to_fp16b(result, 0)` before the BF16 store; "
               "R5's table lookup is a compare chain (the SFPU has no gather).", ""]
 
-    lines += ["## Side by side", "", "### Mean ULP", ""]
+    lines += ["## Side by side", "",
+              "The published column shows each figure with the file of the study's repository "
+              "at 90e9ff1 that prints it: README.md's table and example output, or CLAUDE.md's "
+              "table (which gives A1's two variants one mean range). A figure no file prints "
+              "is a dash.", "", "### Mean ULP", ""]
     header = ["method", "published"] + [titles[k] for k in columns]
-    rows = [[mid, m["published"][mid]["mean_ulp"]] +
+    rows = [[mid, _published(m, mid, "mean_ulp", str)] +
             [_cell(tables[k]["methods"][mid], "mean") for k in columns] for mid in m["methods"]]
     lines += _table(header, rows) + ["", "### Max ULP and the first input reaching it", ""]
-    rows = [[mid, f"{m['published'][mid]['max_ulp']:,}"] +
+    rows = [[mid, _published(m, mid, "max_ulp", lambda v: f"{v:,}")] +
             [_cell(tables[k]["methods"][mid], "max") for k in columns] for mid in m["methods"]]
     lines += _table(header, rows) + ["", "### P50 / P90 / P99", ""]
-    rows = [[mid, f"- / - / {m['published'][mid]['p99']}"] +
+    rows = [[mid, f"- / - / {_published(m, mid, 'p99', str)}"] +
             [_cell(tables[k]["methods"][mid], "pct") for k in columns] for mid in m["methods"]]
     lines += _table(header, rows) + [""]
 

@@ -15,16 +15,45 @@ from sfpu_sim.version import __version__
 from sfpu_sim import ulp
 from sfpu_sim.study import gelu_methods, scoring, workbench
 
-__all__ = ["build", "PUBLISHED", "COLUMNS"]
+__all__ = ["build", "PUBLISHED", "SOURCES", "COLUMNS", "mean_as_printed", "published_figures"]
 
-# The study's published table (approximation-research.md §A; the study's README and CLAUDE.md
-# at commit 90e9ff1, 2025-12-27): mean ULP as printed, max ULP, P99.
+# The study's published figures (github.com/ivoitovych/bf16_gelu_research at 90e9ff1,
+# 2025-12-27): (mean ULP as printed, max ULP, P99), each with the file that prints it there.
+# README.md's table gives the mean and max of seven methods, its example output R4's mean to
+# four digits and its P99; CLAUDE.md's table gives every P99 and the A1, R3 and R5 rows, with
+# one mean range for A1's two variants (no file says which variant has which mean).
+SOURCES = {"R": "README.md", "C": "CLAUDE.md"}
 PUBLISHED = {
-    "C1": ("0.60", 9904, 0), "B3": ("0.61", 9904, 0), "R4": ("0.6126", 9904, 0),
-    "R2": ("1.69", 9904, 2), "R1": ("1.90", 9904, 1), "B1v2": ("1.97", 9904, 38),
-    "B1": ("2.14", 9904, 19), "A1-poly7": ("4.08", 9904, 42), "A1-poly9": ("4.06", 9904, 42),
-    "R3": ("37.32", 9904, 98), "R5": ("15.02", 13215, 0),
+    "C1": (("0.60", "R"), (9904, "R"), (0, "C")),
+    "B3": (("0.61", "R"), (9904, "R"), (0, "C")),
+    "R4": (("0.6126", "R"), (9904, "R"), (0, "R")),
+    "R2": (("1.69", "R"), (9904, "R"), (2, "C")),
+    "R1": (("1.90", "R"), (9904, "R"), (1, "C")),
+    "B1v2": (("1.97", "R"), (9904, "R"), (38, "C")),
+    "B1": (("2.14", "R"), (9904, "R"), (19, "C")),
+    "A1-poly7": (("4.06-4.08", "C"), (9904, "C"), (42, "C")),
+    "A1-poly9": (("4.06-4.08", "C"), (9904, "C"), (42, "C")),
+    "R3": (("37.32", "C"), (9904, "C"), (98, "C")),
+    "R5": (("15.02", "C"), (13215, "C"), (0, "C")),
 }
+
+
+def published_figures(ids) -> dict:
+    """The published figures of the methods ``ids``, as the report's JSON holds them: each
+    figure, and under ``sources`` the file that prints it."""
+    names = ("mean_ulp", "max_ulp", "p99")
+    return {m: {**{name: figure for name, (figure, _) in zip(names, PUBLISHED[m])},
+                "sources": {name: SOURCES[source] for name, (_, source) in
+                            zip(names, PUBLISHED[m])}}
+            for m in ids if m in PUBLISHED}
+
+
+def mean_as_printed(value: float, printed: str) -> bool:
+    """Whether ``value`` reads as the printed mean: to its digits, or inside a printed range
+    ("4.06-4.08") to the range's digits."""
+    low, _, high = printed.partition("-")
+    shown = f"{value:.{len(low.split('.')[1])}f}"
+    return shown == low if not high else float(low) <= float(shown) <= float(high)
 # (key, title, reference, arch, rounding): the tables of the report, left to right.
 COLUMNS = (
     ("study", "study's convention (host, cancelling reference)", "study", None, True),
@@ -202,8 +231,8 @@ def _findings(tables: dict, agreement: dict, fp32_agreement: dict,
     """Each published conclusion, checked against the tables (text from the numbers)."""
     study, truth = tables["study"], tables["truth"]
     findings = []
-    reproduced = [m for m, (mean, top, p99) in PUBLISHED.items()
-                  if f"{study['methods'][m]['mean_ulp']:.{len(mean.split('.')[1])}f}" == mean
+    reproduced = [m for m, ((mean, _), (top, _), (p99, _)) in PUBLISHED.items()
+                  if mean_as_printed(study["methods"][m]["mean_ulp"], mean)
                   and study["methods"][m]["max_ulp"] == top and study["methods"][m]["p99"] == p99]
     findings.append({
         "claim": "The published table (mean, max, P99 of 11 methods)",
@@ -342,15 +371,14 @@ def build() -> dict:
                 for m in ids}
     return {"title": "The BF16 GELU study on sfpu-sim: its convention, the truth, both chips",
             "tool": f"sfpu-sim {__version__}",
-            "source": "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27); "
-                      "../shared/spec/approximation-research.md §A",
+            "source": "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27): "
+                      "README.md, CLAUDE.md",
             "count": int(scoring.INPUTS.size), "methods": ids,
             "columns": [key for key, *_ in COLUMNS], "extra": [key for key, *_ in EXTRA],
             "titles": titles, "short": {"study": "study", "truth": "truth", "wormhole": "WH",
                                         "blackhole": "BH"},
             "tables": tables,
-            "published": {m: {"mean_ulp": p[0], "max_ulp": p[1], "p99": p[2]}
-                          for m, p in PUBLISHED.items() if m in ids},
+            "published": published_figures(ids),
             "findings": _findings(tables, agreement, fp32_agreement, fma_changed),
             "fp32_agreement": fp32_agreement,
             "device_agreement": agreement,
