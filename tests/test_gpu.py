@@ -2,12 +2,15 @@
 simulator (conftest sets NUMBA_ENABLE_CUDASIM=1 unless the environment says otherwise): every
 registered kernel x chip through an FP32 Dst on 32 FP32 patterns (one SFPU: edge values and
 random ones), the covering subset of tests/test_compiled.py through its registered Dst on 128
-BF16 patterns (a block of four SFPUs); under the slow marker, every kernel through both paths
-on 4,096 patterns.
+BF16 patterns (a block of four SFPUs), and under the slow marker every other kernel through its
+registered Dst too. The simulator runs a lane in about a millisecond of Python, so a few
+thousand inputs per kernel would add hours to CI; the H100 run checked far more (below).
 
 The simulator runs the same generated kernel source as a GPU, one Python thread per lane; what
-it cannot show (numba-cuda's code generation) was checked on an H100: every Dst cell and
-captured LReg equal to the CPU compiled engine's over 2 x 2**24 inputs per kernel and chip
+it cannot show (numba-cuda's code generation) was checked on an H100 (2026-11-27): these tests
+with NUMBA_ENABLE_CUDASIM=0, then with a 4,096-input variant of both paths (1,239 of 1,269 ran
+before the time limit, all passing), and every Dst cell and captured LReg of reciprocal_fp32,
+gelu and tanh_fp32_2026_09 equal to the CPU compiled engine's over 2 x 2**24 inputs per chip
 (``python -m sfpu_sim.bench gpu``)."""
 from __future__ import annotations
 
@@ -74,12 +77,6 @@ def test_gpu_equals_machine_through_the_fp32_device_path(spec, arch):
 def test_gpu_equals_machine_through_the_registered_dst(spec, arch):
     _same(spec, arch, _bf16_patterns(128), DevicePath(dest=spec.dest), False)
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("spec, arch", _programs())
-def test_gpu_equals_machine_on_4096_inputs_of_both_paths(spec, arch):
-    _same(spec, arch, _fp32_patterns(4096), DevicePath("fp32", "fp32", "fp32"), True)
-    _same(spec, arch, _bf16_patterns(4096), DevicePath(dest=spec.dest), False)
 
 
 def test_an_fp32_sweep_on_the_gpu_gives_the_cpu_summary(tmp_path):
