@@ -2,7 +2,9 @@
 in ../shared/vectors; the full sets run under the slow marker where they are present)."""
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 from pathlib import Path
 
 import numba
@@ -41,3 +43,18 @@ def load_vectors(name: str, directory: Path = VECTORS):
 @pytest.fixture(scope="session", params=VECTOR_SETS)
 def fma_golden(request):
     return load_vectors("fma_golden.npz", request.param)
+
+
+@contextlib.contextmanager
+def fails_after(seconds: int, error: BaseException):
+    """Raise ``error`` in the main thread if the block still runs after ``seconds``: a test
+    of something that used to hang fails instead of hanging."""
+    def expire(signum, frame):
+        raise error
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import textwrap
 from pathlib import Path
 
@@ -15,6 +14,7 @@ import pytest
 from sfpu_sim import reference, registry
 from sfpu_sim.cli import main
 from sfpu_sim.reference import definitions
+from tests.conftest import fails_after
 
 # A kernel of a built-in function (its reference is certified by flint in a fraction of a second)
 TWICE = '''\
@@ -165,14 +165,8 @@ class Blocked(Exception):
 @pytest.fixture
 def no_hang():
     """A test that would block forever (opening a FIFO nobody writes) fails after 5 s."""
-    def timeout(signum, frame):
-        raise Blocked("blocked: a FIFO was opened")
-
-    previous = signal.signal(signal.SIGALRM, timeout)
-    signal.alarm(5)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+    with fails_after(5, Blocked("blocked: a FIFO was opened")):
+        yield
 
 
 def test_a_fifo_in_a_kernels_directory_is_refused_not_opened(capsys, tmp_path, no_hang):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +16,7 @@ from sfpu_sim.cli import main
 from sfpu_sim.design import api as design_api
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.testing import assert_kernel_within_ulp
+from tests.conftest import fails_after
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,13 +79,8 @@ def test_fit_on_an_interval_beyond_the_fp32_range_is_one_line(capsys):
 def deadline():
     """Fail, not hang, if the fit runs on: these never ended before their fixes (a second or
     two now)."""
-    def expire(signum, frame):
-        raise TimeoutError("the fit was still running after 30 s")
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(30)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
+    with fails_after(30, TimeoutError("the fit was still running after 30 s")):
+        yield
 
 
 def test_fit_of_exp_down_to_minus_1e8_finishes(capsys, deadline):
