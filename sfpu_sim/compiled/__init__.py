@@ -130,15 +130,9 @@ def execute_sfpus(template: Machine, program, dst: np.ndarray, capture_at: int |
     PRNG states are not kept (a sweep reads Dst and the captured LReg only), and ``template``
     itself is not run. Returns ``(captured, reason)`` as :func:`execute`; when the program
     cannot be compiled, nothing has run: ``(None, reason)``."""
-    if template.lanes != LANES_PER_SFPU:
-        raise ValueError(f"a template is one SFPU ({LANES_PER_SFPU} lanes), not {template.lanes}")
-    instructions = _instructions(program, template)
-    if instructions is None:
-        return None, "an instruction word does not decode"
-    c = compile_for(template, instructions, capture_at)
+    c = prepare(template, program, capture_at)
     if isinstance(c, str):
         return None, c
-    _hazards(template, instructions, c.words, dry_run=False, enable_before=c.enable_before)
     captured = np.empty(dst.shape[0] * LANES_PER_SFPU if capture_at is not None else 0,
                         dtype=np.uint32)
     stack_in, stack_out = _stacks(template, c)
@@ -147,6 +141,21 @@ def execute_sfpus(template: Machine, program, dst: np.ndarray, capture_at: int |
                          template.prng, dst, captured, ONE_SFPU, False,
                          cost=LANES_PER_SFPU * c.instructions / 4, lanes_per_item=LANES_PER_SFPU)
     return (captured if capture_at is not None else None), None
+
+
+def prepare(template: Machine, program, capture_at: int | None = None, compiler=None):
+    """The program compiled for ``template``'s state (one SFPU; ``compiler``: another engine's
+    :func:`compile_for`), with the Machine's hazard checks and warnings done as the Machine
+    would do them; or why it cannot be compiled (a string)."""
+    if template.lanes != LANES_PER_SFPU:
+        raise ValueError(f"a template is one SFPU ({LANES_PER_SFPU} lanes), not {template.lanes}")
+    instructions = _instructions(program, template)
+    if instructions is None:
+        return "an instruction word does not decode"
+    c = (compiler or compile_for)(template, instructions, capture_at)
+    if not isinstance(c, str):
+        _hazards(template, instructions, c.words, dry_run=False, enable_before=c.enable_before)
+    return c
 
 
 def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | None = None,

@@ -30,8 +30,8 @@ __all__ = ["NoGpu", "available", "execute_sfpus", "has_gpu", "launch", "prepare"
 # A block is whole SFPUs, so that every thread of a block reaches its barriers (no thread
 # beyond the last lane exists to leave early).
 SFPUS_PER_BLOCK = 4
-SIGNATURE = ("(uint32[:, ::1], uint32[::1], bool[::1], bool[:, ::1], bool[:, ::1], uint32[::1], "
-             "uint16[:, ::1], uint32[::1], uint64, boolean)")
+# The CPU function's arguments without its first two (the range of SFPUs it loops over).
+SIGNATURE = "(" + cpu.SIGNATURE.removeprefix("(int64, int64, ")
 _MEMORY: dict[tuple, cpu.Compiled | str] = {}
 
 
@@ -115,16 +115,7 @@ def prepare(template: Machine, program, capture_at: int | None = None):
     hazard checks and warnings done, as :func:`sfpu_sim.compiled.execute_sfpus` does them; or
     why it cannot run on the GPU (a string)."""
     require()
-    if template.lanes != LANES_PER_SFPU:
-        raise ValueError(f"a template is one SFPU ({LANES_PER_SFPU} lanes), not {template.lanes}")
-    instructions = cpu._instructions(program, template)
-    if instructions is None:
-        return "an instruction word does not decode"
-    c = compile_for(template, instructions, capture_at)
-    if not isinstance(c, str):
-        cpu._hazards(template, instructions, c.words, dry_run=False,
-                     enable_before=c.enable_before)
-    return c
+    return cpu.prepare(template, program, capture_at, compiler=compile_for)
 
 
 def launch(c: cpu.Compiled, template: Machine, device_dst, device_captured) -> None:
