@@ -140,7 +140,7 @@ def bench_machine(args, console: Console) -> None:
 
 def bench_reference(args, console: Console) -> None:
     """Cold and warm reference computation for all 65,536 BF16 inputs, per backend."""
-    from sfpu_sim.reference.bench import measure
+    from sfpu_sim.reference.timing import measure
 
     table = Table(title="References: all 65,536 BF16 inputs of one function")
     for column in ("option", "function", "seconds", "note"):
@@ -274,7 +274,7 @@ def bench_locate(args, console: Console) -> None:
     gelu and tanh on both chips; and the shadow alone on those 20 lanes."""
     from sfpu_sim import registry
     from sfpu_sim.shadow import locate
-    from sfpu_sim.shadow.locate import worst_inputs
+    from sfpu_sim.shadow.locator import worst_inputs
 
     table = Table(title=f"locate --worst 20 (best of {args.repeat}; issue 8 goal: < 10 s)")
     for column in ("kernel", "arch", "with the sweep (s)", "shadow only (s)"):
@@ -294,7 +294,7 @@ def bench_fit(args, console: Console) -> None:
     published coefficients beside ours (same certifier)."""
     from fractions import Fraction
 
-    from sfpu_sim.design import certify, fit
+    from sfpu_sim.design import fit, supnorm
     from sfpu_sim.design.interval import parse_interval
     from sfpu_sim.design.problem import Problem
     from sfpu_sim.design.target import registry_target
@@ -323,7 +323,7 @@ def bench_fit(args, console: Console) -> None:
             runs.append((time.perf_counter() - start, result))
         seconds, result = min(runs, key=lambda r: r[0])
         problem = Problem(registry_target(name), parse_interval(interval), powers)
-        theirs = certify.certify(problem, dict(zip(powers, map(Fraction, published))))
+        theirs = supnorm.certify(problem, dict(zip(powers, map(Fraction, published))))
         better = 1 - result.certificate.upper / theirs.upper
         table.add_row(name, f"{seconds:.2f}", f"{result.seconds['remez']:.2f}",
                       f"{result.seconds['quantise']:.2f}", f"{result.seconds['certify']:.2f}",
@@ -414,14 +414,14 @@ def bench_budget(args, console: Console) -> None:
     """``sfpu-sim budget --all``: every modelled cell of the accuracy table, both chips, timed
     once in this process (warm: programs and references cached on disk; the first run also
     compiles)."""
-    from sfpu_sim.parity import run
+    from sfpu_sim.parity import predict
 
-    rows = run.choose_rows(None)
+    rows = predict.choose_rows(None)
     cells = predicted = 0
 
     def every_cell():
         nonlocal cells, predicted
-        for record in run.records(rows, ["wormhole", "blackhole"]):
+        for record in predict.records(rows, ["wormhole", "blackhole"]):
             cells += 1
             predicted += record["max_ulp"] is not None
     seconds = _once(every_cell)

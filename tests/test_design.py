@@ -27,11 +27,11 @@ import mpmath
 import numpy as np
 import pytest
 
-from sfpu_sim.design import certify as certifier
 from sfpu_sim.design import fit
+from sfpu_sim.design import supnorm as certifier
+from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS, BadFormat
 from sfpu_sim.design.expr import BadExpression
 from sfpu_sim.design.interval import BadInterval, parse_interval
-from sfpu_sim.design.numbers import COEFFICIENT_FORMATS, BadFormat
 from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.remez import DegreeTooHigh
 from sfpu_sim.design.target import UndefinedOnInterval, registry_target, variable

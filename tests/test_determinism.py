@@ -12,7 +12,7 @@ from sfpu_sim import fma, formats, registry
 from sfpu_sim.arch import BLACKHOLE, WORMHOLE
 from sfpu_sim.cli import main
 from sfpu_sim.determinism import compare, resolve
-from sfpu_sim.determinism.compare import Runner, compare_kernel, fp32_sample, populations
+from sfpu_sim.determinism.pairs import Runner, compare_kernel, fp32_sample, populations
 from sfpu_sim.determinism.platforms import BY_KEY, IEEE_FMA, IEEE_NO_FMA, PLATFORMS
 from sfpu_sim.registry import KernelSpec
 from sfpu_sim.sfpi import dst_reg, trace

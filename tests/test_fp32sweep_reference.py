@@ -1,7 +1,7 @@
-"""The FP32 sweep's fast reference (sfpu_sim.fp32sweep.reference: float64 enclosures decided
-where both ends round alike, python-flint arb for the rest) equals the certified reference
-layer (sfpu_sim.reference: arb with Ziv's strategy, and mpmath as a second backend) on every
-input of a sampled set, for every function and rounding the FP32 sweep supports.
+"""The FP32 sweep's fast reference (sfpu_sim.fp32sweep.rounded_reference: float64 enclosures
+decided where both ends round alike, python-flint arb for the rest) equals the certified
+reference layer (sfpu_sim.reference: arb with Ziv's strategy, and mpmath as a second backend) on
+every input of a sampled set, for every function and rounding the FP32 sweep supports.
 
 The sample holds, per function: random patterns of the whole space (NaNs, infinities, zeros,
 denormals included), random normals of the function's working range, windows of consecutive
@@ -17,7 +17,7 @@ import pytest
 
 from sfpu_sim import reference as reference_layer
 from sfpu_sim.fp32sweep import enclose
-from sfpu_sim.fp32sweep.reference import (
+from sfpu_sim.fp32sweep.rounded_reference import (
     POLICY_CODES,
     SUPPORTED,
     Fp32Reference,
@@ -172,7 +172,7 @@ def test_round_bits_matches_formats_round_values_on_boundary_kinds():
     """The compiled rounding of a float64 against formats.round_values (FTZ), on exact
     midpoints, their neighbours, denormal and overflow edges, both signs."""
     from sfpu_sim import formats
-    from sfpu_sim.fp32sweep.reference import POLICY_CODES as codes
+    from sfpu_sim.fp32sweep.rounded_reference import POLICY_CODES as codes
 
     f32 = np.array([1.0, 2.0 ** -126, 2.0 ** -149, 3.4028234663852886e38, 2.0 ** -133,
                     1.0 + 2.0 ** -8, 1.0 + 2.0 ** -24, 2.0 ** -127, 2.0 ** 128 - 2.0 ** 103])

@@ -1,11 +1,18 @@
 """The package's imports run one way: no cycle among sfpu_sim's modules, counting function-local
-and TYPE_CHECKING imports (DESIGN.md: imports only go down)."""
+and TYPE_CHECKING imports (DESIGN.md: imports only go down). And its names do not collide: no
+two modules share a last name (a package counts by its directory's name), and no attribute of a
+package hides its submodule of the same name (a function re-exported under its module's name)."""
 from __future__ import annotations
 
 import ast
+import importlib
+import sys
+from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sfpu_sim"
+# Submodules that need an optional dependency to import (the gpu extra's numba-cuda).
+OPTIONAL = {"sfpu_sim.compiled.gpu"}
 
 
 def _module_name(path: Path) -> str:
@@ -69,3 +76,72 @@ def test_the_import_graph_has_no_cycle():
 
 def test_the_checker_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def _packages(root: Path) -> list[Path]:
+    """``root`` and every directory under it that holds Python files (namespace packages too)."""
+    return sorted({path.parent for path in root.rglob("*.py")})
+
+
+def _children(directory: Path) -> list[str]:
+    """The last names of a package's submodules: its files (``__init__.py`` and the other dunder
+    files left out) and its packages."""
+    files = [p.stem for p in directory.glob("*.py") if not p.stem.startswith("__")]
+    packages = [d.name for d in directory.iterdir() if d.is_dir() and any(d.rglob("*.py"))]
+    return sorted(files + packages)
+
+
+def _shared_names(root: Path) -> dict[str, list[str]]:
+    """Every last name that more than one module under ``root`` has, with where they are."""
+    places: dict[str, list[str]] = defaultdict(list)
+    for directory in _packages(root):
+        for name in _children(directory):
+            places[name].append((directory / name).relative_to(root).as_posix())
+    return {name: where for name, where in places.items() if len(where) > 1}
+
+
+def _hidden(root: Path, top: str) -> list[str]:
+    """Submodules of the packages under ``root`` (imported as ``top``) that the package's
+    attribute of the same name is not: ``from top.pkg import name`` would not give the module."""
+    found = []
+    for directory in _packages(root):
+        package_name = ".".join((top, *directory.relative_to(root).parts))
+        package = importlib.import_module(package_name)
+        for name in _children(directory):
+            try:
+                module = importlib.import_module(f"{package_name}.{name}")
+            except ImportError:
+                if f"{package_name}.{name}" in OPTIONAL:
+                    continue
+                raise
+            attribute = getattr(package, name, None)
+            if attribute is not module:
+                found.append(f"{package_name}.{name} (the package's {name!r} is "
+                             f"{type(attribute).__name__} {attribute!r:.60})")
+    return found
+
+
+def test_no_two_modules_share_a_name():
+    assert _shared_names(PACKAGE) == {}
+
+
+def test_no_package_attribute_hides_its_submodule():
+    assert _hidden(PACKAGE, "sfpu_sim") == []
+
+
+def test_the_checkers_find_a_shared_name_and_a_hidden_module(tmp_path, monkeypatch):
+    root = tmp_path / "collide_demo"
+    for path, text in {"__init__.py": "from collide_demo.thing import thing\n",
+                       "thing.py": "def thing():\n    pass\n", "sub/thing.py": "",
+                       "sub/other.py": "", "other/__init__.py": ""}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    assert _shared_names(root) == {"thing": ["thing", "sub/thing"],
+                                   "other": ["other", "sub/other"]}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        found = _hidden(root, "collide_demo")
+    finally:
+        for name in [name for name in sys.modules if name.partition(".")[0] == "collide_demo"]:
+            del sys.modules[name]
+    assert [line.split()[0] for line in found] == ["collide_demo.thing"]

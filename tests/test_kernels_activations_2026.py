@@ -15,7 +15,7 @@ import pytest
 
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 import kernels.activations_2026  # noqa: F401 (registers the kernels)
@@ -111,7 +111,8 @@ ROWS = {"celu": ("Celu", "celu_alpha1"), "elu": ("Elu", "elu_alpha1"), "selu": (
 @pytest.mark.parametrize("op", FAMILY)
 def test_predicted_cells_equal_the_table(op):
     row, function = ROWS[op]
-    device = {(c.input_format, c.output_format, c.dest): c.max_ulp for c in table.read()[row]}
+    device = {(c.input_format, c.output_format, c.dest): c.max_ulp
+              for c in device_table.read()[row]}
     model = Op(row, function, kernels={"No": f"{op}_2026_09", "Yes": f"{op}_fp32_2026_09"},
                golden="rne_fp32")
     predicted = {cell: cells.predict(model, cell, "wormhole").max_ulp for cell in CELLS}

@@ -8,7 +8,7 @@ import pytest
 
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.reference import scaled_functions  # noqa: F401 (registers exp_half)
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -99,11 +99,11 @@ MISMATCHES = {
 }
 
 
-@pytest.mark.parametrize("cell", table.CELLS, ids=lambda c: "-".join(c))
+@pytest.mark.parametrize("cell", device_table.CELLS, ids=lambda c: "-".join(c))
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_table_cell(row, cell):
     predicted = _predict(row, cell)
-    device = table.read()[row][table.CELLS.index(cell)]
+    device = device_table.read()[row][device_table.CELLS.index(cell)]
     if device.max_ulp is None:                            # "not measurable": lanes disagree
         assert predicted.nonfinite > 0
         return

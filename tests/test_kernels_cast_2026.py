@@ -12,7 +12,7 @@ from kernels.cast_2026 import SOURCE
 from sfpu_sim import formats, registry
 from sfpu_sim.asm import assemble
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -30,7 +30,7 @@ def _op(kernel: str = KERNEL) -> Op:
 
 def _device_figure(cell) -> int:
     in_fmt, out_fmt, dest = cell
-    return next(c.max_ulp for c in table.read()[ROW]
+    return next(c.max_ulp for c in device_table.read()[ROW]
                 if (c.input_format, c.output_format, c.dest) == (in_fmt, out_fmt, dest))
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 BOTH = ("wormhole", "blackhole")
@@ -139,13 +139,13 @@ MISMATCHES: dict = {}
 NONFINITE = {("Square", ("fp16", "fp16", "No")): 4}
 
 
-@pytest.mark.parametrize("cell", table.CELLS, ids=lambda c: "-".join(c))
+@pytest.mark.parametrize("cell", device_table.CELLS, ids=lambda c: "-".join(c))
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_table_cell(row, cell):
     function, no, yes = ROWS[row]
     op = Op(TABLE_ROW.get(row, row), function, kernels={"No": no, "Yes": yes})
     predicted = cells.predict(op, cell, "wormhole")
-    device = table.read()[op.row][table.CELLS.index(cell)]
+    device = device_table.read()[op.row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == NONFINITE.get((row, cell), 0)
     if (row, cell) in MISMATCHES:
         figure, lane = MISMATCHES[(row, cell)]

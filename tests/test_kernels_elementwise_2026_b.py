@@ -11,7 +11,7 @@ import pytest
 
 from sfpu_sim import formats, ops, reference, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.reference import rounding_functions  # noqa: F401 (registers round)
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -93,13 +93,13 @@ def test_round_has_a_series_form():
     test_design.test_every_registry_function_has_a_series_form_enclosing_its_value("round")
 
 
-@pytest.mark.parametrize("cell", table.CELLS, ids=lambda c: "-".join(c))
+@pytest.mark.parametrize("cell", device_table.CELLS, ids=lambda c: "-".join(c))
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_table_cell(row, cell):
     function, kernel, golden = ROWS[row]
     op = Op(row, function, kernels={"No": kernel, "Yes": kernel}, golden=golden)
     predicted = cells.predict(op, cell, "wormhole")
-    device = table.read()[row][table.CELLS.index(cell)]
+    device = device_table.read()[row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == 0
     if (row, cell[0], cell[2]) in ops.mismatches():          # Hardmish Float32 dest Yes: 0, not 1
         assert predicted.max_ulp != device.max_ulp
@@ -120,4 +120,4 @@ def test_hardmish_fp32_cell_is_zero_against_a_float32_formula_golden():
         scale = np.clip(np.float32(0.5) * t + np.float32(1.0), np.float32(0), np.float32(1))
         gold = formats.ftz((t * scale).astype(np.float32).view(np.uint32), formats.FP32)
     assert cells._score(x, "fp32", device, gold, "fp32")[0] == 0
-    assert table.read()["Hardmish"][table.CELLS.index(("fp32", "fp32", "Yes"))].max_ulp == 1
+    assert device_table.read()["Hardmish"][device_table.CELLS.index(("fp32", "fp32", "Yes"))].max_ulp == 1

@@ -21,7 +21,7 @@ from kernels.erfinv_2026 import TWO_OVER_PI_A
 from sfpu_sim import formats, reference, registry, ulp
 from sfpu_sim.design.target import registry_target, variable
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -44,7 +44,7 @@ def run_fp32(name: str, chip: str, inputs) -> list[int]:
 
 
 def table_cell(in_fmt: str, dest: str):
-    return next(c for c in table.read()[ROW] if c.input_format == in_fmt and c.dest == dest)
+    return next(c for c in device_table.read()[ROW] if c.input_format == in_fmt and c.dest == dest)
 
 
 def test_one_program_serves_both_dst_modes():

@@ -21,7 +21,7 @@ import pytest
 from kernels import exp_2026
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -179,7 +179,7 @@ def test_predicted_cell_equals_the_table(name, cell):
     op = Op(row, function, kernels={"No": bf16, "Yes": name}, golden="rne_fp32")
     predicted = cells.predict(op, cell, "wormhole")
     device = {(c.input_format, c.output_format, c.dest): c.max_ulp
-              for c in table.read()[row]}[cell]
+              for c in device_table.read()[row]}[cell]
     assert predicted.kernel == name
     assert predicted.nonfinite == 0 and predicted.lanes > 0
     assert predicted.max_ulp == device, (predicted.max_ulp, device, predicted.worst)

@@ -6,7 +6,7 @@ Where the figures come from:
 
 * Spot values are derived by hand from the source's algorithm (the module docstrings); they are
   run through an FP32 Dst with FP32 input and output, so nothing rounds after the kernel.
-* The table cells are Tenstorrent's measured figures (``sfpu_sim.parity.table``, the
+* The table cells are Tenstorrent's measured figures (``sfpu_sim.parity.device_table``, the
   2026-09-30 accuracy table, Wormhole, dest Yes), predicted as the harness scores them
   (:func:`sfpu_sim.parity.cells.predict`).
 * The Wormhole reciprocal-seed pins are this emulator's measurements (regression pins).
@@ -18,7 +18,7 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -151,7 +151,7 @@ OPS = {
 
 
 def device_figure(row: str, fmt: str) -> int:
-    (cell,) = [c for c in table.read()[row] if c.input_format == fmt and c.dest == "Yes"]
+    (cell,) = [c for c in device_table.read()[row] if c.input_format == fmt and c.dest == "Yes"]
     return cell.max_ulp
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = ("wormhole", "blackhole")
@@ -132,6 +132,6 @@ def test_atan_reciprocal_branch_starts_at_one():
 def test_predicts_the_tables_fp32_dst_cells(row, cell):
     function, bf16_kernel, fp32_kernel = ROWS[row]
     op = Op(row, function, kernels={"No": bf16_kernel, "Yes": fp32_kernel}, golden="rne_fp32")
-    device = next(c for c in table.read()[row]
+    device = next(c for c in device_table.read()[row]
                   if (c.input_format, c.output_format, c.dest) == cell)
     assert cells.predict(op, cell, "wormhole").max_ulp == device.max_ulp

@@ -31,7 +31,7 @@ import pytest
 from sfpu_sim import registry
 from sfpu_sim.fma import fma_blackhole, fma_wormhole
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, golden, table
+from sfpu_sim.parity import cells, device_table, golden
 from sfpu_sim.sweeps import DevicePath, run_device
 
 BOTH = ("wormhole", "blackhole")
@@ -54,7 +54,7 @@ def hardsigmoid_op(golden_kind: str) -> Op:
 
 
 def device_figure(row: str, cell: tuple[str, str, str]) -> int:
-    return table.read()[row][table.CELLS.index(cell)].max_ulp
+    return device_table.read()[row][device_table.CELLS.index(cell)].max_ulp
 
 
 def run_fp32(name: str, chip: str, bits) -> list[int]:
@@ -100,7 +100,7 @@ def test_hardsigmoid_torch_formula_golden_is_what_gave_299():
     assert predicted.max_ulp == 299
 
 
-@pytest.mark.parametrize("cell", [c for c in table.CELLS if c != FP32_YES],
+@pytest.mark.parametrize("cell", [c for c in device_table.CELLS if c != FP32_YES],
                          ids=lambda c: "-".join(c))
 def test_hardsigmoid_other_cells_keep_the_device_figures_under_the_harness_golden(
         cell, harness_hardsigmoid_golden):

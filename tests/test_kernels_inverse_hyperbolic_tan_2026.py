@@ -15,7 +15,7 @@ import kernels.inverse_hyperbolic_2026  # noqa: F401 (registers the kernels)
 import kernels.tan_2026  # noqa: F401
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = ("wormhole", "blackhole")
@@ -87,13 +87,13 @@ ROWS = {"Acosh": ("acosh", {"No": "acosh_2026_09"}),
         "Atanh": ("atanh", {"No": "atanh_2026_09"}),
         "Tan": ("tan", {"No": "tan_2026_09", "Yes": "tan_fp32_2026_09"})}
 CELLS = [(row, (c.input_format, c.output_format, c.dest)) for row in ROWS
-         for c in table.read()[row] if c.dest in ROWS[row][1]]
+         for c in device_table.read()[row] if c.dest in ROWS[row][1]]
 
 
 @pytest.mark.parametrize("row, cell", CELLS)
 def test_predicts_the_tables_cells(row, cell):
     function, kernel_names = ROWS[row]
     op = Op(row, function, kernels=kernel_names, golden="rne_fp32")
-    device = next(c for c in table.read()[row]
+    device = next(c for c in device_table.read()[row]
                   if (c.input_format, c.output_format, c.dest) == cell)
     assert cells.predict(op, cell, "wormhole").max_ulp == device.max_ulp

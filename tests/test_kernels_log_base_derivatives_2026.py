@@ -18,7 +18,7 @@ import kernels.log_base_2026  # noqa: F401
 import kernels.tanh_derivative  # noqa: F401
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = ("wormhole", "blackhole")
@@ -144,6 +144,6 @@ CELLS = [("LogWithBase", f, d) for f in ("bf16", "fp16", "fp32") for d in ("No",
 
 @pytest.mark.parametrize("row, fmt, dest", CELLS)
 def test_predicts_the_device_figure(row, fmt, dest):
-    device = {(c.input_format, c.dest): c for c in table.read()[row]}[(fmt, dest)]
+    device = {(c.input_format, c.dest): c for c in device_table.read()[row]}[(fmt, dest)]
     predicted = cells.predict(ROWS[row], (fmt, fmt, dest), "wormhole")
     assert predicted.max_ulp == device.max_ulp, (row, fmt, dest, predicted.worst)

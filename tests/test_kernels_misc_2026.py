@@ -12,7 +12,7 @@ import pytest
 import kernels.misc_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = ("wormhole", "blackhole")
@@ -90,7 +90,7 @@ ROWS = {"SqrtCustom": ("sqrt", "sqrt_custom_2026_09"),
         "Fmod": ("fmod_2", "fmod_2026_09"),
         "Remainder": ("remainder_2", "remainder_2026_09")}
 CELLS = [(row, (c.input_format, c.output_format, c.dest)) for row in ROWS
-         for c in table.read()[row]]
+         for c in device_table.read()[row]]
 
 
 def _op(row: str) -> Op:
@@ -100,16 +100,16 @@ def _op(row: str) -> Op:
 
 @pytest.mark.parametrize("row, cell", CELLS)
 def test_predicts_the_tables_cells(row, cell):
-    device = next(c for c in table.read()[row]
+    device = next(c for c in device_table.read()[row]
                   if (c.input_format, c.output_format, c.dest) == cell)
     assert cells.predict(_op(row), cell, "wormhole").max_ulp == device.max_ulp
 
 
 @pytest.mark.parametrize("cell", [(c.input_format, c.output_format, c.dest)
-                                  for c in table.read()["Expm1Cw"]])
+                                  for c in device_table.read()["Expm1Cw"]])
 def test_expm1_cw_cells_are_not_measurable(cell):
     """Every Expm1Cw cell has lanes where the kernel is finite (-1) and the golden +inf."""
-    device = next(c for c in table.read()["Expm1Cw"]
+    device = next(c for c in device_table.read()["Expm1Cw"]
                   if (c.input_format, c.output_format, c.dest) == cell)
     assert device.max_ulp is None
     assert cells.predict(_op("Expm1Cw"), cell, "wormhole").nonfinite > 0

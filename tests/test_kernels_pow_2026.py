@@ -16,7 +16,7 @@ import pytest
 import kernels.pow_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 BOTH = ("wormhole", "blackhole")
@@ -65,5 +65,5 @@ def test_unary_power_table_cells_16_bit_dst(fmt):
     """Wormhole row UnaryPower, dest No: 1 (bf16), 10 (fp16), 65536 (fp32 input truncated to
     BF16 and the result rounded to BF16)."""
     op = Op("UnaryPower", "square", kernels={"No": UNARY_POWER}, golden="rne_fp32")
-    device = {(c.input_format, c.dest): c.max_ulp for c in table.read()["UnaryPower"]}
+    device = {(c.input_format, c.dest): c.max_ulp for c in device_table.read()["UnaryPower"]}
     assert cells.predict(op, (fmt, fmt, "No"), "wormhole").max_ulp == device[(fmt, "No")]

@@ -17,7 +17,7 @@ import pytest
 import kernels.power_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 BOTH = ("wormhole", "blackhole")
@@ -100,7 +100,7 @@ def test_cbrt_table_cells(fmt, dest):
     """Wormhole table row Cbrt: 1, 0, 4, 1, 65536, 2 (bf16 No/Yes, fp16, fp32). The fp32 No
     figure is the 16-bit Dst: the input truncated to BF16, the result rounded to BF16."""
     op = Op("Cbrt", "cbrt", kernels={"No": CBRT[0], "Yes": CBRT[1]}, golden="rne_fp32")
-    device = {(c.input_format, c.dest): c.max_ulp for c in table.read()["Cbrt"]}
+    device = {(c.input_format, c.dest): c.max_ulp for c in device_table.read()["Cbrt"]}
     assert cells.predict(op, (fmt, fmt, dest), "wormhole").max_ulp == device[(fmt, dest)]
 
 
@@ -135,5 +135,5 @@ def test_rdiv_table_cells(fmt, dest):
     reciprocal has flushed to 0 first."""
     op = Op("Rdiv(approx=No)", "rdiv_2", kernels={"No": RDIV[0], "Yes": RDIV[1]},
             golden="rne_fp32")
-    device = {(c.input_format, c.dest): c.max_ulp for c in table.read()["Rdiv(approx=No)"]}
+    device = {(c.input_format, c.dest): c.max_ulp for c in device_table.read()["Rdiv(approx=No)"]}
     assert cells.predict(op, (fmt, fmt, dest), "wormhole").max_ulp == device[(fmt, dest)]

@@ -14,7 +14,7 @@ import pytest
 import kernels.predicates_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
 
 BOTH = ("wormhole", "blackhole")
@@ -36,8 +36,8 @@ ROWS = {
 }
 KERNELS = sorted(kernel for ops in ROWS.values() for _, kernel in ops)
 MEASURED = [(row, function, kernel, cell) for row, ops in ROWS.items()
-            for function, kernel in ops for cell in table.CELLS
-            if table.read()[row][table.CELLS.index(cell)].max_ulp is not None]
+            for function, kernel in ops for cell in device_table.CELLS
+            if device_table.read()[row][device_table.CELLS.index(cell)].max_ulp is not None]
 
 
 def bf16(value: float) -> int:
@@ -112,6 +112,6 @@ def test_special_values(name, x, expected, chip):
 def test_table_cell(row, function, kernel, cell):
     op = Op(row, function, kernels={"No": kernel, "Yes": kernel})
     predicted = cells.predict(op, cell, "wormhole")
-    device = table.read()[row][table.CELLS.index(cell)]
+    device = device_table.read()[row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == 0
     assert predicted.max_ulp == device.max_ulp

@@ -13,7 +13,7 @@ import pytest
 import kernels.rounding_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.reference.backends import ArbMath, MpMath
 from sfpu_sim.reference.definitions import FUNCTIONS
 from sfpu_sim.sweeps import DevicePath, run_device
@@ -89,13 +89,13 @@ def test_nan_passes_through_the_mask(arch):
         np.testing.assert_array_equal(got, [0x7FC00001, 0xFFC00000])
 
 
-@pytest.mark.parametrize("cell", table.CELLS, ids=lambda c: "-".join(c))
+@pytest.mark.parametrize("cell", device_table.CELLS, ids=lambda c: "-".join(c))
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_table_cell(row, cell):
     function, kernel = ROWS[row]
     op = Op(row, function, kernels={"No": kernel, "Yes": kernel})
     predicted = cells.predict(op, cell, "wormhole")
-    device = table.read()[row][table.CELLS.index(cell)]
+    device = device_table.read()[row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == 0
     assert predicted.max_ulp == device.max_ulp == 0
 

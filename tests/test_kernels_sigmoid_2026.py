@@ -8,7 +8,7 @@ Where the figures come from:
   SFPARECIP gives 0 from 2**126 on), and ``convert<vFloat16b>(., Nearest)`` (-0 -> +0). The
   BF16 neighbours of the exact values are stated where a rounding is decided.
 * The table's figures: ``sfpu_sim/data/sfpu_accuracy_budget_2026-09-30.csv`` (tt-llk's budget
-  at tt-metal @01d9b424, measured on Wormhole), read through :mod:`sfpu_sim.parity.table`.
+  at tt-metal @01d9b424, measured on Wormhole), read through :mod:`sfpu_sim.parity.device_table`.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import kernels.sigmoid_2026  # noqa: F401 (registers the kernels)
 from kernels.sigmoid_2026 import exp_21f_unrounded
 from sfpu_sim import formats, registry, ulp
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
@@ -166,7 +166,7 @@ def _predicted(row: str, function: str, kernel: str, golden: str = "rne_fp32"):
 
 
 def _device(row: str):
-    return [cell.max_ulp for cell in table.read()[row]]
+    return [cell.max_ulp for cell in device_table.read()[row]]
 
 
 def test_sigmoid_accurate_predicts_all_six_cells():

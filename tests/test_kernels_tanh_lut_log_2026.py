@@ -30,7 +30,7 @@ import kernels.log_2026  # noqa: F401 (registers log_2026_09, log_fp32_2026_09)
 import kernels.tanh_lut_2026 as tanh_lut
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -70,7 +70,7 @@ def run_bf16(name: str, chip: str, inputs, dest: str = "bf16") -> list[int]:
 
 
 def device_figure(row: str, cell) -> int:
-    (entry,) = [c for c in table.read()[row]
+    (entry,) = [c for c in device_table.read()[row]
                 if (c.input_format, c.output_format, c.dest) == tuple(cell)]
     return entry.max_ulp
 

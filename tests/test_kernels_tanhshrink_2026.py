@@ -23,7 +23,7 @@ import pytest
 import kernels.tanhshrink_2026 as tanhshrink_kernels
 from sfpu_sim import formats, reference, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, golden as goldens, table
+from sfpu_sim.parity import cells, device_table, golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -176,7 +176,8 @@ def tanhshrink_op(monkeypatch):
 
 @pytest.mark.parametrize("cell", TABLE_CELLS)
 def test_wormhole_cells_equal_the_table(tanhshrink_op, cell):
-    device = {(c.input_format, c.output_format, c.dest): c for c in table.read()["Tanhshrink"]}
+    device = {(c.input_format, c.output_format, c.dest): c
+              for c in device_table.read()["Tanhshrink"]}
     predicted = cells.predict(tanhshrink_op, cell, "wormhole")
     assert predicted.max_ulp == device[cell].max_ulp
 

@@ -16,7 +16,7 @@ import kernels.unary_power_fp32_2026 as power
 from kernels.pow_2026 import sfpu_unary_pow_init
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sfpi import dst_reg, trace
 from sfpu_sim.sweeps import DevicePath, run_device
@@ -87,7 +87,7 @@ def test_negative_bases_square_like_their_magnitudes(chip):
 @pytest.mark.parametrize("cell", DEST_YES_CELLS, ids=lambda c: c[0])
 def test_predicts_the_tables_dest_yes_cells(cell):
     device = {(c.input_format, c.output_format, c.dest): c.max_ulp
-              for c in table.read()["UnaryPower"]}
+              for c in device_table.read()["UnaryPower"]}
     prediction = cells.predict(OP, cell, "wormhole")
     assert prediction.nonfinite == 0
     assert prediction.max_ulp == device[cell] == {"bf16": 1, "fp16": 1, "fp32": 3}[cell[0]]

@@ -17,7 +17,7 @@ import pytest
 import kernels.xielu_2026 as xielu
 from sfpu_sim import formats, reference, registry, ulp
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sfpi import trace
 from sfpu_sim.sweeps import DevicePath, run_device
@@ -150,8 +150,8 @@ def xielu_op() -> Op:
 
 
 def device_figure(cell) -> int:
-    return next(c.max_ulp for c in table.read()["Xielu"] if (c.input_format, c.output_format,
-                                                             c.dest) == cell)
+    return next(c.max_ulp for c in device_table.read()["Xielu"]
+                if (c.input_format, c.output_format, c.dest) == cell)
 
 
 DEFAULT_CELLS = [("bf16", "bf16", "No"), ("bf16", "bf16", "Yes"), ("fp32", "fp32", "No"),

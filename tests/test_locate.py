@@ -262,7 +262,7 @@ def test_locate_unknown_kernel_is_one_line(capsys):
 
 
 def test_recording_does_not_change_the_device_run():
-    from sfpu_sim.shadow.run import RecordingMachine
+    from sfpu_sim.shadow.recording import RecordingMachine
     from sfpu_sim.sweeps import run_device
 
     program = registry.get("gelu").program("wormhole")

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from sfpu_sim import ops, registry
-from sfpu_sim.parity import cells, golden, table
+from sfpu_sim.parity import cells, device_table, golden
 
 WH = "wormhole"
 
 
 def test_the_table_has_every_unary_row_and_reads_its_notes():
-    rows = table.read()
+    rows = device_table.read()
     assert len(rows) == 98
     assert not [r for r in rows if r.startswith(("Sfpu", "Scalar"))]
     gelu_yes = rows["Gelu(approx=No)"][1]
@@ -37,7 +37,7 @@ def test_the_table_has_every_unary_row_and_reads_its_notes():
 
 
 def test_every_row_is_an_op_or_says_why_not_and_every_op_kernel_exists():
-    rows = set(table.read())
+    rows = set(device_table.read())
     modelled, unmodelled = ops.ops(), ops.unmodelled_rows()
     assert rows == set(modelled) | set(unmodelled)
     assert not set(modelled) & set(unmodelled)
@@ -67,7 +67,7 @@ def _predict(row: str, cell, arch: str = WH):
     ("GeluDerivative(approx=No)", ("fp32", "fp32", "No"), 196608),
 ])
 def test_cells_equal_the_device(row, cell, device):
-    assert table.read()[row][table.CELLS.index(cell)].max_ulp == device
+    assert device_table.read()[row][device_table.CELLS.index(cell)].max_ulp == device
     assert _predict(row, cell).max_ulp == device
 
 
@@ -106,7 +106,7 @@ def test_the_float32_walk_is_the_harness_plain_stride():
     ("Erf(approx=No)", 53672), ("Softplus(tracked #51866 returns 0 below -5)", 995553332),
     ("Gelu(approx=Yes)", 1956491196), ("Tanh(approx=No)", 2)])
 def test_float32_cells_with_an_fp32_dst_equal_the_device(row, device):
-    assert table.read()[row][5].max_ulp == device
+    assert device_table.read()[row][5].max_ulp == device
     assert _predict(row, ("fp32", "fp32", "Yes")).max_ulp == device
 
 
@@ -162,15 +162,15 @@ def test_every_modelled_wormhole_cell_equals_the_device_or_its_difference_is_exp
     """The whole table (``budget --all`` on Wormhole): a cell either equals the device's figure
     or carries the cause found (``ops.explain_mismatch``), and every explained cell still
     differs (an explanation that no longer applies fails here)."""
-    from sfpu_sim.parity import run
+    from sfpu_sim.parity import predict
 
-    records = list(run.records(run.choose_rows(None), [WH]))
+    records = list(predict.records(predict.choose_rows(None), [WH]))
     compared = [r for r in records if r.get("match") is not None]
     unexplained = [(r["row"], r["in"], r["dest"], r["max_ulp"], r["device_max_ulp"])
                    for r in compared if r["match"] is False and not r["mismatch_cause"]]
     assert not unexplained
     explained = {(r["row"], r["in"], r["dest"]) for r in compared if r["mismatch_cause"]}
-    names = {v: k for k, v in table.FORMAT_NAMES.items()}
+    names = {v: k for k, v in device_table.FORMAT_NAMES.items()}
     assert {(row, names[fmt], dest) for row, fmt, dest in explained} == set(ops.mismatches())
 
 

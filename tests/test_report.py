@@ -338,7 +338,7 @@ def test_comparison_pairs_never_mix_a_chip_change_with_a_kernel_change():
 
 
 def test_comparison_counts_lanes_identical_better_worse_and_the_largest_regressions():
-    from sfpu_sim.lanes import Lanes
+    from sfpu_sim.lane_rows import Lanes
 
     before = sweep(registry.get("tanh"), "blackhole")
     after = sweep(registry.get("tanh_approx"), "blackhole")

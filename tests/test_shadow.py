@@ -1,4 +1,5 @@
-"""The exact shadow of a run, instruction by instruction (sfpu_sim.shadow.run / rules / exact).
+"""The exact shadow of a run, instruction by instruction (sfpu_sim.shadow.recording / rules /
+exact).
 
 Expected shadows are computed here with Python Fractions from the instructions' documented
 real meaning (a*b + c, A*|x| + B, 1/x), never taken from the code under test; device values
@@ -16,7 +17,7 @@ from sfpu_sim import formats
 from sfpu_sim.asm import assemble
 from sfpu_sim.sfpi import dst_reg, trace, v_endif, v_if
 from sfpu_sim.shadow import exact
-from sfpu_sim.shadow.run import RecordingMachine, shadow_lanes
+from sfpu_sim.shadow.recording import RecordingMachine, shadow_lanes
 from sfpu_sim.sweeps import DevicePath, run_device
 
 CHIPS = ("wormhole", "blackhole")

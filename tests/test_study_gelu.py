@@ -281,7 +281,7 @@ def test_diagnose_points_round_like_the_studys_float_literals():
 def test_the_published_column_names_the_file_that_prints_each_figure():
     """Issue 22: only what a source prints, each figure with its file at 90e9ff1."""
     from sfpu_sim.report.study_gelu import _published
-    from sfpu_sim.study.report import mean_as_printed, published_figures
+    from sfpu_sim.study.results import mean_as_printed, published_figures
 
     m = {"published": published_figures(["R4", "C1", "A1-poly7", "R3"])}
     assert _published(m, "R4", "mean_ulp", str) == "0.6126 (README.md)"

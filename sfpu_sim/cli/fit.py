@@ -145,7 +145,7 @@ def _polynomial_bits(result, inputs):
     import numpy as np
 
     from sfpu_sim import formats
-    from sfpu_sim.design.numbers import COEFFICIENT_FORMATS
+    from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS
 
     bf16 = COEFFICIENT_FORMATS["bf16"]
     tiny = Fraction(2) ** bf16.emin
@@ -214,8 +214,8 @@ def _print_prediction(p: dict, console: Console) -> None:
 # ------------------------------------------------------------------------------------------
 
 def add_parser(sub, parents) -> None:
+    from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS
     from sfpu_sim.design.emit import SCHEMES
-    from sfpu_sim.design.numbers import COEFFICIENT_FORMATS
     from sfpu_sim.sweeps import FORMATS
 
     parser = sub.add_parser(

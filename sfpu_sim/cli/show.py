@@ -81,7 +81,7 @@ def cmd_kernel_show(args, console: Console) -> int:
 def cmd_trace(args, console: Console) -> int:
     """What every instruction of a kernel changes in the lanes of the given inputs."""
     from sfpu_sim import registry
-    from sfpu_sim.cli.machine import kernel_inputs
+    from sfpu_sim.cli.running import kernel_inputs
     from sfpu_sim.display import render_trace
     from sfpu_sim.sweeps import DevicePath, run_device
 

@@ -126,7 +126,7 @@ def _research_reports(out, files) -> list[tuple[str, object]]:
     BF16 GELU study and the determinism comparison of the hellas kernels."""
     def gelu_study():
         from sfpu_sim.report import study_gelu
-        from sfpu_sim.study import report as study_report
+        from sfpu_sim.study import results as study_report
 
         return study_gelu.write(study_report.build(), out)
 
@@ -215,7 +215,7 @@ def cmd_sweep(args, console: Console) -> int:
     if csv_target is not None:
         _write_csv(csv_target, m, result, console)      # on stderr under --json
     if args.json:
-        from sfpu_sim.lanes import Lanes
+        from sfpu_sim.lane_rows import Lanes
 
         summary = dict(result.summary)
         if result.arrays is not None:                 # an FP32 sweep keeps no lanes
@@ -229,7 +229,7 @@ def cmd_sweep(args, console: Console) -> int:
 def _evaluate(args) -> dict:
     """The kernel on the given inputs: device output, reference and ULP per input."""
     from sfpu_sim import reference, registry, ulp
-    from sfpu_sim.cli.machine import kernel_inputs
+    from sfpu_sim.cli.running import kernel_inputs
     from sfpu_sim.jsonio import jsonable, lane_row
     from sfpu_sim.sweeps import DevicePath, program_hash, run_device
 
@@ -331,7 +331,7 @@ def cmd_compare(args, console: Console) -> int:
     from pathlib import Path
 
     from sfpu_sim import report
-    from sfpu_sim.lanes import Lanes
+    from sfpu_sim.lane_rows import Lanes
     from sfpu_sim.report import compare, model
     from sfpu_sim.report.files import RunFiles, output_directory
 
@@ -400,9 +400,9 @@ def _op_names(names: list[str]) -> bool:
     """Whether ``names`` are ops of the accuracy table (rows or keys, e.g. ``Gelu``) rather
     than kernels; a mixture is refused."""
     from sfpu_sim import ops
-    from sfpu_sim.parity import table
+    from sfpu_sim.parity import device_table
 
-    rows = table.read()
+    rows = device_table.read()
     known = {ops.Op(row, "").key for row in rows} | set(rows)
     found = [name in known for name in names]
     if any(found) and not all(found):
@@ -417,18 +417,18 @@ def _budget_table(args, console: Console) -> int:
     (sfpu_sim.parity), JSON lines with --json, else a table; cells not modelled say why."""
     import json
 
-    from sfpu_sim.parity import run
+    from sfpu_sim.parity import predict
 
     if args.kernels and args.all:
         raise SfpuSimError("budget: --all takes every op; name ops without --all")
-    rows = run.choose_rows(args.kernels or None)
+    rows = predict.choose_rows(args.kernels or None)
     # --emit-yaml: Blackhole unless named: unkeyed rows already hold Wormhole's measurements,
     # and a predicted row keyed arch: wormhole would outrank them in the harness's resolution.
     chips = [args.arch] if args.arch else ["blackhole"] if args.emit_yaml else list(CHIPS)
     target = _emit_target(args.emit_yaml) if args.emit_yaml else None
     records = []
     with Progress(total=None, what="budget") as progress:
-        for record in run.records(rows, chips, progress=progress.step):
+        for record in predict.records(rows, chips, progress=progress.step):
             records.append(record)
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")

@@ -14,7 +14,7 @@ raises :class:`NotCompiled` with the reason; the caller then runs the Machine, s
 either compiled exactly or not compiled at all. Static facts are computed by the Machine's own
 code on a shadow of its counters (``addr_mod_slot``, ``apply_partial_addr_mod``, ``dst_address``,
 ``resolve_format``, ``Dst.lane_cells``/``adj16``/``adj32``), never re-derived. The
-condition-code instructions are in :mod:`sfpu_sim.compiled.predication`.
+condition-code instructions are in :mod:`sfpu_sim.compiled.cc_statements`.
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from sfpu_sim.compiled.predication import NotCompiled, PredicationOps
+from sfpu_sim.compiled.cc_statements import NotCompiled, PredicationOps
 from sfpu_sim.isa import convert, integer, lanes, loadstore, lut
 from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD, NEGATE_VA, NEGATE_VC
 from sfpu_sim.isa.spec import ExecutionError

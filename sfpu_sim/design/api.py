@@ -14,10 +14,10 @@ from typing import Callable
 
 import mpmath
 
-from sfpu_sim.design import certify as certifier
+from sfpu_sim.design import supnorm as certifier
+from sfpu_sim.design.coefficient_formats import BadFormat, coefficient_format, to_fraction
 from sfpu_sim.design.expr import MPMATH, BadExpression, parse
 from sfpu_sim.design.interval import Interval, parse_interval
-from sfpu_sim.design.numbers import BadFormat, coefficient_format, to_fraction
 from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.quantise import quantise
 from sfpu_sim.design.remez import DegreeTooHigh, remez_checked

@@ -2,7 +2,7 @@
 
 Owns: the candidate generators and the choice among them. Knows nothing of arb or of kernels;
 candidates are compared by their sampled error (:class:`Scorer`), and only the winner is
-certified (:mod:`sfpu_sim.design.certify`).
+certified (:mod:`sfpu_sim.design.supnorm`).
 
 Naive rounding of each coefficient can cost a lot (sin on [-pi/4, pi/4], powers 1..7 in FP32:
 the minimax error is 1.2e-9, a half-ulp change of the x**3 coefficient alone is 3.6e-9), so
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import flint
 import mpmath
 
-from sfpu_sim.design.numbers import BadFormat, CoefficientFormat, to_fraction
+from sfpu_sim.design.coefficient_formats import BadFormat, CoefficientFormat, to_fraction
 from sfpu_sim.design.remez import (
     ErrorFunction,
     Minimax,

@@ -2,7 +2,7 @@
 
 Owns: writing the Sollya script for a problem, running the ``sollya`` binary (Debian package
 ``sollya``; never required) and reading its exact coefficients back. Knows nothing of how the
-result is certified: :mod:`sfpu_sim.design.certify` bounds Sollya's polynomial exactly as it
+result is certified: :mod:`sfpu_sim.design.supnorm` bounds Sollya's polynomial exactly as it
 bounds ours, so the two can be compared on equal terms.
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ with ball coefficients (python-flint ``arb_series``): at a ball ``X`` the series
 
 A user's function (``register_kernel(..., reference=f)``: ``f`` takes and returns one mpmath
 number) has no arb form: fits work, certification degrades to sampling (see
-:mod:`sfpu_sim.design.certify`).
+:mod:`sfpu_sim.design.supnorm`).
 """
 from __future__ import annotations
 

@@ -40,15 +40,15 @@ built with flush-to-zero, e.g. CUDA's ``--use_fast_math``, is not it).
 
 Why a pair differs is computed, not guessed: each difference between the two platforms is
 taken from one into the other alone and the run repeated (see
-:mod:`sfpu_sim.determinism.compare`).
+:mod:`sfpu_sim.determinism.pairs`).
 """
 from __future__ import annotations
 
 import fnmatch
 
 from sfpu_sim.version import __version__
-from sfpu_sim.determinism.compare import (FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE,
-                                          compare_kernel)
+from sfpu_sim.determinism.pairs import (FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE,
+                                        compare_kernel)
 from sfpu_sim.determinism.platforms import DIFFERENCES, PAIRS, PLATFORMS
 from sfpu_sim.errors import SfpuSimError
 

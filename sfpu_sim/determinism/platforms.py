@@ -7,7 +7,7 @@ from another. Knows nothing of kernels, inputs or reports.
 
 A difference is a set of Arch fields (or fields of its :class:`~sfpu_sim.fma.FmaRules`); every
 pair of platforms differs in some of them, and switching one of them on one platform to the
-other's value is how :mod:`sfpu_sim.determinism.compare` finds what makes two outputs differ.
+other's value is how :mod:`sfpu_sim.determinism.pairs` finds what makes two outputs differ.
 """
 from __future__ import annotations
 

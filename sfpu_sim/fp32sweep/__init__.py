@@ -3,10 +3,11 @@ strided walk), streamed in chunks with a proven correctly rounded reference, res
 scalable on Dask.
 
 Owns the streaming form of a sweep (``sfpu_sim.sweeps`` owns the BF16 one and the device
-path): :mod:`.walk` (which inputs), :mod:`.enclose` and :mod:`.reference` (the reference: float64
-enclosures, arb where they cannot decide), :mod:`.tally` (the exact, mergeable reduction),
-:mod:`.chunk` (one chunk as a task), :mod:`.state` (resuming), :mod:`.run` (schedulers) and
-:mod:`.summary` (the BF16 sweep's summary contract in FP32 ULP). Knows nothing of formatting.
+path): :mod:`.walk` (which inputs), :mod:`.enclose` and :mod:`.rounded_reference` (the
+reference: float64 enclosures, arb where they cannot decide), :mod:`.tally` (the exact,
+mergeable reduction), :mod:`.chunk` (one chunk as a task), :mod:`.state` (resuming),
+:mod:`.run` (schedulers) and :mod:`.summary` (the BF16 sweep's summary contract in FP32 ULP).
+Knows nothing of formatting.
 """
 from sfpu_sim.fp32sweep.run import Fp32SweepError, sweep_fp32
 from sfpu_sim.fp32sweep.walk import Exhaustive, Strided, WalkError, from_options

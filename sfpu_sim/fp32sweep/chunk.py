@@ -14,7 +14,7 @@ import numpy as np
 
 from sfpu_sim import formats, ulp
 from sfpu_sim.fp32sweep import walk as walks
-from sfpu_sim.fp32sweep.reference import Fp32Reference
+from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
 from sfpu_sim.fp32sweep.tally import Partial, tally_chunk
 from sfpu_sim.selection import Selection
 

@@ -42,7 +42,8 @@ operations.
 
 Assumptions checked at run time (:func:`check_arithmetic`): round to nearest even, and
 subnormal results and operands honoured (no FTZ/DAZ in the FPU's control word). The enclosures
-are proven; whether they decide a rounding is the caller's test (:mod:`.reference`).
+are proven; whether they decide a rounding is the caller's test
+(:mod:`.rounded_reference`).
 """
 from __future__ import annotations
 

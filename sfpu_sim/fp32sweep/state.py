@@ -41,7 +41,7 @@ KIND = "sfpu-sim fp32-sweep state"
 # when its end is damaged.
 _MARKED = json.dumps({"kind": KIND})[:-1].encode() + b", "
 _UNMARKED = re.compile(rb'\{"sha256": "[0-9a-f]{64}", "body": "')
-_SOURCES = ("enclose.py", "reference.py", "tally.py", "walk.py", "chunk.py")
+_SOURCES = ("enclose.py", "rounded_reference.py", "tally.py", "walk.py", "chunk.py")
 
 
 class StateError(SfpuSimError):

@@ -14,7 +14,7 @@ import numpy as np
 
 from sfpu_sim.version import __version__
 from sfpu_sim import cost, formats, reference, ulp
-from sfpu_sim.fp32sweep import reference as fp32_reference
+from sfpu_sim.fp32sweep import rounded_reference as fp32_reference
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.selection import REGIONS

@@ -334,7 +334,7 @@ def render(cells: list[Cell], tool: str, sweep: str, skipped: dict[str, list[str
 
 
 def cells_of_records(records) -> tuple[list[Cell], dict[str, list[str]]]:
-    """The rows :func:`render` writes, from :func:`sfpu_sim.parity.run.records`; cells no
+    """The rows :func:`render` writes, from :func:`sfpu_sim.parity.predict.records`; cells no
     model covers become "not predicted" notes, one per table row and reason."""
     cells, skipped = [], {}
     for r in records:
@@ -426,10 +426,10 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
     """Each row of ``budget`` with the cells it gates that sfpu-sim models (the harness's
     resolution: most specific row, unkeyed ULP rows only on Wormhole unless ``explicit``)."""
     from sfpu_sim import ops
-    from sfpu_sim.parity import table
+    from sfpu_sim.parity import device_table
 
     modelled, unmodelled = ops.ops(), ops.unmodelled_rows()
-    by_key = _labels_by_key(table.read())
+    by_key = _labels_by_key(device_table.read())
     checks = []
     for op, rows in budget.ops.items():
         labels = by_key.get(op, [])

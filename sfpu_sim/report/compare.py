@@ -122,8 +122,8 @@ def pairs(keys: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
 
 def build(items: list[tuple]) -> dict:
     """The comparison of ``items``: (label, sweep model or saved summary, source[, lanes]),
-    ``lanes`` a :class:`~sfpu_sim.lanes.Lanes` or None."""
-    from sfpu_sim import lanes as lane_records
+    ``lanes`` a :class:`~sfpu_sim.lane_rows.Lanes` or None."""
+    from sfpu_sim import lane_rows as lane_records
 
     models = [(item[0], report_model.from_summary(item[1]), item[2]) for item in items]
     records = [item[3] if len(item) > 3 else None for item in items]

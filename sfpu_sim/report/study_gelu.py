@@ -2,7 +2,7 @@
 
 Owns: the layout of the study report (Markdown tables, one PNG, the JSON of the model).
 Knows nothing of how the numbers are computed: everything comes from the model of
-:func:`sfpu_sim.study.report.build`. Deterministic bytes (no timestamps; the PNG without a
+:func:`sfpu_sim.study.results.build`. Deterministic bytes (no timestamps; the PNG without a
 software tag), so the committed report can be regenerated and compared.
 """
 from __future__ import annotations

@@ -61,7 +61,7 @@ class Result:
 
 
 class Operands:
-    """What a rule may read for one lane (implemented by :mod:`sfpu_sim.shadow.run`)."""
+    """What a rule may read for one lane (implemented by :mod:`sfpu_sim.shadow.recording`)."""
 
     def twin(self, reg: int) -> Twin:
         """Register ``reg`` before the step: its shadow and the device's value; the read is

@@ -73,7 +73,7 @@ def cmd_study_gelu(args, console: Console) -> int:
 def _write_report(args, console: Console) -> int:
     from sfpu_sim.report import study_gelu
     from sfpu_sim.report.files import output_directory
-    from sfpu_sim.study import report as study_report
+    from sfpu_sim.study import results as study_report
 
     out = output_directory(args.write_report)
     model = study_report.build()

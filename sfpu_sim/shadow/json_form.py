@@ -1,4 +1,4 @@
-"""The JSON form of a :class:`~sfpu_sim.shadow.locate.Located` (``sfpu-sim locate --json``).
+"""The JSON form of a :class:`~sfpu_sim.shadow.locator.Located` (``sfpu-sim locate --json``).
 
 Owns: the keys and their meaning (below). Knows nothing of terminals.
 

@@ -43,8 +43,8 @@ from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.shadow import exact
-from sfpu_sim.shadow.report import located_json
-from sfpu_sim.shadow.run import LaneStep, RecordingMachine, shadow_lanes
+from sfpu_sim.shadow.json_form import located_json
+from sfpu_sim.shadow.recording import LaneStep, RecordingMachine, shadow_lanes
 
 MAX_LANES = 1000
 CANCELLATION_BITS = 1.0        # a cancellation is reported when it loses at least one bit,

@@ -251,5 +251,5 @@ def add_parser(sub, parents) -> None:
     parser.add_argument("--all", action="store_true",
                         help="also show the kernel's init instructions")
     parser.add_argument("--json", action="store_true",
-                        help="the result as JSON (keys: sfpu_sim/shadow/report.py)")
+                        help="the result as JSON (keys: sfpu_sim/shadow/json_form.py)")
     parser.set_defaults(handler=cmd_locate)

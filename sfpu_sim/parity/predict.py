@@ -12,7 +12,7 @@ from __future__ import annotations
 from sfpu_sim.version import __version__
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.parity import cells, table
+from sfpu_sim.parity import cells, device_table
 
 MEASURED_ON = "wormhole"        # the table's chip
 
@@ -24,7 +24,7 @@ class ParityError(SfpuSimError):
 def choose_rows(names: list[str] | None) -> list[str]:
     """Table rows by label (``Gelu(approx=No)``) or by the yaml's key (``Gelu``: every row of
     that key); None: every row."""
-    rows = list(table.read())
+    rows = list(device_table.read())
     if not names:
         return rows
     chosen = []
@@ -38,18 +38,18 @@ def choose_rows(names: list[str] | None) -> list[str]:
     return chosen
 
 
-def _base(row: str, cell: table.DeviceCell, arch: str) -> dict:
+def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
     op = ops.Op(row, "")
     return {"op": op.key, "row": row, "approx": op.approx,
-            "in": table.FORMAT_NAMES[cell.input_format],
-            "out": table.FORMAT_NAMES[cell.output_format], "dest": cell.dest, "arch": arch,
+            "in": device_table.FORMAT_NAMES[cell.input_format],
+            "out": device_table.FORMAT_NAMES[cell.output_format], "dest": cell.dest, "arch": arch,
             "device_max_ulp": cell.max_ulp if arch == MEASURED_ON else None,
             "device_text": cell.text if arch == MEASURED_ON else None}
 
 
 def records(rows: list[str], arches: list[str], progress=None):
     """Yield one record per cell (module docstring), rows in table order, chips as given."""
-    device = table.read()
+    device = device_table.read()
     modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
     tool = f"sfpu-sim {__version__}, emulated"
     for row in rows:

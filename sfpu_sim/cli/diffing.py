@@ -39,7 +39,7 @@ def _inputs(args, path):
     import numpy as np
 
     from sfpu_sim import formats
-    from sfpu_sim.cli.machine import kernel_inputs
+    from sfpu_sim.cli.running import kernel_inputs
 
     if args.x:
         return kernel_inputs(args.x, path.dst16, path.dest), "the inputs given"

@@ -54,7 +54,7 @@ import mpmath
 from sfpu_sim.design.balls import SCALE_BITS, OutOfScale, arb_precision, dyadic, exact_ball
 from sfpu_sim.design.balls import lower as lower_bound
 from sfpu_sim.design.balls import upper as upper_bound
-from sfpu_sim.design.numbers import to_fraction
+from sfpu_sim.design.coefficient_formats import to_fraction
 from sfpu_sim.design.remez import ErrorFunction, chebyshev_grid, extrema
 from sfpu_sim.design.target import Undecided
 from sfpu_sim.errors import SfpuSimError
