@@ -40,7 +40,7 @@ from sfpu_sim.sfpi import dst_reg, float_to_fp16b, reinterpret, v_endif, v_if, v
 from sfpu_sim.study.gelu_methods import METHODS
 
 RECIPROCAL_ITERATIONS = 2
-DIVIDES = {"B1", "B1v2", "R2", "R4", "B3"}
+DIVIDES = {"B1", "B1v2", "R2", "R4", "B3", "G4"}
 SQRTS = {"B1v2"}
 
 
@@ -159,15 +159,16 @@ class DeviceArithmetic:
 
 
 def kernel_name(method_id: str) -> str:
-    """``gelu_study_<id>``: lower case, ``-`` as ``_`` (``A1-poly7`` -> ``gelu_study_a1_poly7``)."""
+    """``gelu_study_<id>``: lower case, ``-`` as ``_`` (``A1-poly7``: ``gelu_study_a1_poly7``)."""
     return "gelu_study_" + method_id.lower().replace("-", "_")
 
 
-def _body(method_id: str, rounding: bool = True):
+def _body(method_id: str, rounding: bool = True, method=None):
     """The kernel body of a method: its definition on the device arithmetic, then (``rounding``)
     ``float_to_fp16b(result, 0)`` as the study's final ``static_cast<std::bfloat16_t>``, the
-    SFPU's round to nearest (ties away from zero) before the truncating BF16 store."""
-    method = METHODS[method_id]
+    SFPU's round to nearest (ties away from zero) before the truncating BF16 store. ``method``:
+    a :class:`~sfpu_sim.study.gelu_methods.Method` outside METHODS (G4)."""
+    method = method or METHODS[method_id]
     constants = "immediate" if method_id in SQRTS else "programmable"
 
     def body():
@@ -187,6 +188,18 @@ def program(method_id: str, arch, rounding: bool = True):
 
     return trace(_body(method_id, rounding), arch, init=_init(method_id),
                  name=kernel_name(method_id) + ("" if rounding else "_truncated"))
+
+
+def derivative_program(arch, rounding: bool = True):
+    """The study's GELU' approximation G4 (:mod:`sfpu_sim.study.gelu_backward`) as a kernel
+    for ``arch``, built like the forward methods (three divisions: the device reciprocal).
+    Not registered: the study prints it at a few points and does not score it, and no ttnn op
+    runs it."""
+    from sfpu_sim.sfpi import trace
+    from sfpu_sim.study.gelu_backward import G4
+
+    return trace(_body(G4.id, rounding, G4), arch, init=_init(G4.id),
+                 name=kernel_name(G4.id) + ("" if rounding else "_truncated"))
 
 
 def _init(method_id: str):

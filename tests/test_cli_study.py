@@ -89,6 +89,50 @@ def test_device_analysis_names_the_chip(capsys):
     assert "gelu_study_* kernels on blackhole" in data["convention"]["arithmetic"]
 
 
+def test_regression_json_has_the_50_points_and_the_verdicts(capsys):
+    """README.md @7399a13: "50 adversarial test points"; C1's only failure is the shared
+    9904 at -8.375 (tests/test_study_gelu_validation.py pins the rest)."""
+    data = _json(capsys, "--regression", "--methods", "C1", "R5")
+    assert data["count"] == 50 and data["max_allowed_ulp"] == 100
+    c1 = data["methods"]["C1"]
+    assert (c1["max_ulp"], c1["failures"], c1["passed"]) == (9904, 1, False)
+    assert data["methods"]["R5"]["max_ulp"] == 12747
+
+
+def test_derivative_terminal_prints_g4_and_the_sign_change(capsys):
+    assert main(["study", "gelu", "--derivative"]) == 0
+    out = capsys.readouterr().out
+    assert "-0.023071" in out and "1.11e-02" in out and "x = -0.7518" in out
+
+
+def test_verify_knots_terminal_prints_the_stored_values(capsys):
+    assert main(["study", "gelu", "--verify-knots"]) == 0
+    out = capsys.readouterr().out
+    assert "-0.00404970" in out and "6.12e-09" in out and "-0.0015258789" in out
+    assert "14.11" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--derivative", "--methods", "C1"],
+     "--methods does not apply to --derivative (G4 is its one method)"),
+    (["--verify-knots", "--methods", "R4"], "--methods does not apply to --verify-knots"),
+    (["--all", "--regression"], "choose one mode, not --regression and --all"),
+])
+def test_new_modes_refuse_options_that_do_not_apply(capsys, argv, message):
+    assert main(["study", "gelu", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_all_runs_every_mode_in_the_studys_order(capsys):
+    """The tool's main @90e9ff1 runs, under --all: reference, verify-knots, saturation,
+    calibrate, diagnose, regression, derivative, analyze."""
+    data = _json(capsys, "--all", "--methods", "C1")
+    assert list(data) == ["reference", "verify_knots", "saturation", "calibrate", "diagnose",
+                          "regression", "derivative", "analyze"]
+    assert list(data["analyze"]["methods"]) == ["C1"] and data["regression"]["count"] == 50
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--methods", "B2"], "unknown GELU study method 'B2'"),
     (["--diagnose", "abc"], "--diagnose 'abc': not a number"),

@@ -1,12 +1,13 @@
 """``sfpu-sim study gelu``: the BF16 GELU study's workbench (its own modes and convention).
 
-Knows the public API of :mod:`sfpu_sim.study` (workbench, report model) and
+Knows the public API of :mod:`sfpu_sim.study` (workbench, validation modes, report model) and
 :mod:`sfpu_sim.report.study_gelu` (the written report), nothing deeper.
 """
 from __future__ import annotations
 
 import sys
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -30,20 +31,62 @@ def _options(args) -> dict:
     return {"reference": reference, "arch": args.arch, "host_fma": args.host_fma == "on"}
 
 
+# The study's tool runs its modes in this order when given --all (gelu_implementations.cpp
+# @90e9ff1, main).
+ALL_MODES = ("reference", "verify_knots", "saturation", "calibrate", "diagnose", "regression",
+             "derivative", "analyze")
+SINGLE_METHOD = {"derivative": "G4 is its one method", "verify_knots": "it checks C1"}
+
+
+def _flag(mode: str) -> str:
+    return "--" + mode.replace("_", "-")
+
+
 def _mode(args) -> str:
     chosen = [name for name, on in (("diagnose", args.diagnose is not None),
                                     ("reference", args.reference == REFERENCE_MODE),
                                     ("saturation", args.saturation),
                                     ("calibrate", args.calibrate),
+                                    ("regression", args.regression),
+                                    ("derivative", args.derivative),
+                                    ("verify_knots", args.verify_knots),
+                                    ("all", args.all),
                                     ("analyze", args.analyze)) if on]
     if len(chosen) > 1:
-        raise StudyOptionError(f"choose one mode, not {' and '.join('--' + c for c in chosen)}")
-    return chosen[0] if chosen else "analyze"
+        raise StudyOptionError(f"choose one mode, not {' and '.join(map(_flag, chosen))}")
+    mode = chosen[0] if chosen else "analyze"
+    if mode in SINGLE_METHOD and args.methods:
+        raise StudyOptionError(f"--methods does not apply to {_flag(mode)} "
+                               f"({SINGLE_METHOD[mode]})")
+    return mode
+
+
+def _run(mode: str, args, options: dict, methods: list[str]) -> dict:
+    """One mode's data."""
+    from sfpu_sim.study import gelu_validation, workbench
+
+    rounding = not args.store_truncates
+    chip = {"arch": options["arch"], "host_fma": options["host_fma"]}
+    if mode == "analyze":
+        return workbench.analyze(methods, rounding=rounding, **options)
+    if mode == "diagnose":
+        return workbench.diagnose(args.diagnose, methods, **options)
+    if mode == "reference":
+        return workbench.reference_values()
+    if mode == "saturation":
+        return workbench.saturation(methods, **options)
+    if mode == "calibrate":
+        return workbench.calibrate()
+    if mode == "regression":
+        return gelu_validation.regression(methods, rounding=rounding, **options)
+    if mode == "derivative":
+        return gelu_validation.derivative(rounding=rounding, **chip)
+    return gelu_validation.verify_knots(**chip)
 
 
 def cmd_study_gelu(args, console: Console) -> int:
     """The study's modes: --analyze (default), --diagnose, --reference, --saturation,
-    --calibrate; or --write-report DIR."""
+    --calibrate, --regression, --derivative, --verify-knots, --all; or --write-report DIR."""
     from sfpu_sim.report.files import json_text
     from sfpu_sim.study import workbench
 
@@ -52,21 +95,15 @@ def cmd_study_gelu(args, console: Console) -> int:
     mode = _mode(args)
     options = _options(args)
     methods = workbench.check_methods(args.methods)
-    if mode == "analyze":
-        data = workbench.analyze(methods, rounding=not args.store_truncates, **options)
-    elif mode == "diagnose":
-        data = workbench.diagnose(args.diagnose, methods, **options)
-    elif mode == "reference":
-        data = workbench.reference_values()
-    elif mode == "saturation":
-        data = workbench.saturation(methods, **options)
-    else:
-        data = workbench.calibrate()
+    modes = ALL_MODES if mode == "all" else (mode,)
+    data = {name: _run(name, args, options, methods) for name in modes}
     if args.json:
-        sys.stdout.write(json_text(data))
+        sys.stdout.write(json_text(data if mode == "all" else data[mode]))
         return 0
-    {"analyze": _print_analysis, "diagnose": _print_diagnosis, "reference": _print_references,
-     "saturation": _print_saturation, "calibrate": _print_calibration}[mode](data, console)
+    for name in modes:
+        if mode == "all":
+            console.rule(f"{_flag(name)}")
+        PRINTERS[name](data[name], console)
     return 0
 
 
@@ -187,6 +224,90 @@ def _print_calibration(data: dict, console: Console) -> None:
     console.print(table)
 
 
+def _compact(title=None) -> Table:
+    """A table without side borders, so that the study's full-precision columns fit 80."""
+    return Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                 collapse_padding=True)
+
+
+def _print_regression(data: dict, console: Console) -> None:
+    console.print(f"G7/G8 regression: {data['count']} adversarial points per method, at most "
+                  f"{data['max_allowed_ulp']} ULP each (the study's limit) ({_where(data)})",
+                  highlight=False)
+    table = _compact()
+    left = ("method", "points over the limit")
+    for column in ("method", "max ULP", "at", "failures", "result", "points over the limit"):
+        table.add_column(column, justify="left" if column in left else "right")
+    for method_id, m in data["methods"].items():
+        table.add_row(method_id, str(m["max_ulp"]), m["worst_point"] or "-", str(m["failures"]),
+                      "PASS" if m["passed"] else "FAIL", " ".join(m["failing_points"]))
+    console.print(table)
+
+
+def _print_derivative(data: dict, console: Console) -> None:
+    table = _compact(f"G4: GELU'(x) approximation ({data['convention']['arithmetic']})")
+    for column in ("x", "GELU'(x) ref", "G4 (BF16)", "error", "ULP to ref", "correct BF16",
+                   "ULP to correct"):
+        table.add_column(column, justify="right")
+    for r in data["points"]:
+        table.add_row(f"{r['x']:.2f}", f"{r['reference']:.6f}", f"{r['output']:.6f}",
+                      f"{r['error']:.2e}", str(r["ulp_study"]), f"{r['correct']:.6g}",
+                      str(r["ulp_correct"]))
+    console.print(table)
+    sign = data["sign"]
+    def between(pair):
+        return "nowhere" if pair is None else f"[{pair[0]:g}, {pair[1]:g}]"
+    console.print(f"GELU' < 0 below the minimum of GELU at x = {sign['gelu_minimum']:.4f} (the "
+                  f"study wrote {sign['study_claim']:g}); negative BF16 values at x in: G4 "
+                  f"{between(sign['g4_negative_between'])}, correctly rounded "
+                  f"{between(sign['correct_negative_between'])}", highlight=False)
+    for name, s in data["all_inputs"].items():
+        reference = "the study's double GELU'" if name == "study" else "correctly rounded GELU'"
+        console.print(f"G4 over all {s['count']:,} inputs against {reference} (not scored by "
+                      f"the study): mean {s['mean_ulp']:.4f}, max {s['max_ulp']:,} at "
+                      f"{s['worst_input']:g} ({s['worst_input_bits']}), P50/P90/P99 "
+                      f"{s['p50']}/{s['p90']}/{s['p99']}", highlight=False)
+
+
+def _print_knots(data: dict, console: Console) -> None:
+    knots = _compact("C1 knots: stored values and slopes against the study's double GELU and "
+                     "GELU'")
+    for column in ("x", "GELU ref", "stored", "|diff|", "GELU' ref", "stored ", "|diff| "):
+        knots.add_column(column, justify="right")
+    for r in data["knots"]:
+        knots.add_row(f"{r['x']:.1f}", f"{r['gelu_reference']:.8f}", f"{r['gelu_stored']:.8f}",
+                      f"{r['delta_gelu']:.2e}", f"{r['derivative_reference']:.8f}",
+                      f"{r['derivative_stored']:.8f}", f"{r['delta_derivative']:.2e}")
+    console.print(knots)
+    points = _compact(f"C1 at the study's points ({data['convention']['arithmetic']})")
+    for column in ("x", "BF16 input", "GELU_ref", "C1", "error"):
+        points.add_column(column, justify="right")
+    for r in data["points"]:
+        points.add_row(f"{r['x']:.4f}", f"{r['bf16']:g} ({r['bits']})",
+                       f"{r['gelu_reference']:.10f}", f"{r['output']:.10f}", f"{r['error']:.2e}")
+    console.print(points)
+    segments = _compact("Fritsch-Carlson per segment (binary32): slopes scaled when alpha^2 + "
+                        "beta^2 > 9")
+    for column in ("segment", "delta", "alpha", "beta", "alpha^2 + beta^2", "limited"):
+        segments.add_column(column, justify="right")
+    def number(value, spec):
+        return "-" if value is None else format(value, spec)
+    for r in data["segments"]:
+        segments.add_row(f"[{r['x0']:g}, {r['x1']:g}]", number(r["delta"], ".6g"),
+                         number(r["alpha"], ".6g"), number(r["beta"], ".6g"),
+                         number(r["r2"], ".6g"), "yes" if r["limited"] else "no")
+    console.print(segments)
+    merged = data["without_knot_at_minus_3"]
+    console.print(f"Without the knot at -3, [-4, -2] has alpha^2 + beta^2 = {merged['r2']:.2f} "
+                  f"(the study's HISTORY.md says {merged['history_r2']:g})", highlight=False)
+
+
+PRINTERS = {"analyze": _print_analysis, "diagnose": _print_diagnosis,
+            "reference": _print_references, "saturation": _print_saturation,
+            "calibrate": _print_calibration, "regression": _print_regression,
+            "derivative": _print_derivative, "verify_knots": _print_knots}
+
+
 # --------------------------------------------------------------------------------------------
 # Parser
 # --------------------------------------------------------------------------------------------
@@ -216,6 +337,18 @@ def add_parser(sub, parents) -> None:
     modes.add_argument("--saturation", action="store_true",
                        help="behaviour around the thresholds")
     modes.add_argument("--calibrate", action="store_true", help="the tail-table values")
+    modes.add_argument("--regression", action="store_true",
+                       help="G7/G8: every method at the study's 50 adversarial points (max "
+                            "ULP, points over 100 ULP, PASS/FAIL)")
+    modes.add_argument("--derivative", action="store_true",
+                       help="G4: the study's GELU' approximation at its nine points, where "
+                            "GELU' turns negative, and G4 over every input")
+    modes.add_argument("--verify-knots", action="store_true",
+                       help="C1's knot values and slopes against the double GELU and GELU', "
+                            "C1 at eight points, the Fritsch-Carlson check per segment")
+    modes.add_argument("--all", action="store_true",
+                       help="every mode in the study's order: reference, verify-knots, "
+                            "saturation, calibrate, diagnose, regression, derivative, analyze")
     gelu.add_argument("--methods", nargs="+", metavar="ID",
                       help="method ids (default: all): B1 B1v2 R1 R2 R3 R4 R5 A1-poly7 "
                            "A1-poly9 B3 C1")

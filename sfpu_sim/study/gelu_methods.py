@@ -39,7 +39,8 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.study.binary32 import Binary32, literal as f
 
 __all__ = ["METHODS", "Method", "method", "method_ids", "UnknownMethod", "TAIL_KNOTS",
-           "TAIL_VALUES", "c1_segments", "r5_tables"]
+           "TAIL_VALUES", "c1_segments", "c1_monotonicity", "Monotonicity", "r5_tables",
+           "b3_erf_series"]
 
 
 class UnknownMethod(SfpuSimError):
@@ -224,7 +225,7 @@ B3_SERIES = tuple(f(v) for v in ("0.333333333", "0.1", "0.023809524"))
 B3_AS = tuple(f(v) for v in ("0.278393", "0.230389", "0.000972", "0.078108"))
 
 
-def _b3_series(z, ar):
+def b3_erf_series(z, ar):
     """|z| < 1: ``(2/sqrt(pi)) z (1 - z^2/3 + z^4/10 - z^6/42)``. (The study squares z before
     its branch; squaring inside is the same operation and keeps one value fewer alive across
     the other branch of the device kernel.)"""
@@ -254,7 +255,7 @@ def b3(x, ar):
     """``x * 0.5 (1 + erf(x/sqrt 2))`` with a piecewise erf, clamped to [-1, 1]."""
     z = x * B3_INV_SQRT2
     abs_z = ar.abs(z)
-    erf = ar.chain([(lambda: abs_z < 1.0, lambda: _b3_series(z, ar))],
+    erf = ar.chain([(lambda: abs_z < 1.0, lambda: b3_erf_series(z, ar))],
                    lambda: _b3_rational(z, abs_z, ar))
     erf = ar.clamp(erf, -1.0, 1.0)
     return x * (0.5 * (1.0 + erf))
@@ -281,24 +282,64 @@ class Cubic:
     d: float
 
 
+@dataclass(frozen=True)
+class Monotonicity:
+    """Fritsch-Carlson on one segment, in binary32: ``delta = (y1 - y0)/h``, ``alpha =
+    m0/delta``, ``beta = m1/delta``, ``r2 = alpha^2 + beta^2`` (None where ``|delta| <=
+    1e-10``); the slopes are scaled by ``3/sqrt(r2)`` when ``r2 > 9``."""
+    x0: float
+    x1: float
+    delta: float
+    alpha: float | None
+    beta: float | None
+    r2: float | None
+    limited: bool
+
+
+def _one_lane(value) -> np.ndarray:
+    return np.asarray(np.float32(value)).reshape(1)
+
+
+def _fritsch_carlson(ar, x0, x1, y0, y1, m0, m1):
+    """One segment's check (one-lane float32 arrays): its :class:`Monotonicity` and the
+    slopes the segment uses."""
+    h = x1 - x0
+    delta = ar.div(y1 - y0, h)
+    alpha = beta = r2 = None
+    if ar.abs(delta)[0] > np.float32(C1_FLAT):
+        alpha, beta = ar.div(m0, delta), ar.div(m1, delta)
+        r2 = ar.madd(alpha, alpha, beta * beta)
+        if r2[0] > np.float32(9.0):
+            tau = ar.div(3.0, ar.sqrt(r2))
+            m0, m1 = tau * alpha * delta, tau * beta * delta
+    def scalar(value):
+        return None if value is None else float(value[0])
+    check = Monotonicity(scalar(x0), scalar(x1), scalar(delta), scalar(alpha), scalar(beta),
+                         scalar(r2), r2 is not None and bool(r2[0] > np.float32(9.0)))
+    return check, m0, m1
+
+
+def c1_monotonicity(knots=C1_KNOTS, values=C1_VALUES, slopes=C1_SLOPES,
+                    fma: bool = True) -> tuple[Monotonicity, ...]:
+    """The Fritsch-Carlson check of each segment of a knot table (C1's by default)."""
+    ar = Binary32(fma)
+    return tuple(_fritsch_carlson(ar, *(_one_lane(v) for v in (
+        knots[k], knots[k + 1], values[k], values[k + 1], slopes[k], slopes[k + 1])))[0]
+        for k in range(len(knots) - 1))
+
+
 @lru_cache(maxsize=None)
 def c1_segments(fma: bool = True) -> tuple[Cubic, ...]:
     """The nine segments' coefficients as the study computes them per call, in binary32
     (Fritsch-Carlson limiting included), with its build's contraction of ``a*a + b*b``."""
     ar = Binary32(fma)
-    s = lambda v: np.asarray(np.float32(v)).reshape(1)   # noqa: E731 - one lane
     out = []
     for k in range(9):
-        x0, x1 = s(C1_KNOTS[k]), s(C1_KNOTS[k + 1])
-        y0, y1, m0, m1 = s(C1_VALUES[k]), s(C1_VALUES[k + 1]), s(C1_SLOPES[k]), s(C1_SLOPES[k + 1])
+        x0, x1 = _one_lane(C1_KNOTS[k]), _one_lane(C1_KNOTS[k + 1])
+        y0, y1 = _one_lane(C1_VALUES[k]), _one_lane(C1_VALUES[k + 1])
+        _, m0, m1 = _fritsch_carlson(ar, x0, x1, y0, y1, _one_lane(C1_SLOPES[k]),
+                                     _one_lane(C1_SLOPES[k + 1]))
         h = x1 - x0
-        delta = ar.div(y1 - y0, h)
-        if ar.abs(delta)[0] > np.float32(C1_FLAT):
-            alpha, beta = ar.div(m0, delta), ar.div(m1, delta)
-            r2 = ar.madd(alpha, alpha, beta * beta)
-            if r2[0] > np.float32(9.0):
-                tau = ar.div(3.0, ar.sqrt(r2))
-                m0, m1 = tau * alpha * delta, tau * beta * delta
         c = ar.div(ar.div(3.0 * (y1 - y0), h) - 2.0 * m0 - m1, h)
         d = ar.div(ar.div(2.0 * (y0 - y1), h) + m0 + m1, h * h)
         out.append(Cubic(float(x0[0]), float(y0[0]), float(m0[0]), float(c[0]), float(d[0])))

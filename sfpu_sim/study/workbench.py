@@ -28,7 +28,8 @@ from sfpu_sim.study.binary32 import Binary32, literal
 
 __all__ = ["analyze", "all_outputs", "table", "diagnose", "reference_values", "saturation",
            "calibrate", "outputs", "host_fp32", "device_fp32", "parse_points", "check_methods",
-           "ARCHES", "BadPoint", "UnknownArch", "DIAGNOSE_POINTS", "REFERENCE_POINTS"]
+           "ARCHES", "BadPoint", "UnknownArch", "DIAGNOSE_POINTS", "REFERENCE_POINTS",
+           "study_double", "method_summary", "convention", "check_arch"]
 
 ARCHES = ("wormhole", "blackhole")
 # The study's default points (its --diagnose and --reference modes).
@@ -58,7 +59,7 @@ def check_methods(ids) -> list[str]:
     return [gelu_methods.method(i).id for i in ids]
 
 
-def _check_arch(arch):
+def check_arch(arch):
     if arch is not None and arch not in ARCHES:
         raise UnknownArch(f"unknown arch {arch!r} (choose from: {', '.join(ARCHES)})")
 
@@ -131,7 +132,7 @@ def outputs(method_id: str, inputs=scoring.INPUTS, *, arch=None, host_fma: bool 
     """BF16 outputs of a method: the host form (float -> BF16, nearest even) or, with
     ``arch``, its ``gelu_study_*`` kernel through the BF16 device path (``rounding=False``:
     the kernel without its final ``float_to_fp16b``, so the store truncates)."""
-    _check_arch(arch)
+    check_arch(arch)
     inputs = _bf16(inputs)
     if arch is None:
         return formats.fp32_to_bf16_rne(formats.fp32_to_bits(host_fp32(method_id, inputs,
@@ -144,12 +145,12 @@ def outputs(method_id: str, inputs=scoring.INPUTS, *, arch=None, host_fma: bool 
 def device_fp32(method_id: str, inputs, arch: str) -> np.ndarray:
     """The kernel's FP32 result before its final rounding (the LReg the store of the variant
     without ``float_to_fp16b`` stores), as uint32 patterns."""
-    _check_arch(arch)
+    check_arch(arch)
     from sfpu_sim.sweeps import DevicePath, run_device
     return run_device(_program(method_id, arch, False), _bf16(inputs), DevicePath()).kernel_fp32
 
 
-def _convention(reference: str, arch, host_fma: bool, rounding: bool = True) -> dict:
+def convention(reference: str, arch, host_fma: bool, rounding: bool = True) -> dict:
     if arch is None:
         arithmetic = (f"host binary32, FMA contraction {'on' if host_fma else 'off'} "
                       f"(the study's build: on), float -> BF16 nearest even")
@@ -173,7 +174,7 @@ def _bits_value(bits) -> tuple[str, float]:
     return f"{int(bits):#06x}", float(scoring.input_values(int(bits)))
 
 
-def _method_summary(s: scoring.Score) -> dict:
+def method_summary(s: scoring.Score) -> dict:
     bits, value = _bits_value(s.worst_input)
     regions = {}
     for name, r in s.regions.items():
@@ -198,8 +199,8 @@ def table(outputs_by_method: dict, *, reference: str = "study", arch=None,
     """The study's table of given outputs (``all_outputs``) against ``reference``."""
     expected, _ = scoring.reference_bits(reference)
     return {"count": int(scoring.INPUTS.size),
-            "convention": _convention(reference, arch, host_fma, rounding),
-            "methods": {method_id: _method_summary(scoring.score(got, expected))
+            "convention": convention(reference, arch, host_fma, rounding),
+            "methods": {method_id: method_summary(scoring.score(got, expected))
                         for method_id, got in outputs_by_method.items()}}
 
 
@@ -209,7 +210,7 @@ def analyze(methods=None, *, reference: str = "study", arch=None, host_fma: bool
     methods: {id: {mean_ulp, max_ulp, worst_input, worst_input_bits, p50, p90, p99,
     regions}}}``."""
     ids = check_methods(methods)
-    _check_arch(arch)
+    check_arch(arch)
     scoring.reference_bits(reference, scoring.INPUTS[:1])        # an unknown name first
     got = all_outputs(ids, arch=arch, host_fma=host_fma, rounding=rounding)
     return table(got, reference=reference, arch=arch, host_fma=host_fma, rounding=rounding)
@@ -228,7 +229,7 @@ def diagnose(points, methods=None, *, reference: str = "study", arch=None,
     """Each method at the given inputs (``parse_points`` strings, or the study's default
     points): input, reference (double and BF16), the method's BF16 output and the ULP."""
     ids = check_methods(methods)
-    _check_arch(arch)
+    check_arch(arch)
     inputs = parse_points(points if points else DIAGNOSE_POINTS)
     expected, ref_value = scoring.reference_bits(reference, inputs)
     rows = {}
@@ -244,10 +245,10 @@ def diagnose(points, methods=None, *, reference: str = "study", arch=None,
             "output_bits": f"{int(got[k]):#06x}", "output": _value(got[k]),
             "ulp": int(distance[k]) if distance[k] >= 0 else None}
             for k, b in enumerate(inputs.tolist())]
-    return {"convention": _convention(reference, arch, host_fma), "methods": rows}
+    return {"convention": convention(reference, arch, host_fma), "methods": rows}
 
 
-def _study_double(x: float) -> tuple[float, float]:
+def study_double(x: float) -> tuple[float, float]:
     """The study's double ``(GELU, Phi)`` at ``x`` (libm erf, as its --reference prints)."""
     phi = 0.5 * (1.0 + math.erf(x * scoring.INV_SQRT2))
     return x * phi, phi
@@ -267,7 +268,7 @@ def reference_values(points=REFERENCE_POINTS) -> dict:
     between = scoring.score(study_bits, correct_bits, inputs).distance
     rows = []
     for k, x in enumerate(points):
-        gelu, phi = _study_double(float(x))
+        gelu, phi = study_double(float(x))
         rows.append({"x": float(x), "study_gelu": gelu, "study_phi": phi,
                      "study_bf16_bits": f"{int(study_bits[k]):#06x}",
                      "correct_gelu": float(correct_value[k]),
@@ -291,12 +292,12 @@ def saturation(methods=None, *, reference: str = "study", arch=None,
     correctly rounded values beside it, then every method at the BF16 neighbours of each
     threshold of the shared structure."""
     ids = check_methods(methods)
-    _check_arch(arch)
+    check_arch(arch)
     negative = list(range(-5, -21, -1))
     correct_bits, correct_value = scoring.correct_reference(_points_bits(negative))
     neg_rows = []
     for k, xi in enumerate(negative):
-        gelu, _ = _study_double(float(xi))
+        gelu, _ = study_double(float(xi))
         single = np.float32(gelu)
         study_bits = int(formats.fp32_to_bf16_rne(formats.fp32_to_bits(single)))
         neg_rows.append({"x": xi, "study_gelu": gelu, "study_bf16_bits": f"{study_bits:#06x}",
@@ -306,7 +307,7 @@ def saturation(methods=None, *, reference: str = "study", arch=None,
                          "correct_rounds_to_zero": int(correct_bits[k]) & 0x7FFF == 0})
     pos_rows = []
     for xi in range(3, 13):
-        gelu, _ = _study_double(float(xi))
+        gelu, _ = study_double(float(xi))
         bits = int(formats.fp32_to_bf16_rne(formats.fp32_to_bits(np.float32(xi))))
         spacing = 2.0 ** (((bits >> 7) & 0xFF) - 127 - 7)
         pos_rows.append({"x": xi, "study_gelu": gelu, "error": abs(xi - gelu),
@@ -330,7 +331,7 @@ def saturation(methods=None, *, reference: str = "study", arch=None,
                        "inputs": [{"bits": f"{int(b):#06x}", "x": _value(b)} for b in inputs],
                        "reference_bits": [f"{int(b):#06x}" for b in expected],
                        "reference": [_value(b) for b in expected], "methods": per_method})
-    return {"convention": _convention(reference, arch, host_fma), "negative": neg_rows,
+    return {"convention": convention(reference, arch, host_fma), "negative": neg_rows,
             "positive": pos_rows, "recommended": recommended, "thresholds": around}
 
 
@@ -342,7 +343,7 @@ def calibrate() -> dict:
     table = dict(zip(gelu_methods.TAIL_KNOTS, gelu_methods.TAIL_VALUES))
     rows = []
     for k, x in enumerate(CALIBRATION_POINTS):
-        gelu, _ = _study_double(x)
+        gelu, _ = study_double(x)
         single = np.float32(gelu)
         study_bits = int(formats.fp32_to_bf16_rne(formats.fp32_to_bits(single)))
         printed = f"{float(single):.5e}"
