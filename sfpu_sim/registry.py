@@ -116,6 +116,27 @@ class KernelSpec:
         return self._programs[arch.name]
 
 
+@dataclass(frozen=True)
+class ChainedSpec(KernelSpec):
+    """A ttnn op that runs as several device programs with a tensor between each (an op of
+    :mod:`sfpu_sim.chained_ops`): ``report``, ``sweep`` and ``eval`` run it through
+    ``device_run``; anything that needs one instruction stream is refused in one line.
+    ``ops``: the ttnn ops it chains, in order."""
+    ops: tuple[str, ...] = ()
+
+    def program(self, arch):
+        raise NotOneProgram(f"{self.name} is a chained op ({' -> '.join(self.ops)}, a tensor "
+                            f"between each), not one SFPU program: this command needs one "
+                            f"kernel program; report, sweep, eval, compare and budget run it")
+
+    def device_run(self, arch, inputs, path, *, fp32_inputs: bool = False):
+        raise NotImplementedError
+
+
+class NotOneProgram(SfpuSimError):
+    pass
+
+
 def _cpp(value) -> str:
     """A template argument as C++ spells it."""
     if isinstance(value, bool):
@@ -206,6 +227,7 @@ def _frame_in(tb, file: str) -> str | None:
 
 
 _REGISTRY: dict[str, KernelSpec] = {}
+_CHAINED: dict[str, ChainedSpec] = {}     # kept out of specs(): they have no single program
 _LOADED: set[str] = set()           # kernel files loaded (resolved paths)
 _state = {"loaded": False}
 
@@ -364,9 +386,10 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     if bad:
         raise RegistrationError(f"{origin}: specials key(s) {', '.join(map(repr, bad))}: "
                                 f"choose from {', '.join(SPECIAL_NAMES)}")
-    if name in _REGISTRY:
+    taken = _REGISTRY.get(name) or _CHAINED.get(name)
+    if taken is not None:
         raise RegistrationError(f"{origin}: kernel {name!r} is already registered (at "
-                                f"{_REGISTRY[name].origin}); choose another name")
+                                f"{taken.origin}); choose another name")
     params = _checked_template(template, params, instance_of, dest, origin)
     if reference is not None:
         try:
@@ -411,12 +434,34 @@ def specs() -> list[KernelSpec]:
 
 
 def get(name: str) -> KernelSpec:
+    """A kernel, or a chained op (:class:`ChainedSpec`), by name."""
     _ensure_loaded()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        raise UnknownKernel(f"unknown kernel {name!r} (known: {', '.join(names())}; a kernel "
-                            f"of your own: --kernels FILE.py or ${ENV_VARIABLE})") from None
+    found = _REGISTRY.get(name) or _CHAINED.get(name)
+    if found is None:
+        raise UnknownKernel(f"unknown kernel {name!r} (known: "
+                            f"{', '.join(sorted([*_REGISTRY, *_CHAINED]))}; a kernel of your "
+                            f"own: --kernels FILE.py or ${ENV_VARIABLE})")
+    return found
+
+
+def chained_specs() -> list[ChainedSpec]:
+    """The chained ops, by name (not in :func:`specs`, which lists single programs)."""
+    _ensure_loaded()
+    return [_CHAINED[name] for name in sorted(_CHAINED)]
+
+
+def add_chained(spec: ChainedSpec) -> ChainedSpec:
+    """Register a chained op built by :mod:`sfpu_sim.chained_ops`."""
+    from sfpu_sim import reference as references
+
+    taken = _REGISTRY.get(spec.name) or _CHAINED.get(spec.name)
+    if taken is not None:
+        raise RegistrationError(f"{spec.origin}: {spec.name!r} is already registered (at "
+                                f"{taken.origin}); choose another name")
+    if spec.function not in references.functions():
+        raise RegistrationError(f"{spec.origin}: unknown function {spec.function!r}")
+    _CHAINED[spec.name] = spec
+    return spec
 
 
 # --------------------------------------------------------------------------------------------

@@ -454,11 +454,9 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
                          f"{', '.join(ulp.CONVENTIONS)})")
     step = progress or (lambda label: None)
 
-    step("building the kernel")
-    program = spec.program(arch_obj)
     step(f"running 65,536 {input_format.upper()} inputs through the device path")
     inputs = np.arange(LANES, dtype=np.uint32).astype(np.uint16)
-    run = run_device(program, inputs, path)
+    run, facts = run_kernel(spec, arch_obj, inputs, path)
     step("computing correctly rounded references")
     ref = reference.reference(spec.function, inputs, reference_rounding,
                               input_format=input_format, output_format=output_format, daz=True,
@@ -491,11 +489,11 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
         "kernel": spec.name, "function": spec.function, "arch": arch_obj.name,
         "chip": arch_obj.title, "mode": spec.mode, "kernel_dest": spec.dest,
         "provenance": spec.provenance, "description": spec.description,
-        "instantiation": spec.instantiation, "instantiation_note": instance.note,
-        "device_program": instance.modelled,
-        "kernel_hash": program_hash(program),
+        "instantiation": spec.instantiation,
+        "instantiation_note": facts.get("instantiation_note", instance.note),
+        "device_program": instance.modelled, "kernel_hash": facts["kernel_hash"],
         "dest": dest, "input_format": input_format, "output_format": output_format,
-        "device_path": path.steps(),
+        "device_path": facts.get("device_path", path.steps()),
         "reference_rounding": reference_rounding,
         "reference_policy_text": reference.policies()[reference_rounding],
         "reference_backend": ref.backend, "reference_precision_bits": ref.precision,
@@ -548,16 +546,29 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     summary["specials"] = special_lanes(run, ref, result, input_format, out_fmt)
     summary["cross_verification"] = cross_verification(expected_bits, actual_bits, out_fmt,
                                                          summary["flush_subnormals"])
-    summary["program"] = {"instructions": len(program), "init_instructions":
-                          program.init_length,
-                          "listing": [_listing_line(ins) for ins in program]}
-    summary["cost"] = cost.estimate(program).as_dict()
+    summary["program"], summary["cost"] = facts["program"], facts["cost"]
     arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
               "reference_value": ref.value[population], "distance": distance,
               "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance,
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
     return SweepResult(jsonable(summary), arrays)
+
+
+def run_kernel(spec, arch, inputs, path: DevicePath = DevicePath(), *,
+               fp32_inputs: bool = False) -> tuple[DeviceRun, dict]:
+    """A registered kernel (or chained op) on ``arch`` over ``inputs`` through ``path``: its
+    DeviceRun, and what a summary says of what ran (``kernel_hash``, ``program``, ``cost``; a
+    chained op adds ``device_path`` and ``instantiation_note``)."""
+    if isinstance(spec, registry.ChainedSpec):
+        return spec.device_run(arch, inputs, path, fp32_inputs=fp32_inputs)
+    program = spec.program(arch)
+    run = run_device(program, inputs, path, fp32_inputs=fp32_inputs)
+    return run, {"kernel_hash": program_hash(program),
+                 "program": {"instructions": len(program),
+                             "init_instructions": program.init_length,
+                             "listing": [_listing_line(ins) for ins in program]},
+                 "cost": cost.estimate(program).as_dict()}
 
 
 def _as_spec(kernel, function):

@@ -12,13 +12,18 @@ def cmd_kernels(args, console: Console) -> int:
     """The kernel registry as a table."""
     from sfpu_sim import registry
 
-    table = Table(title=f"{len(registry.names())} registered kernels")
+    chained = len(registry.chained_specs())
+    table = Table(title=f"{len(registry.names())} registered kernels and {chained} chained "
+                        f"op{'' if chained == 1 else 's'}")
     for column in ("kernel", "function", "chips", "mode", "Dst", "instantiation",
                    "provenance"):
         table.add_column(column, overflow="fold")
     for spec in registry.specs():
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
                       _instantiation_cell(spec), spec.provenance)
+    for spec in registry.chained_specs():           # ttnn ops run as several programs
+        table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
+                      f"chained op: {' -> '.join(spec.ops)}", spec.provenance)
     console.print(table)
     return 0
 

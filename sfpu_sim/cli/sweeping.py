@@ -155,8 +155,8 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
 
-    jobs = [(spec, chip) for spec in registry.specs() for chip in CHIPS
-            if chip in spec.chips and (args.arch is None or chip == args.arch)]
+    jobs = [(spec, chip) for spec in [*registry.specs(), *registry.chained_specs()]
+            for chip in CHIPS if chip in spec.chips and (args.arch is None or chip == args.arch)]
     if not jobs:
         raise SfpuSimError("no registered kernel runs on the chosen chip")
     for spec, chip in jobs:
@@ -231,14 +231,14 @@ def _evaluate(args) -> dict:
     from sfpu_sim import reference, registry, ulp
     from sfpu_sim.cli.running import kernel_inputs
     from sfpu_sim.jsonio import jsonable, lane_row
-    from sfpu_sim.sweeps import DevicePath, program_hash, run_device
+    from sfpu_sim.sweeps import DevicePath, run_kernel
 
     chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)
     spec = chosen.spec
     inputs = kernel_inputs(args.values, args.input_format, chosen.dest)
     path = DevicePath(args.input_format, args.output_format, chosen.dest)
-    program = spec.program(args.arch)
-    run = run_device(program, inputs, path, fp32_inputs=args.input_format == "fp32")
+    run, facts = run_kernel(spec, args.arch, inputs, path,
+                            fp32_inputs=args.input_format == "fp32")
     ref = reference.reference(spec.function, inputs, args.reference_rounding,
                               input_format=args.input_format,
                               output_format=args.output_format, daz=True, ftz=True)
@@ -254,12 +254,14 @@ def _evaluate(args) -> dict:
                              lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower()))
     return jsonable({"tool": f"sfpu-sim {__version__}", "kernel": spec.name,
                      "function": spec.function, "arch": args.arch,
-                     "instantiation": spec.instantiation, "instantiation_note": chosen.note,
+                     "instantiation": spec.instantiation,
+                     "instantiation_note": facts.get("instantiation_note", chosen.note),
                      "device_program": chosen.modelled,
-                     "kernel_hash": program_hash(program), "dest": path.dest,
+                     "kernel_hash": facts["kernel_hash"], "dest": path.dest,
                      "input_format": path.input_format, "output_format": out,
                      "reference_rounding": args.reference_rounding,
-                     "ulp_convention": args.ulp, "device_path": path.steps(),
+                     "ulp_convention": args.ulp,
+                     "device_path": facts.get("device_path", path.steps()),
                      "results": rows})
 
 
