@@ -87,7 +87,8 @@ COMMANDS = {                   # name: (options, positional values, how many it 
     "eval": ({**CELL, "--json": FLAG}, NUMBERS, (2, 4)),           # after a kernel: FIRST
     "trace": ({**CELL, "--x": NUMBERS, "--bits": FLAG}, KERNELS, (1, 1)),
     "report": ({**CELL, **SELECT, **FP32, "--out": PATHS, "--format": FORMATS,
-                "--csv": (PATHS[0] + ["-"], PATHS[1])}, KERNELS, (1, 1)),
+                "--csv": (PATHS[0] + ["-"], PATHS[1]), "--harness-csv": PATHS},
+               KERNELS, (1, 1)),
     "compare": ({**CELL, **SELECT, "--out": PATHS, "--format": FORMATS,
                  "--name": (["mine"], PATHS[1] + ["x/y"])},
                 (["exp@wormhole", "exp@blackhole", "tanh", "exp"],
@@ -120,6 +121,8 @@ COMMANDS = {                   # name: (options, positional values, how many it 
                     "--methods": (["A1", "b1"], ["nope"]), "--arch": ARCH,
                     "--host-fma": choices("on", "off"), "--store-truncates": FLAG,
                     "--reference": choices("study", "correct")}, ([], []), (0, 0)),
+    "baseline check": ({"--report": PATHS}, PATHS, (2, 2)),
+    "baseline save": ({}, PATHS, (2, 2)),
     "determinism": ({"--out": PATHS, "--name": (["mine"], PATHS[1]), "--json": FLAG,
                      "--first": (["1", "3"], ["0", "-1", "99999999999"]),
                      "--fp32-samples": (["0", "16"], ["-1", "99999999999"]),

@@ -25,7 +25,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.version import __version__
 
 COMMAND_MODULES = ("running", "sweeping", "show", "diffing", "locating", "fit", "studying",
-                   "cross_platform")
+                   "cross_platform", "gating")
 
 
 def _common_options() -> argparse.ArgumentParser:

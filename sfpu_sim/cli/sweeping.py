@@ -15,6 +15,7 @@ from sfpu_sim.cli.common import (
     run_sweep,
     sweep_options,
 )
+from sfpu_sim.cli.gating import add_harness_option, harness_files
 from sfpu_sim.errors import SfpuSimError
 
 STDOUT = "-"
@@ -85,9 +86,9 @@ def cmd_report(args, console: Console) -> int:
     formats = report.parse_formats(args.format)
     files = RunFiles(inputs=args.kernel_files)
     if args.all:
-        if args.kernel or args.csv:
-            raise SfpuSimError("--all writes every kernel's report: give no KERNEL and no "
-                               "--csv with it")
+        if args.kernel or args.csv or args.harness_csv:
+            raise SfpuSimError("--all writes every kernel's report: give no KERNEL, --csv or "
+                               "--harness-csv with it")
         if args.input_format == "fp32":
             raise SfpuSimError("--all writes the BF16 reports: run --in fp32 sweeps one "
                                "kernel at a time")
@@ -101,12 +102,15 @@ def cmd_report(args, console: Console) -> int:
     _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
     csv_target = _csv_target(args.csv, files)
     _no_fp32_csv(args)
+    harness = harness_files(args, spec, files)           # per-op accuracy files, checked now
     with Progress() as progress:
         result = run_sweep(args, args.kernel, args.arch, progress)
         progress.step("writing the report")
         m, written = report.write(result, out, formats)
         if csv_target is not None:
             _write_csv(csv_target, m, result, console)
+        if harness is not None:
+            harness.write(m, result.arrays, console)
     if csv_target == STDOUT:
         return 0
     console.print(render(m))
@@ -527,6 +531,7 @@ def add_parser(sub, parents) -> None:
                         help="comma-separated: md, png, json (default: all three)")
     report.add_argument("--csv", metavar="FILE",
                         help="also write per-input rows in the tt-llk accuracy-harness schema")
+    add_harness_option(report)
     report.set_defaults(handler=cmd_report)
 
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
