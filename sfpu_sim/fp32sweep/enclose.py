@@ -294,24 +294,48 @@ def _sigmoid(x, c1, c2, inv, table, coef, k7):
 
 
 @_inline
-def enclose(code, x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz):
-    """(ok, lo, hi) for function ``code`` at a finite, nonzero x inside the domain."""
-    if code == 0:
-        return _exp(x, c1, c2, inv, table, exp_coef, k7)
-    if code == 1:
-        return _log(x, ln2, logc, log_coef, kl, lipschitz)
-    if code == 2:
-        ok, lo, hi = _tanh_positive(abs(x), c1, c2, inv, table, exp_coef, m1coef, k7)
-        return (ok, lo, hi) if x > 0 else (ok, -hi, -lo)
-    if code == 3:
-        return _sigmoid(x, c1, c2, inv, table, exp_coef, k7)
-    if code == 4:
-        q = 1.0 / x
-        return True, down(q), up(q)
+def _enclose_exp(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                 lipschitz):
+    return _exp(x, c1, c2, inv, table, exp_coef, k7)
+
+
+@_inline
+def _enclose_log(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                 lipschitz):
+    return _log(x, ln2, logc, log_coef, kl, lipschitz)
+
+
+@_inline
+def _enclose_tanh(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                  lipschitz):
+    ok, lo, hi = _tanh_positive(abs(x), c1, c2, inv, table, exp_coef, m1coef, k7)
+    return (ok, lo, hi) if x > 0 else (ok, -hi, -lo)
+
+
+@_inline
+def _enclose_sigmoid(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                     lipschitz):
+    return _sigmoid(x, c1, c2, inv, table, exp_coef, k7)
+
+
+@_inline
+def _enclose_reciprocal(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                        lipschitz):
+    q = 1.0 / x
+    return True, down(q), up(q)
+
+
+@_inline
+def _enclose_sqrt(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                  lipschitz):
     s = math.sqrt(x)
-    if code == 5:
-        return True, down(s), up(s)
+    return True, down(s), up(s)
+
+
+@_inline
+def _enclose_rsqrt(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+                   lipschitz):
+    s = math.sqrt(x)
     return True, down(1.0 / up(s)), up(1.0 / down(s))
 
 
@@ -367,7 +391,7 @@ def round_bits(v, code):
 
 
 @_inline
-def _decide(code, start, stop, x, expected, undecided, pcode, positive_domain, specials,
+def _decide(enclosure, start, stop, x, expected, undecided, pcode, positive_domain, specials,
             c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
     for i in range(start, stop):
         b = x[i]
@@ -385,8 +409,8 @@ def _decide(code, start, stop, x, expected, undecided, pcode, positive_domain, s
             expected[i] = specials[5]
         else:
             value = np.float64(np.uint32(b).view(np.float32))
-            ok, lo, hi = enclose(code, value, c1, c2, inv, table, exp_coef, m1coef,
-                                         ln2, logc, log_coef, k7, kl, lipschitz)
+            ok, lo, hi = enclosure(value, c1, c2, inv, table, exp_coef, m1coef, ln2, logc,
+                                 log_coef, k7, kl, lipschitz)
             low = round_bits(lo, pcode) if ok else 0
             if ok and low == round_bits(hi, pcode):
                 expected[i] = low
@@ -395,55 +419,63 @@ def _decide(code, start, stop, x, expected, undecided, pcode, positive_domain, s
                 expected[i] = 0
 
 
-# One compiled loop per function: with the function a constant, the compiler drops the other
-# functions' code from the loop (a run-time dispatch made every lane 8x slower).
+# One compiled loop per function, each inlining only its own enclosure: a run-time dispatch
+# made every lane 8x slower, and one enclosure switch inlined into all seven loops took
+# 25-30 s to compile per function (now 1-10 s).
 @_jit
 def _decide_exp(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(0, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_exp, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_log(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(1, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_log, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_tanh(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(2, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_tanh, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_sigmoid(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(3, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_sigmoid, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_reciprocal(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(4, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_reciprocal, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_sqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(5, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_sqrt, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 @_jit
 def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
                   c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(6, start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-            c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+    _decide(_enclose_rsqrt, start, stop, x, expected, undecided, pcode, positive_domain,
+            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+            lipschitz)
 
 
 DECIDE = (_decide_exp, _decide_log, _decide_tanh, _decide_sigmoid, _decide_reciprocal,
