@@ -14,7 +14,10 @@ pages' symbolic names (with or without their prefix, e.g. ``SGN_RETAIN`` or
 ``SFPLUT_MOD0_SGN_RETAIN``), joined with ``|``; numbers may be decimal, ``0x`` hex or ``0b``
 binary, signed fields take a minus sign. SFPLOADI takes a float immediate (``1.5``) in the
 FLOATB and FLOATA modes where that mode holds it exactly. Trailing operands with a documented
-default may be left out. A byte-order mark at the start of a file is ignored. Canonical text (what :func:`disassemble` prints) round-trips exactly through
+default may be left out. A byte-order mark at the start of a file is ignored. tt-llk code
+pastes as is (:mod:`sfpu_sim.asm_source`): ``//`` and ``/* */`` comments, ``;``, calls over
+several lines, ``constexpr`` names, qualified names, ``(v >> 16) & 0xFFFF``. Canonical text
+(what :func:`disassemble` prints) round-trips exactly through
 :func:`assemble`, and words round-trip through :func:`decode` and :func:`encode`.
 
 Example::
@@ -33,6 +36,14 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.arch import ARCHES, Arch, get_arch
+from sfpu_sim.asm_source import (
+    Statement,
+    constant_expression,
+    definition,
+    named_constant,
+    statements,
+    unqualified,
+)
 from sfpu_sim.isa.spec import (
     IMM,
     LREG,
@@ -111,13 +122,13 @@ def _check_value(op: Opcode, operand: Operand, value: int, arch: Arch, where: st
 # --------------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"[+-]?(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)$")
-_LREG_NAME = re.compile(r"(?:p_sfpu::)?(?:L|LREG)([0-9]+)$", re.IGNORECASE)
+_LREG_NAME = re.compile(r"(?:L|LREG)([0-9]+)$", re.IGNORECASE)
 # tt-llk p_sfpu names of the constant registers (ckernel_instr_params.h).
 _LREG_CONSTANTS = {"LCONST_0_8373": 8, "LCONST_0": 9, "LCONST_1": 10, "LCONST_NEG1": 11,
                    "LTILEID": 15}
 _ADDR_MOD_NAME = re.compile(r"ADDR_MOD_([0-7])$", re.IGNORECASE)
 _CALL_FORM = re.compile(r"(?:TTI_|TT_)?(SFP\w+)\s*\((.*)\)\s*;?\s*$", re.IGNORECASE)
-_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
+_FLOAT = re.compile(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?[fF]?$")
 
 
 def _parse_number(text: str) -> int | None:
@@ -125,11 +136,8 @@ def _parse_number(text: str) -> int | None:
 
 
 def _register(text: str) -> int | None:
-    match = _LREG_NAME.match(text)
-    if match:
-        return int(match.group(1))
-    name = text.removeprefix("p_sfpu::").upper()
-    return _LREG_CONSTANTS.get(name, _parse_number(text))
+    named = _register_name(text)
+    return named if named is not None else _parse_number(text)
 
 
 def _loadi_float(op: Opcode, mode: int, text: str, where: str) -> int | None:
@@ -137,7 +145,7 @@ def _loadi_float(op: Opcode, mode: int, text: str, where: str) -> int | None:
     rebiased by 112) pattern, when that mode holds the value exactly."""
     if op.mnemonic != "SFPLOADI" or not _FLOAT.match(text) or _NUMBER.match(text):
         return None
-    value = float(text)
+    value = float(text.rstrip("fF"))
     bits = int(formats.fp32_to_bits(np.float32(value)))
     if float(np.float32(value)) != value:
         raise FieldOutOfRange(f"{where}: {text} is not exact in FP32, so not in a 16-bit "
@@ -158,8 +166,28 @@ def _loadi_float(op: Opcode, mode: int, text: str, where: str) -> int | None:
                           f"FLOATA modes")
 
 
+def _register_name(text: str) -> int | None:
+    """The register a name means (``p_sfpu::LREG2``, ``L2``, ``LCONST_1``), or None."""
+    name = unqualified(text)
+    match = _LREG_NAME.match(name)
+    return int(match.group(1)) if match else _LREG_CONSTANTS.get(name.upper())
+
+
+def _mode_part(op: Opcode, operand: Operand, text: str, constants: dict) -> int | None:
+    number = _parse_number(text)
+    if number is not None:
+        return number
+    name = unqualified(text)
+    if name in constants:
+        return constants[name]
+    if name.upper() in op.mod_names and "::" not in name:
+        return op.mod_names[name.upper()]
+    return named_constant(op.mnemonic, operand.name, text)
+
+
 def _parse_operand(op: Opcode, operand: Operand, text: str, where: str,
-                   values: dict) -> int:
+                   values: dict, constants: dict) -> int:
+    """An operand's value; ``constants``: the ``constexpr`` names defined so far."""
     if operand.kind == LREG:
         value = _register(text)
         if value is None:
@@ -169,29 +197,46 @@ def _parse_operand(op: Opcode, operand: Operand, text: str, where: str,
     value = _parse_number(text)
     if value is not None:
         return value
-    if operand.name == "addr_mod" and _ADDR_MOD_NAME.match(text):
-        return int(_ADDR_MOD_NAME.match(text).group(1))
+    if operand.name == "addr_mod" and _ADDR_MOD_NAME.match(unqualified(text)):
+        return int(_ADDR_MOD_NAME.match(unqualified(text)).group(1))
     if operand.name == "imm16" and "mod0" in values:
         value = _loadi_float(op, values["mod0"], text, where)
         if value is not None:
             return value
     if operand.kind == MOD:
-        total = 0
-        for name in (part.strip() for part in text.split("|")):
-            number = _parse_number(name)
-            if number is None and name.upper() not in op.mod_names:
-                known = ", ".join(sorted(n for n in op.mod_names if "_MOD" not in n)) or "none"
-                raise FieldOutOfRange(f"{where}: {op.mnemonic} has no modifier named {name!r} "
-                                      f"(names: {known})")
-            total |= number if number is not None else op.mod_names[name.upper()]
-        return total
+        parts = [_mode_part(op, operand, part.strip(), constants) for part in text.split("|")]
+        if None not in parts:
+            return _or_all(parts)
+    else:
+        for value in (constants.get(unqualified(text)),
+                      named_constant(op.mnemonic, operand.name, text), _register_name(text)):
+            if value is not None:          # a register number in an integer field: tt-llk's
+                return value               # p_sfpu::LREGn are plain integers
+    value = constant_expression(text)
+    if value is not None:
+        return value
+    if operand.kind == MOD:
+        known = ", ".join(sorted(n for n in op.mod_names if "_MOD" not in n)) or "none"
+        bad = next(p.strip() for p in text.split("|")
+                   if _mode_part(op, operand, p.strip(), constants) is None)
+        raise FieldOutOfRange(f"{where}: {op.mnemonic} has no modifier named {bad!r} "
+                              f"(names: {known}; or a number, or a constant expression of "
+                              f"integer literals)")
     raise FieldOutOfRange(f"{where}: {op.mnemonic} operand {operand.name} must be a number, "
-                          f"got {text!r}")
+                          f"a register name or a constant expression of integer literals "
+                          f"(+ - * << >> & | ^ ~, parentheses), got {text!r}")
+
+
+def _or_all(parts: list[int]) -> int:
+    total = 0
+    for part in parts:
+        total |= part
+    return total
 
 
 def _split(code: str) -> tuple[str, str]:
-    """(mnemonic, operand text) of a line in either form: ``SFPMAD a, b, ...`` or tt-llk's
-    ``TTI_SFPMAD(a, b, ...);``."""
+    """(mnemonic, operand text) of a statement in either form: ``SFPMAD a, b, ...`` or
+    tt-llk's ``TTI_SFPMAD(a, b, ...)``."""
     call = _CALL_FORM.match(code.strip())
     if call:
         return call.group(1), call.group(2)
@@ -199,56 +244,81 @@ def _split(code: str) -> tuple[str, str]:
     return parts[0], parts[1] if len(parts) > 1 else ""
 
 
+def _operand_texts(rest: str) -> list[str]:
+    """The operands of a call, split at the commas outside parentheses."""
+    texts, depth, current = [], 0, []
+    for char in rest:
+        if char == "," and depth == 0:
+            texts.append("".join(current))
+            current = []
+            continue
+        depth += (char == "(") - (char == ")")
+        current.append(char)
+    return [t.strip() for t in [*texts, "".join(current)]] if rest.strip() else []
+
+
 def assemble_line(line: str, arch, where: str = "<text>:1") -> Instruction | None:
     """One line of assembly to an :class:`Instruction` (None for blank or comment lines)."""
-    arch = _arch(arch)
-    code = line.split("#", 1)[0].split("//", 1)[0]
-    if not code.strip():
-        return None
+    filename, _, number = where.rpartition(":")
+    if not (filename and number.isdigit()):
+        filename, number = where, "1"
+    found = statements(line, filename, int(number))
+    if len(found) > 1:
+        raise FieldOutOfRange(f"{found[1].where(0)}: one instruction per call here, found "
+                              f"{len(found)}")
+    return _assemble_statement(found[0], _arch(arch), {}) if found else None
+
+
+def _assemble_statement(statement: Statement, arch: Arch, constants: dict) -> Instruction:
+    code = statement.text
     indent = len(code) - len(code.lstrip())
     head, rest = _split(code)
     mnemonic = head.upper()
     if mnemonic.startswith(("TTI_", "TT_")):
         mnemonic = mnemonic.split("_", 1)[1]
-    column = indent + 1
+    place = statement.where(indent)
     op = arch.opcodes.get(mnemonic)
     if op is None:
         if any(mnemonic in other.opcodes for other in ARCHES.values()):
-            raise NotOnChip(f"{where}:{column}: {mnemonic} does not exist on {arch.title}")
-        raise UnknownInstruction(f"{where}:{column}: unknown mnemonic {head!r}")
-    texts = [t.strip() for t in rest.split(",")] if rest.strip() else []
+            raise NotOnChip(f"{place}: {mnemonic} does not exist on {arch.title}")
+        raise UnknownInstruction(f"{place}: unknown mnemonic {head!r} (an SFPU instruction: "
+                                 f"SFPxxx operands, or a TTI_SFPxxx(...) call)")
+    texts = _operand_texts(rest)
     required = sum(1 for o in op.operands if o.default is None)
     if not required <= len(texts) <= len(op.operands):
         expected = ", ".join(o.name for o in op.operands) or "no operands"
         count = f"{required}" if required == len(op.operands) else \
             f"{required} to {len(op.operands)}"
-        raise FieldOutOfRange(f"{where}:{column}: {mnemonic} takes {count} operands "
+        raise FieldOutOfRange(f"{place}: {mnemonic} takes {count} operands "
                               f"({expected}), got {len(texts)}")
     values = {}
     offset = code.index(head) + len(head)
     for operand, text in zip(op.operands, texts):
-        col = code.index(text, offset) + 1 if text else offset + 1
-        offset = col - 1 + len(text)
-        value = _parse_operand(op, operand, text, f"{where}:{col}", values)
-        _check_value(op, operand, value, arch, f"{where}:{col}")
+        start = code.index(text, offset) if text else offset
+        offset = start + len(text)
+        where = statement.where(start)
+        value = _parse_operand(op, operand, text, where, values, constants)
+        _check_value(op, operand, value, arch, where)
         if operand.name == "vd" and op.writes_vd and value in READ_ONLY_LREGS:
-            raise ReadOnlyRegister(f"{where}:{col}: {mnemonic} writes L{value}, a read-only "
+            raise ReadOnlyRegister(f"{where}: {mnemonic} writes L{value}, a read-only "
                                    f"constant register (writable: L0..L7; L12..L15 capture a "
                                    f"LoadMacro template)")
         values[operand.name] = value
     for operand in op.operands[len(texts):]:
         values[operand.name] = operand.default
-    return Instruction(op, values, where, line.rstrip("\n"))
+    return Instruction(op, values, f"{statement.filename}:{statement.line}", statement.raw)
 
 
 def assemble(text: str, arch, filename: str = "<text>") -> Program:
     """Assemble a program; errors name ``filename:line:column``, the field and its range."""
     arch = _arch(arch)
-    instructions = []
-    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
-        instruction = assemble_line(line, arch, f"{filename}:{number}")
-        if instruction is not None:
-            instructions.append(instruction)
+    instructions, constants = [], {}
+    for statement in statements(text.removeprefix("\ufeff"), filename):
+        defined = definition(statement)
+        if defined is not None:
+            constants[defined[0]] = defined[1]
+        else:
+            instructions.append(_assemble_statement(statement, arch, constants))
     return Program(arch, instructions, name=filename)
 
 

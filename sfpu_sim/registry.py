@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import inspect
 import os
 import stat
 import sys
@@ -36,9 +35,9 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.kernel_registration import CHIPS, RegistrationError, per_chip
 from sfpu_sim.paths import display_path
 
-CHIPS = ("wormhole", "blackhole")
 BOTH_CHIPS = CHIPS
 MODES = ("accurate", "approximate")
 DESTS = ("bf16", "fp32")
@@ -56,10 +55,6 @@ class UnknownKernel(SfpuSimError):
 
 class KernelNotOnChip(SfpuSimError):
     pass
-
-
-class RegistrationError(SfpuSimError):
-    """A register_kernel call that cannot be honoured (names the calling file and line)."""
 
 
 class KernelFileError(SfpuSimError):
@@ -89,6 +84,7 @@ class KernelSpec:
     template: str = ""
     params: Mapping[str, object] = field(default_factory=dict, compare=False)
     instance_of: str = ""
+    operands: int = 1            # 2: a binary kernel (in0 at Dst tile 0, in1 at tile 1)
     _programs: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -178,7 +174,7 @@ def for_dest(spec: KernelSpec, dest: str | None) -> Instantiation:
         return Instantiation(spec, dest, note)
     if bool(spec.params[DEST_PARAM]) == wanted:
         return Instantiation(spec, dest, f"{spec.name} = {spec.instantiation}")
-    for other in specs():
+    for other in binary_specs() if spec.operands == 2 else specs():
         if (other.family == spec.family and other is not spec
                 and bool(other.params.get(DEST_PARAM, not wanted)) == wanted
                 and {k: v for k, v in other.params.items() if k != DEST_PARAM}
@@ -193,7 +189,8 @@ def for_dest(spec: KernelSpec, dest: str | None) -> Instantiation:
 
 def instantiations(spec: KernelSpec) -> list[KernelSpec]:
     """Every registered instantiation in ``spec``'s family, ``spec`` first."""
-    return [spec] + [s for s in specs() if s.family == spec.family and s is not spec]
+    family = binary_specs() if spec.operands == 2 else specs()
+    return [spec] + [s for s in family if s.family == spec.family and s is not spec]
 
 
 def _built(spec: KernelSpec, arch):
@@ -227,6 +224,7 @@ def _frame_in(tb, file: str) -> str | None:
 
 
 _REGISTRY: dict[str, KernelSpec] = {}
+_BINARY: dict[str, KernelSpec] = {}      # two-operand kernels, also kept out of specs()
 _CHAINED: dict[str, ChainedSpec] = {}     # kept out of specs(): they have no single program
 _LOADED: set[str] = set()           # kernel files loaded (resolved paths)
 _state = {"loaded": False}
@@ -237,40 +235,19 @@ def _call_site(depth: int = 2) -> str:
     return f"{display_path(frame.f_code.co_filename)}:{frame.f_lineno}"
 
 
-def _per_chip(what: str, value, chips, origin: str) -> dict:
-    """``value`` for every chip: one function for all, or a dict chip -> function."""
-    if isinstance(value, Mapping):
-        missing = [chip for chip in chips if chip not in value]
-        extra = [chip for chip in value if chip not in CHIPS]
-        if missing or extra:
-            raise RegistrationError(f"{origin}: {what} has no entry for "
-                                    f"{', '.join(missing)}" if missing else
-                                    f"{origin}: {what} names unknown chip(s) "
-                                    f"{', '.join(map(repr, extra))} (choose from: "
-                                    f"{', '.join(CHIPS)})")
-        return {chip: value[chip] for chip in chips}
-    return {chip: value for chip in chips}
-
-
-def _dsl_builder(name: str, body, init):
-    from sfpu_sim.sfpi import trace
-
-    def build(arch):
-        return trace(body[arch.name], arch, init=init[arch.name], name=name)
-    return build
-
-
-def register_kernel(name: str, body, *, init=None, function: str,
+def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
                     chips=CHIPS, dest: str = "bf16", mode: str = "accurate",
                     provenance: str = "", description: str = "", reference=None,
                     specials: Mapping[str, int] | None = None, template: str = "",
                     params: Mapping[str, object] | None = None,
-                    instance_of: str = "") -> KernelSpec:
-    """Register a kernel written with the DSL (:mod:`sfpu_sim.sfpi`).
+                    instance_of: str = "", operands: int = 1) -> KernelSpec:
+    """Register a kernel written with the DSL (:mod:`sfpu_sim.sfpi`), or in assembly.
 
     ``body``: one iteration of the kernel's loop (reads ``dst_reg``, writes it back), and
     ``init`` (optional): what runs once before (constants, tables); each a function, or a dict
-    ``{"wormhole": f, "blackhole": g}`` where the chips run different code. ``function``: the
+    ``{"wormhole": f, "blackhole": g}`` where the chips run different code. ``asm`` instead of
+    ``body``: assembly text or a file (tt-llk's TTI_ lines as pasted), ``init`` then too
+    (:mod:`sfpu_sim.assembly_kernels`). ``function``: the
     reference function the kernel approximates (``sfpu-sim`` lists them); with ``reference`` (a
     function of one ``mpmath.mpf``) a new function of that name is defined, correctly rounded by
     the mpmath backend or refused. ``dest``: the Dst format it is written for. ``specials``:
@@ -279,50 +256,31 @@ def register_kernel(name: str, body, *, init=None, function: str,
     ``template="calculate_tanh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en":
     True}``; ``instance_of``: an already registered kernel of the same template (its other
     instantiations), so ``--dest`` finds the program the device compiles for each Dst mode.
+    ``operands=2``: a binary kernel (:mod:`sfpu_sim.binary_device`), ``function`` one of
+    :data:`sfpu_sim.reference.binary_functions.BINARY_FUNCTIONS`; listed by :func:`binary_specs`.
     """
     origin = _call_site()
     if not isinstance(name, str) or not name.isidentifier():
         raise RegistrationError(f"{origin}: kernel name {name!r} must be an identifier "
                                 f"(letters, digits, underscores)")
     chips = _checked_chips(chips, origin)
-    body_for = _per_chip("body", body, chips, origin)
-    init_for = _per_chip("init", init, chips, origin)
-    for chip, fn in [*body_for.items(), *init_for.items()]:
-        if fn is not None and not callable(fn):
-            raise RegistrationError(f"{origin}: body/init for {chip} must be a function, got "
-                                    f"{type(fn).__name__}")
-    if any(fn is None for fn in body_for.values()):
-        raise RegistrationError(f"{origin}: kernel {name!r} needs a body")
-    for part, functions in (("body", body_for), ("init", init_for)):
-        for fn in {id(fn): fn for fn in functions.values() if fn is not None}.values():
-            _check_takes_no_arguments(fn, name, part, origin)
-    return _register(name, _dsl_builder(name, body_for, init_for), function=function,
+    if asm is not None:
+        from sfpu_sim.assembly_kernels import registered_builder as builder
+    else:
+        from sfpu_sim.dsl_kernels import registered_builder as builder
+    build = builder(name, body, asm, init, chips, origin)
+    return _register(name, build, function=function,
                      chips=chips, dest=dest, mode=mode, provenance=provenance,
                      description=description, reference=reference, specials=specials,
-                     origin=origin, template=template, params=params, instance_of=instance_of)
-
-
-def _check_takes_no_arguments(fn, kernel: str, part: str, origin: str) -> None:
-    """The DSL calls a body or an init with no arguments: one that needs some is refused here,
-    at registration, rather than as a TypeError inside the tracer when it is built."""
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError):         # a builtin without a signature: found when built
-        return
-    needed = [p for p in signature.parameters.values() if p.default is p.empty
-              and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    if needed:
-        label = getattr(fn, "__name__", type(fn).__name__)
-        raise RegistrationError(f"{origin}: kernel {kernel!r}: its {part} {label}{signature} "
-                                f"takes arguments; a kernel {part} takes none (it reads and "
-                                f"writes dst_reg)")
+                     origin=origin, template=template, params=params, instance_of=instance_of,
+                     operands=operands)
 
 
 def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
                      dest: str = "bf16", mode: str = "accurate", provenance: str = "",
                      description: str = "", specials=None, template: str = "",
                      params: Mapping[str, object] | None = None,
-                     instance_of: str = "") -> KernelSpec:
+                     instance_of: str = "", operands: int = 1) -> KernelSpec:
     """Register a kernel given as a Program builder ``build(arch) -> Program`` (e.g. one
     assembled from text) rather than a DSL body; the other arguments as for
     :func:`register_kernel`."""
@@ -330,7 +288,7 @@ def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
     return _register(name, build, function=function, chips=_checked_chips(chips, origin),
                      dest=dest, mode=mode, provenance=provenance, description=description,
                      reference=None, specials=specials, origin=origin, template=template,
-                     params=params, instance_of=instance_of)
+                     params=params, instance_of=instance_of, operands=operands)
 
 
 def _checked_chips(chips, origin: str) -> tuple[str, ...]:
@@ -363,7 +321,7 @@ def _checked_template(template, params, instance_of, dest: str, origin: str) -> 
                                 f"program for {'an FP32' if params[DEST_PARAM] else 'a BF16'} "
                                 f"Dst, but dest={dest!r}")
     if instance_of:
-        other = _REGISTRY.get(instance_of)
+        other = _REGISTRY.get(instance_of) or _BINARY.get(instance_of)
         if other is None:
             raise RegistrationError(f"{origin}: instance_of={instance_of!r}: no such kernel "
                                     f"registered yet (register the family's first kernel first)")
@@ -374,8 +332,10 @@ def _checked_template(template, params, instance_of, dest: str, origin: str) -> 
 
 
 def _register(name, build, *, function, chips, dest, mode, provenance, description, reference,
-              specials, origin, template="", params=None, instance_of="") -> KernelSpec:
+              specials, origin, template="", params=None, instance_of="",
+              operands=1) -> KernelSpec:
     from sfpu_sim import reference as references
+    from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS
 
     if dest not in DESTS:
         raise RegistrationError(f"{origin}: dest {dest!r}: choose from {', '.join(DESTS)}")
@@ -386,12 +346,17 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     if bad:
         raise RegistrationError(f"{origin}: specials key(s) {', '.join(map(repr, bad))}: "
                                 f"choose from {', '.join(SPECIAL_NAMES)}")
-    taken = _REGISTRY.get(name) or _CHAINED.get(name)
+    taken = _REGISTRY.get(name) or _CHAINED.get(name) or _BINARY.get(name)
     if taken is not None:
         raise RegistrationError(f"{origin}: kernel {name!r} is already registered (at "
                                 f"{taken.origin}); choose another name")
     params = _checked_template(template, params, instance_of, dest, origin)
-    if reference is not None:
+    if operands not in (1, 2) or operands == 2 and function not in BINARY_FUNCTIONS:
+        raise RegistrationError(f"{origin}: operands={operands!r}: 1, or 2 with a function of "
+                                f"{', '.join(BINARY_FUNCTIONS)}")
+    if operands == 2:
+        pass                        # its reference is sfpu_sim.reference.binary_functions'
+    elif reference is not None:
         try:
             references.register_user_function(function, reference, origin, kernel=name)
         except SfpuSimError as error:
@@ -400,12 +365,13 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
         raise RegistrationError(f"{origin}: unknown function {function!r} (known: "
                                 f"{', '.join(references.functions())}; or pass reference=, a "
                                 f"function of one mpmath mpf)")
-    family = _REGISTRY[instance_of].family if instance_of else ""
+    home = _BINARY if operands == 2 else _REGISTRY
+    family = home[instance_of].family if instance_of else ""
     spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
                       provenance=provenance, build=build, description=description,
                       origin=origin, specials=specials, template=template, params=params,
-                      instance_of=family)
-    _REGISTRY[name] = spec
+                      instance_of=family, operands=operands)
+    home[name] = spec
     return spec
 
 
@@ -436,12 +402,35 @@ def specs() -> list[KernelSpec]:
 def get(name: str) -> KernelSpec:
     """A kernel, or a chained op (:class:`ChainedSpec`), by name."""
     _ensure_loaded()
-    found = _REGISTRY.get(name) or _CHAINED.get(name)
+    found = _REGISTRY.get(name) or _CHAINED.get(name) or _BINARY.get(name)
+    if found is None and name.endswith((".s", ".S", ".asm")):   # an assembly file as a kernel
+        return _file_kernel(name)
     if found is None:
+        known = sorted([*_REGISTRY, *_CHAINED, *_BINARY])
         raise UnknownKernel(f"unknown kernel {name!r} (known: "
-                            f"{', '.join(sorted([*_REGISTRY, *_CHAINED]))}; a kernel of your "
+                            f"{', '.join(known)}; a kernel of your "
                             f"own: --kernels FILE.py or ${ENV_VARIABLE})")
     return found
+
+
+_FILE_KERNELS: dict[str, KernelSpec] = {}
+
+
+def _file_kernel(given: str) -> KernelSpec:
+    """An assembly file named on the command line, as a kernel (built once per path)."""
+    from sfpu_sim.assembly_kernels import file_kernel_fields
+
+    fields = file_kernel_fields(given)
+    key = fields.pop("key")
+    if key not in _FILE_KERNELS:
+        _FILE_KERNELS[key] = KernelSpec(**fields)
+    return _FILE_KERNELS[key]
+
+
+def binary_specs() -> list[KernelSpec]:
+    """The two-operand kernels, by name (not in :func:`specs`, which lists unary ones)."""
+    _ensure_loaded()
+    return [_BINARY[name] for name in sorted(_BINARY)]
 
 
 def chained_specs() -> list[ChainedSpec]:

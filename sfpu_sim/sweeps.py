@@ -162,12 +162,13 @@ def _padded_inputs(inputs, path: DevicePath, fp32_inputs: bool):
     return inputs, padded
 
 
-def _device_state(program: Program, path: DevicePath, lanes: int, machine_class=Machine):
+def _device_state(program: Program, path: DevicePath, lanes: int, machine_class=Machine,
+                  dst_rows: int | None = None):
     """A Machine of ``lanes`` lanes in the state the kernel starts from, Dst still zero."""
     # 16 rows hold address 0; an SFPLOADMACRO kernel walks a face and its pipelines reach
     # back to the row group before the first (tt-llk's FP32 reciprocal: address -2 = 1022).
     m = machine_class(program.arch, lanes=lanes,
-                      dst_rows=1024 if uses_loadmacro(program) else 16)
+                      dst_rows=dst_rows or (1024 if uses_loadmacro(program) else 16))
     m.config.sfpu_fp32 = path.dest == "fp32"
     m.config.srcb_format = path.input_format
     m.cc.enable = True
@@ -175,15 +176,16 @@ def _device_state(program: Program, path: DevicePath, lanes: int, machine_class=
     return m
 
 
-def _unpack(dst: Dst, padded: np.ndarray, path: DevicePath, fp32_inputs: bool) -> None:
-    """Step 1 of the module docstring: one input per lane at address 0."""
+def _unpack(dst: Dst, padded: np.ndarray, path: DevicePath, fp32_inputs: bool,
+            address: int = 0) -> None:
+    """Step 1 of the module docstring: one input per lane at ``address`` (0, or a tile's)."""
     if fp32_inputs:
-        dst.write_lanes(0, padded, "fp32")
+        dst.write_lanes(address, padded, "fp32")
     elif path.dest == "fp32":
         widen = formats.fp16_to_fp32_bits if path.dst16 == "fp16" else formats.bf16_to_fp32_bits
-        dst.write_lanes(0, widen(padded), "fp32")
+        dst.write_lanes(address, widen(padded), "fp32")
     else:
-        dst.write_lanes(0, padded, path.dst16)
+        dst.write_lanes(address, padded, path.dst16)
 
 
 def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:

@@ -178,15 +178,20 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
     parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
                         help="output tensor format (default: bf16)")
     if select:
-        from sfpu_sim.selection import REGION_NAMES
-
-        parser.add_argument("--range", metavar="LO,HI",
-                            help="count only inputs x with LO <= x <= HI (write "
-                                 "--range=-10,10 when LO is negative)")
-        parser.add_argument("--region", choices=REGION_NAMES,
-                            help="count only the inputs of one region of the report's table")
+        selection_options(parser)
     if fp32:
         _fp32_sweep_options(parser.add_argument_group("FP32 input sweeps (--in fp32)"))
+
+
+def selection_options(parser, what: str = "count only") -> None:
+    """``--range LO,HI`` and ``--region NAME``, read by :func:`selection`."""
+    from sfpu_sim.selection import REGION_NAMES
+
+    parser.add_argument("--range", metavar="LO,HI",
+                        help=f"{what} inputs x with LO <= x <= HI (write --range=-10,10 when "
+                             f"LO is negative)")
+    parser.add_argument("--region", choices=REGION_NAMES,
+                        help=f"{what} the inputs of one region of the report's table")
 
 
 def _fp32_sweep_options(group) -> None:

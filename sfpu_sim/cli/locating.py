@@ -11,7 +11,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, parse_bf16
+from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, parse_bf16, selection_options
 from sfpu_sim.errors import SfpuSimError
 
 SHORT_DEFINITIONS = (
@@ -152,7 +152,8 @@ def _worst_table(found) -> Table:
                       _count(lane.device_ulp), *(("—",) * 3 if split is None else (
                           _signed(split.approximation), _signed(split.datapath),
                           _signed(split.store))),
-                      _place(lane.located.step) if lane.located.step else "approximation")
+                      _place(lane.located.step) if lane.located.step else
+                      "exact" if lane.device_ulp == 0 else "approximation")
     return table
 
 
@@ -180,18 +181,64 @@ def _instruction_table(found) -> Table:
     return table
 
 
+def _from_sweep(args):
+    """(kernel, arch, dest, inputs, text) of ``--from SWEEP.json``: the worst lanes it records
+    (the first ``--worst N`` of them), for the cell it swept; a KERNEL, --arch or --dest given
+    beside it must agree."""
+    import json
+
+    from sfpu_sim.shadow.locator import sweep_json_inputs
+
+    try:
+        with open(args.from_json, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as error:
+        raise SfpuSimError(f"--from {args.from_json}: cannot read ({error.strerror})") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise SfpuSimError(f"--from {args.from_json}: not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise SfpuSimError(f"--from {args.from_json}: not a sweep --json summary")
+    cell, inputs = sweep_json_inputs(data, f"--from {args.from_json}")
+    for option, given in (("KERNEL", args.kernel), ("--arch", args.arch),
+                          ("--dest", args.dest)):
+        wanted = cell["kernel" if option == "KERNEL" else option[2:]]
+        if given is not None and given != wanted:
+            raise SfpuSimError(f"--from {args.from_json}: the sweep ran {wanted!r}, but "
+                               f"{option} is {given!r} (leave it out, or make them agree)")
+    inputs = inputs[:args.worst] if args.worst is not None else inputs
+    text = (f"the {len(inputs)} worst inputs recorded in {args.from_json} (its selection: "
+            f"{(data.get('selection') or {}).get('text', 'every input')})")
+    return cell["kernel"], cell["arch"], cell["dest"], inputs, text
+
+
 def cmd_locate(args, console: Console) -> int:
     """Run a kernel with its exact shadow and say where precision is lost."""
+    from sfpu_sim.cli.common import selection
     from sfpu_sim.shadow import locate
 
-    if (args.x is None) == (args.worst is None):
-        raise SfpuSimError("locate: give --x VALUE (repeatable) or --worst N")
-    spec = kernel_spec(args.kernel)
-    inputs = None if args.x is None else [parse_bf16(x) for x in args.x]
+    chosen = selection(args)
+    if args.from_json is not None:
+        if args.x is not None or not chosen.everything:
+            raise SfpuSimError("locate --from: the lanes are the sweep's worst; --x, --range "
+                               "and --region choose other lanes")
+        kernel, arch, dest, inputs, text = _from_sweep(args)
+        options = dict(inputs=inputs, inputs_text=text)
+    else:
+        if (args.x is None) == (args.worst is None):
+            raise SfpuSimError("locate: give --x VALUE (repeatable), --worst N or --from "
+                               "SWEEP.json")
+        if args.x is not None and not chosen.everything:
+            raise SfpuSimError("locate: --range and --region choose the lanes of --worst N; "
+                               "--x names its lanes itself")
+        if args.kernel is None or args.arch is None:
+            raise SfpuSimError("locate: give KERNEL and --arch (or --from SWEEP.json)")
+        kernel, arch, dest = args.kernel, args.arch, args.dest
+        options = dict(worst=args.worst, selection=chosen) if args.x is None else \
+            dict(inputs=[parse_bf16(x) for x in args.x])
+    spec = kernel_spec(kernel)
     with Progress(what="locate") as progress:
-        progress.begin(f"{spec.name} on {args.arch}")
-        found = locate(spec, args.arch, inputs=inputs, worst=args.worst, dest=args.dest,
-                       progress=progress.step)
+        progress.begin(f"{spec.name} on {arch}")
+        found = locate(spec, arch, dest=dest, progress=progress.step, **options)
     if args.json:
         from sfpu_sim.report.files import json_text
 
@@ -201,13 +248,13 @@ def cmd_locate(args, console: Console) -> int:
                   f"{found.dest.upper()}: {found.selection}", highlight=False, markup=False,
                   soft_wrap=True)
     detail = args.x is not None or args.detail
-    if args.worst is not None:
+    if args.x is None:
         console.print(_worst_table(found))
     for lane in found.lanes if detail else []:
         console.print()
         _lane_header(lane, console)
         console.print(_lane_table(lane, found.program, args.all))
-    if len(found.lanes) > 1 or args.worst is not None:
+    if len(found.lanes) > 1 or args.x is None:
         console.print()
         console.print(_instruction_table(found))
     console.print()
@@ -237,13 +284,20 @@ def add_parser(sub, parents) -> None:
         help="where a kernel loses precision: the device run beside its dataflow in exact "
              "arithmetic, per instruction, and the final error split into approximation, "
              "datapath and store")
-    parser.add_argument("kernel", metavar="KERNEL")
-    parser.add_argument("--arch", choices=list(CHIPS), required=True)
+    parser.add_argument("kernel", metavar="KERNEL", nargs="?",
+                        help="a kernel name or an assembly file (not needed with --from)")
+    parser.add_argument("--arch", choices=list(CHIPS),
+                        help="the chip (required unless --from names it)")
     parser.add_argument("--x", action="append", metavar="VALUE",
                         help="an input (float literal rounded to BF16, or 0x BF16 bits; "
                              "negative: --x=-3); repeat for more lanes")
     parser.add_argument("--worst", type=_lanes, metavar="N",
-                        help="the N inputs of largest device ULP over all 65,536 BF16 inputs")
+                        help="the N inputs of largest device ULP over all 65,536 BF16 inputs "
+                             "(or over --range / --region; with --from: its first N)")
+    selection_options(parser, what="with --worst: look only at")
+    parser.add_argument("--from", dest="from_json", metavar="SWEEP.json",
+                        help="the worst lanes a `sfpu-sim sweep --json` summary records, for "
+                             "its kernel, chip and Dst")
     parser.add_argument("--dest", choices=("bf16", "fp32"),
                         help="Dst format (default: the kernel's registered one)")
     parser.add_argument("--detail", action="store_true",

@@ -366,5 +366,9 @@ def lookup(name) -> Function:
     try:
         return FUNCTIONS[name]
     except (KeyError, TypeError):
+        if name == "":                      # an assembly file run as a kernel names none
+            raise UnknownFunction("this kernel names no function to measure against: an "
+                                  "assembly file names it in a comment line '# function: "
+                                  "NAME'") from None
         raise UnknownFunction(f"unknown reference function {name!r}; known: "
                               f"{', '.join(FUNCTIONS)}") from None

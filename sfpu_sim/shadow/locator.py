@@ -189,6 +189,9 @@ def _device_dominates(lane: LaneReport) -> bool | None:
 
 def _located(lane: LaneReport) -> Verdict:
     grows, cancels = lane.grows_most, lane.cancellation
+    if lane.device_ulp == 0:
+        return Verdict(None, "exact (0 ULP): the output is the reference; no instruction lost "
+                             "precision that reached it")
     device = _device_dominates(lane)
     if device is None:
         unmeasurable = ("not measurable: a NaN, or an infinity against a finite value, "
@@ -305,24 +308,46 @@ def _final_store(program) -> int:
     return stores[-1]
 
 
-def worst_inputs(spec, arch: str, count: int, dest: str | None = None, progress=None):
-    """The ``count`` BF16 inputs of largest device ULP over all 65,536, as the sweep
-    measures them (daz population, rne reference, daz-index), largest first, ties in input
-    order."""
+def worst_inputs(spec, arch: str, count: int, dest: str | None = None, progress=None,
+                 selection=None):
+    """The ``count`` BF16 inputs of largest device ULP over all 65,536 (or those in
+    ``selection``, a :class:`~sfpu_sim.selection.Selection`), as the sweep measures them (daz
+    population, rne reference, daz-index), largest first, ties in input order."""
     from sfpu_sim.sweeps import sweep
 
-    result = sweep(spec, arch, dest=dest, progress=progress)
+    result = sweep(spec, arch, dest=dest, progress=progress,
+                   **({} if selection is None else {"selection": selection}))
     arrays = result.arrays
     order = np.argsort(-np.where(arrays["counted"], arrays["distance"], -1), kind="stable")
     order = [k for k in order[:count] if arrays["counted"][k]]
     return arrays["x_bits"][order].astype(np.uint16)
 
 
+def sweep_json_inputs(data: dict, where: str) -> tuple[dict, np.ndarray]:
+    """The cell (kernel, arch, dest) and the worst inputs, worst first, that a ``sweep --json``
+    summary records (its ``worst`` rows); errors name ``where``."""
+    try:
+        cell = {key: data[key] for key in ("kernel", "arch", "dest")}
+        bits = [int(row["input_bits"], 16) for row in data["worst"]]
+    except (KeyError, TypeError, ValueError):
+        raise LocateError(f"{where}: not a sweep --json summary (it needs kernel, arch, dest "
+                          f"and worst[].input_bits)") from None
+    if data.get("input_format", "bf16") != "bf16":
+        raise LocateError(f"{where}: a sweep of {data['input_format']} inputs; locate runs "
+                          f"BF16 inputs")
+    if not bits:
+        raise LocateError(f"{where}: the sweep recorded no worst lane (nothing measured)")
+    return cell, np.array(bits, dtype=np.uint16)
+
+
 def locate(kernel, arch: str, *, inputs=None, worst: int | None = None,
-           dest: str | None = None, progress=None) -> Located:
+           dest: str | None = None, progress=None, selection=None,
+           inputs_text: str = "the inputs given") -> Located:
     """Run ``kernel`` (a registered name or KernelSpec) on ``arch`` for the given BF16
-    ``inputs`` (bit patterns), or for its ``worst`` N inputs, with the exact shadow beside
-    the device; see the module docstring for what is measured."""
+    ``inputs`` (bit patterns; ``inputs_text`` says where they come from), or for its
+    ``worst`` N inputs (in ``selection``, a :class:`~sfpu_sim.selection.Selection`, if
+    given), with the exact shadow beside the device; see the module docstring for what is
+    measured."""
     from sfpu_sim import registry
     from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -335,13 +360,18 @@ def locate(kernel, arch: str, *, inputs=None, worst: int | None = None,
                 not 1 <= worst <= MAX_LANES:
             raise LocateError(f"--worst {worst!r}: the number of lanes must be an integer in "
                               f"1..{MAX_LANES}")
-        inputs = worst_inputs(spec, arch, int(worst), dest, progress)
-        selection = f"the {len(inputs)} inputs of largest device ULP over all 65,536 BF16"
+        inputs = worst_inputs(spec, arch, int(worst), dest, progress, selection)
+        if not inputs.size:
+            raise LocateError("locate --worst: no measurable input to locate (every lane is a "
+                              "NaN or an infinity against a finite value)")
+        scope = "all 65,536 BF16" if selection is None or selection.everything else \
+            f"the BF16 inputs with {selection.text}"
+        chosen = f"the {len(inputs)} inputs of largest device ULP over {scope}"
     else:
         inputs = formats.as_bits(np.atleast_1d(np.asarray(inputs)), "bf16").reshape(-1)
         if not 1 <= inputs.size <= MAX_LANES:
             raise LocateError(f"locate: {inputs.size} inputs; give 1..{MAX_LANES}")
-        selection = "the inputs given"
+        chosen = inputs_text
     dest = dest or spec.dest
     program = spec.program(arch)
     final_store = _final_store(program)
@@ -364,4 +394,4 @@ def locate(kernel, arch: str, *, inputs=None, worst: int | None = None,
             int(bits), int(ref.bits[k]), true_value(spec.function, int(bits)),
             int(run.output[k]), int(run.kernel_fp32[k]), shadow, approximate,
             int(distance.distance[k]) if counted else None, steps[k]), final_store))
-    return Located(spec.name, spec.function, arch, dest, selection, program, lanes)
+    return Located(spec.name, spec.function, arch, dest, chosen, program, lanes)
