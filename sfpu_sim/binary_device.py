@@ -25,11 +25,12 @@ from sfpu_sim import compiled, engines, formats, ulp
 from sfpu_sim.compiled import gpu
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
-from sfpu_sim.jsonio import jsonable
+from sfpu_sim.jsonio import hex_bits, json_number, jsonable
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, ProgramWarning
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
-from sfpu_sim.sweeps import (AUTO_COMPILE_WORK, DevicePath, DeviceRun, _device_state, _last_store,
-                             _pack, _padded_inputs, _unpack, program_hash)
+from sfpu_sim.selection import EVERYTHING, Selection
+from sfpu_sim.sweeps import (AUTO_COMPILE_WORK, DevicePath, DeviceRun, SweepError, _device_state,
+                             _last_store, _pack, _padded_inputs, _unpack, program_hash)
 from sfpu_sim.version import __version__
 
 IN0_ADDRESS, IN1_ADDRESS, OUT_ADDRESS = 0, 64, 0     # tiles 0, 1, 0 (module docstring)
@@ -108,12 +109,14 @@ def _run_compiled(template, program, x, padded_x, padded_y, path, engine):
                            engine, y=padded_y[:count]), None
 
 
-def require_operands(spec, has_y: bool) -> None:
-    """A binary kernel needs its second operand; a unary one refuses it (one line each)."""
+def require_operands(spec, has_y: bool,
+                     options: str = "--y VALUES or --y-range LO,HI") -> None:
+    """A binary kernel needs its second operand (``options``: how a command gives it); a unary
+    one refuses it (one line each)."""
     if spec.operands == 2 and not has_y:
         raise BinaryOperandError(f"{spec.name} is a binary kernel ({spec.function}: "
                                  f"{BINARY_FUNCTIONS[spec.function][1]}): give the second "
-                                 f"operand with --y VALUES or --y-range LO,HI")
+                                 f"operand with {options}")
     if spec.operands != 2 and has_y:
         raise BinaryOperandError(f"{spec.name} takes one operand: --y and --y-range are for "
                                  f"binary kernels (sfpu-sim kernels lists them)")
@@ -127,67 +130,87 @@ def all_x_pairs(y_bits, input_format: str = "bf16") -> tuple[np.ndarray, np.ndar
 
 
 def sweep_binary(spec, arch: str, y_bits, *, dest: str | None = None,
-                 input_format: str = "bf16", reference_rounding: str = "rne",
-                 population: str = "daz", worst: int = 20, engine: str | None = None) -> dict:
+                 input_format: str = "bf16", output_format: str | None = None,
+                 reference_rounding: str = "rne", population: str = "daz",
+                 selection: Selection = EVERYTHING, worst: int = 20,
+                 engine: str | None = None, progress=None) -> dict:
     """Every x of the input format against each second operand in ``y_bits`` (patterns),
     through a binary kernel: the JSON-ready summary (daz-index ULP against the correctly
     rounded :func:`~sfpu_sim.reference.binary_functions.binary_reference`). ``population``
-    (:data:`sfpu_sim.ulp.POPULATIONS`) selects which x and y are measured; others are run but
-    not counted."""
+    (:data:`sfpu_sim.ulp.POPULATIONS`) selects which x and y are measured, ``selection`` which
+    x; others are run but not counted. ``output_format``: the packer's (default: the input
+    format). ``progress(done, total)``: second operands swept so far."""
     require_operands(spec, True)
     dest = dest or spec.dest
-    path = DevicePath(input_format, input_format, dest)
+    output_format = output_format or input_format
+    path = DevicePath(input_format, output_format, dest)
     program = spec.program(arch)
     y_bits = formats.as_bits(np.atleast_1d(y_bits), input_format).reshape(-1)
-    measured_x = np.zeros(1 << 16, dtype=bool)
-    measured_x[ulp.population(population, input_format)] = True
+    every_x = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
+    measured = np.zeros(1 << 16, dtype=bool)
+    measured[ulp.population(population, input_format)] = True
+    measured_x = measured & selection.mask(formats.bits_to_float64(every_x, input_format))
+    if not measured_x.any():
+        raise SweepError(f"no x of population {population} lies in {selection.text}")
     per_y, worst_rows, total = [], [], {"count": 0, "exact": 0, "sum": 0.0, "max": None}
     step = max(1, PAIRS_PER_RUN >> 16)
     for start in range(0, y_bits.size, step):
         x, y = all_x_pairs(y_bits[start:start + step], input_format)
         run = run_binary_device(program, x, y, path, engine=engine)
         ref, _ = binary_reference(spec.function, x, y, reference_rounding,
-                                  input_format=input_format, output_format=input_format)
-        result = ulp.distance(ref, run.output, "daz-index", fmt=input_format)
-        counted = result.counted & measured_x[x] & measured_x[y]
+                                  input_format=input_format, output_format=output_format)
+        result = ulp.distance(ref, run.output, "daz-index", fmt=output_format)
+        counted = result.counted & measured_x[x] & measured[y]
         distance = np.where(counted, result.distance, -1).reshape(-1, 1 << 16)
         for row, y_value in enumerate(y_bits[start:start + step]):
             _tally(per_y, worst_rows, total, distance[row], int(y_value), ref, run, row,
-                   input_format, worst)
+                   path, worst)
+        worst_rows.sort(key=lambda r: -r["ulp"])            # stable: the first y's first
+        del worst_rows[worst:]
+        if progress is not None:
+            progress(min(start + step, y_bits.size), y_bits.size)
     return jsonable({
         "tool": f"sfpu-sim {__version__}", "kernel": spec.name, "function": spec.function,
         "formula": BINARY_FUNCTIONS[spec.function][1], "arch": program.arch.name,
         "provenance": spec.provenance, "instantiation": spec.instantiation,
         "kernel_hash": program_hash(program), "dest": dest, "input_format": input_format,
-        "output_format": input_format, "device_path": path.steps(),
+        "output_format": output_format, "device_path": path.steps(),
         "operands": f"x: every {input_format.upper()} pattern at Dst address {IN0_ADDRESS}; "
                     f"y: {y_bits.size} value(s) at address {IN1_ADDRESS}",
         "reference_rounding": reference_rounding, "ulp_convention": "daz-index",
-        "population": population, "count": total["count"], "max_ulp": total["max"],
+        "population": population, "selection": selection.as_dict(),
+        "count": total["count"], "max_ulp": total["max"],
         "mean_ulp": total["sum"] / total["count"] if total["count"] else None,
+        "exact_count": total["exact"],
         "exact_frac": total["exact"] / total["count"] if total["count"] else None,
-        "per_y": per_y, "worst": sorted(worst_rows, key=lambda r: -r["ulp"])[:worst]})
+        "per_y": per_y, "worst": worst_rows})
 
 
-def _tally(per_y, worst_rows, total, distance, y_value, ref, run, row, fmt, worst) -> None:
+def _tally(per_y, worst_rows, total, distance, y_value, ref, run, row, path, worst) -> None:
     """Fold one y's row of distances (-1: not counted) into the running summary."""
     counted = distance >= 0
     n = int(counted.sum())
     top = int(distance.max()) if n else None
-    per_y.append({"y_bits": f"{y_value:#06x}",
-                  "y": float(formats.bits_to_float64(np.array([y_value]), fmt)[0]),
-                  "count": n, "max_ulp": top})
+    y = {"y_bits": hex_bits(y_value, path.input_format),
+         "y": json_number(formats.bits_to_float64(np.array([y_value]), path.input_format)[0])}
+    per_y.append({**y, "count": n, "max_ulp": top})
     if not n:
         return
     total["count"] += n
     total["exact"] += int((distance == 0).sum())
     total["sum"] += float(distance[counted].sum())
     total["max"] = top if total["max"] is None else max(total["max"], top)
-    base = row << 16
-    for k in np.argsort(-distance, kind="stable")[:worst]:
-        if distance[k] > 0:
-            worst_rows.append({"x_bits": f"{int(run.inputs[base + k]):#06x}",
-                               "y_bits": f"{y_value:#06x}",
-                               "output_bits": f"{int(run.output[base + k]):#06x}",
-                               "expected_bits": f"{int(ref[base + k]):#06x}",
-                               "ulp": int(distance[k])})
+    lanes = (row << 16) + np.argsort(-distance, kind="stable")[:worst]
+    lanes = lanes[distance[lanes - (row << 16)] > 0]
+    x_values, out_values, ref_values = (
+        formats.bits_to_float64(bits[lanes], fmt) for bits, fmt in
+        ((run.inputs, path.input_format), (run.output, path.output_format),
+         (ref, path.output_format)))
+    for k, lane in enumerate(lanes):
+        worst_rows.append({"x_bits": hex_bits(run.inputs[lane], path.input_format),
+                           "x": json_number(x_values[k]), **y,
+                           "output_bits": hex_bits(run.output[lane], path.output_format),
+                           "output": json_number(out_values[k]),
+                           "expected_bits": hex_bits(ref[lane], path.output_format),
+                           "expected": json_number(ref_values[k]),
+                           "ulp": int(distance[lane - (row << 16)])})

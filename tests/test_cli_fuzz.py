@@ -6,8 +6,9 @@ values, repeated options; no NUL byte, which no shell can pass), run in-process 
 :func:`sfpu_sim.cli.main`. Whatever the line, ``main`` returns a status (0; 1 where a check
 failed: ``budget --check``, ``report --all``; 2 for an error, with its one line) or argparse
 exits (2, or 0 for ``--help``): no exception escapes, no traceback is printed, and no line
-takes longer than :data:`PER_LINE_S`. Lines stay cheap: kernels ``exp`` and ``tanh``, no
-``--all``, FP32 walks only strided or in a tiny range, no Dask cluster, no GPU.
+takes longer than :data:`PER_LINE_S`. Lines stay cheap: kernels ``exp`` and ``tanh`` (and two
+binary kernels for ``sweep`` and ``eval``, against at most 129 second operands), no ``--all``,
+FP32 walks only strided or in a tiny range, no Dask cluster, no GPU.
 """
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ RANGES = (["1,2", "-10,10", "0,0", "1,1.0001", "-0,0", "0x3f80,0x4000"],
 PATHS = (["out", "out/deeper/still", "report.json", "p.s", "."],
          ["", "..", "../", "../../x", "x/../../y", "é.json", "x" * 300])
 KERNELS = (["exp", "tanh"], ["", "nope", "../exp", "EXP", "exp@", "-exp", "tanh@x"])
+# sweep and eval also take binary kernels, with a second operand: a few y, never a wide range
+SWEPT = (KERNELS[0] + ["binary_add_2026_09", "binary_max_2026_09"], KERNELS[1])
+SECOND = {"--y": (["1", "-2.5", "1,2", "0x3f80,3", "nan"], ["", ",", "1,", "x", "0x"]),
+          "--y-range": (["1,2", "0,0", "1,1.0001", "-0,0", "-2,-1.5"],
+                        ["2,1", "nan,1", ",", "1,", "1", "1,2,3", "a,b", "1.001,1.002"])}
 ARCH = (["wormhole", "blackhole"], ["WORMHOLE", "both", "x"])
 FLAG = None
 
@@ -82,11 +88,11 @@ COMMANDS = {                   # name: (options, positional values, how many it 
              "--dst": choices("0=1", "1=0x3f80", bad=("99999=1", "0=", "x=1", "-1=1")),
              "--dst-format": choices("fp32", "bf16"), "--strict": FLAG, "--bits": FLAG,
              "--verbose": FLAG}, (["p.s"], PATHS[0] + PATHS[1]), (1, 1)),
-    "sweep": ({**CELL, **SELECT, **FP32, "--json": FLAG,
-               "--csv": (PATHS[0] + ["-"], PATHS[1])}, KERNELS, (1, 1)),
-    "eval": ({**CELL, "--json": FLAG}, NUMBERS, (2, 4)),           # after a kernel: FIRST
+    "sweep": ({**CELL, **SELECT, **FP32, **SECOND, "--json": FLAG,
+               "--csv": (PATHS[0] + ["-"], PATHS[1])}, SWEPT, (1, 1)),
+    "eval": ({**CELL, "--y": SECOND["--y"], "--json": FLAG}, NUMBERS, (2, 4)),  # FIRST: kernel
     "trace": ({**CELL, "--x": NUMBERS, "--bits": FLAG}, KERNELS, (1, 1)),
-    "report": ({**CELL, **SELECT, **FP32, "--out": PATHS, "--format": FORMATS,
+    "report": ({**CELL, **SELECT, **FP32, **SECOND, "--out": PATHS, "--format": FORMATS,
                 "--csv": (PATHS[0] + ["-"], PATHS[1]), "--harness-csv": PATHS},
                KERNELS, (1, 1)),
     "compare": ({**CELL, **SELECT, "--out": PATHS, "--format": FORMATS,
@@ -128,7 +134,7 @@ COMMANDS = {                   # name: (options, positional values, how many it 
                      "--fp32-samples": (["0", "16"], ["-1", "99999999999"]),
                      "--seed": (["0", "1"], ["-1", "nan"])}, KERNELS, (1, 2)),
 }
-FIRST = {"eval": KERNELS}       # the first positional's values, where they differ
+FIRST = {"eval": SWEPT}         # the first positional's values, where they differ
 # Options a command needs to do any work, given (a good value) nine times in ten.
 NEEDS = {"kernel show": {"--arch": ARCH}, "run": {"--arch": ARCH}, "sweep": {"--arch": ARCH},
          "eval": {"--arch": ARCH}, "trace": {"--arch": ARCH, "--x": NUMBERS},

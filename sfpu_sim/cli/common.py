@@ -61,10 +61,16 @@ class Progress:
         self.progress.update(self.task, completed=done, total=total)
 
 
-def kernel_spec(name: str):
+def kernel_spec(name: str, *, binary: bool = False):
+    """A kernel by name; a binary one only where the command runs two operands (``binary``),
+    else refused in one line."""
     from sfpu_sim import registry
 
-    return registry.get(name)
+    spec = registry.get(name)
+    if spec.operands == 2 and not binary:
+        raise SfpuSimError(f"{spec.name} is a binary kernel (two operands): this command runs "
+                           f"one-operand programs; sweep and eval take it with --y")
+    return spec
 
 
 def selection(args):

@@ -12,8 +12,9 @@ def cmd_kernels(args, console: Console) -> int:
     """The kernel registry as a table."""
     from sfpu_sim import registry
 
-    chained = len(registry.chained_specs())
-    table = Table(title=f"{len(registry.names())} registered kernels and {chained} chained "
+    chained, binary = len(registry.chained_specs()), registry.binary_specs()
+    table = Table(title=f"{len(registry.names())} registered kernels, {len(binary)} binary "
+                        f"(two-operand) kernels and {chained} chained "
                         f"op{'' if chained == 1 else 's'}")
     for column in ("kernel", "function", "chips", "mode", "Dst", "instantiation",
                    "provenance"):
@@ -21,6 +22,9 @@ def cmd_kernels(args, console: Console) -> int:
     for spec in registry.specs():
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
                       _instantiation_cell(spec), spec.provenance)
+    for spec in binary:                             # x at Dst tile 0, y at tile 1: --y
+        table.add_row(spec.name, f"{spec.function} (two operands)", ", ".join(spec.chips),
+                      spec.mode, spec.dest, _instantiation_cell(spec), spec.provenance)
     for spec in registry.chained_specs():           # ttnn ops run as several programs
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
                       f"chained op: {' -> '.join(spec.ops)}", spec.provenance)
@@ -46,7 +50,7 @@ def cmd_kernel_show(args, console: Console) -> int:
     from sfpu_sim import cost
     from sfpu_sim.asm import format_instruction
 
-    spec = kernel_spec(args.kernel)
+    spec = kernel_spec(args.kernel, binary=True)          # a listing: one operand or two
     program = spec.program(args.arch)
     groups = program.row_groups
     body = ("per iteration of 32 datums" if groups == 1 else

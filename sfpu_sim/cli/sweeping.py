@@ -1,4 +1,5 @@
-"""Commands that sweep kernels: ``report``, ``sweep``, ``eval``, ``compare``, ``budget``."""
+"""Commands that sweep kernels: ``report``, ``sweep``, ``eval``, ``compare``, ``budget`` (their
+binary kernels: :mod:`sfpu_sim.cli.binary_sweeping`)."""
 from __future__ import annotations
 
 import sys
@@ -8,6 +9,7 @@ from rich.table import Table
 
 from sfpu_sim.version import __version__
 from sfpu_sim.cli import output
+from sfpu_sim.cli.binary_sweeping import second_operand
 from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
@@ -532,7 +534,7 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--csv", metavar="FILE",
                         help="also write per-input rows in the tt-llk accuracy-harness schema")
     add_harness_option(report)
-    report.set_defaults(handler=cmd_report)
+    second_operand(report, "report", cmd_report)          # --y, --y-range: binary kernels
 
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
@@ -541,7 +543,7 @@ def add_parser(sub, parents) -> None:
     sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")
-    sweep.set_defaults(handler=cmd_sweep)
+    second_operand(sweep, "sweep", cmd_sweep)          # --y, --y-range: binary kernels
 
     evaluate = sub.add_parser("eval", parents=parents, help="run a kernel on given inputs: output, reference "
                                            "and ULP for each")
@@ -552,7 +554,7 @@ def add_parser(sub, parents) -> None:
                                "hex digits); put -- before values such as -inf")
     sweep_options(evaluate)
     evaluate.add_argument("--json", action="store_true", help="print JSON on stdout")
-    evaluate.set_defaults(handler=cmd_eval)
+    second_operand(evaluate, "eval", cmd_eval)          # --y, --y-range: binary kernels
 
     compare = sub.add_parser("compare", parents=parents, help="compare sweeps or saved JSON summaries: Markdown for a PR body on "
                         "stdout, plus Markdown, PNG and JSON files in --out",

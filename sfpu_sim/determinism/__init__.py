@@ -81,6 +81,9 @@ def resolve(patterns) -> list:
         chosen += [name for name in matched if name not in chosen]
     specs = [registry.get(name) for name in chosen]
     for spec in specs:
+        if spec.operands == 2:
+            raise DeterminismError(f"{spec.name} is a binary kernel (two operands): the "
+                                   f"comparison runs one-operand programs")
         missing = [p.program_chip for p in PLATFORMS if p.program_chip not in spec.chips]
         if missing:
             raise DeterminismError(f"kernel {spec.name!r} runs only on {', '.join(spec.chips)}; "

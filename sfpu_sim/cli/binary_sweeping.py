@@ -1,0 +1,245 @@
+"""The second operand on the command line: ``sweep``, ``eval`` and ``report`` of binary kernels.
+
+Owns: ``--y VALUES`` and ``--y-range LO,HI``, which kernel takes them (a unary kernel refuses
+them, a binary one needs them), the pair sweep's terminal view and JSON, and ``eval`` of
+(x, y) pairs. ``report`` refuses binary kernels: the report model describes one-operand sweeps
+(a value axis of x, its regions, special inputs, per-lane arrays of x). Knows the public API of
+:mod:`sfpu_sim.binary_device` and the registry, nothing deeper.
+"""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console, Group
+from rich.table import Table
+
+from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, selection
+from sfpu_sim.errors import SfpuSimError
+
+PER_Y_ROWS = 8           # second operands the terminal lists (the largest maximum first)
+WORST_PAIRS = 10         # worst (x, y) pairs the terminal lists
+OPTIONS = {"sweep": "--y VALUES or --y-range LO,HI", "eval": "--y VALUES",
+           "report": "--y VALUES or --y-range LO,HI"}
+
+
+def second_operand(parser, command: str, unary_handler) -> None:
+    """Give ``command`` (sweep, eval, report) the options of a second operand, and a handler
+    that runs binary kernels here and every other kernel through ``unary_handler``."""
+    parser.add_argument("--y", metavar="VALUES",
+                        help="binary kernels: the second operand, comma-separated numbers "
+                             "(rounded to the --in format, nearest even) or 0x patterns; "
+                             + ("one for every X, or one per X" if command == "eval" else
+                                "each against every x") + " (write --y=-3,2 when the first "
+                                                          "is negative)")
+    if command != "eval":
+        parser.add_argument("--y-range", metavar="LO,HI",
+                            help="binary kernels: every pattern of the --in format in "
+                                 "[LO, HI] as the second operand, each against every x")
+
+    def handler(args, console: Console) -> int:
+        has_y = args.y is not None or getattr(args, "y_range", None) is not None
+        if args.kernel is None:                         # report --all: one-operand kernels
+            if has_y:
+                raise SfpuSimError("--y and --y-range go with one binary KERNEL, not --all")
+            return unary_handler(args, console)
+        spec = kernel_spec(args.kernel, binary=True)
+        if spec.operands == 2 and command == "report":
+            raise SfpuSimError(f"report: {spec.name} is a binary kernel and reports describe "
+                               f"one-operand sweeps; `sfpu-sim sweep {spec.name} --y ... "
+                               f"--json` gives the pair sweep's summary")
+        from sfpu_sim.binary_device import require_operands
+
+        require_operands(spec, has_y, OPTIONS[command])
+        if spec.operands != 2:
+            return unary_handler(args, console)
+        return cmd_sweep(args, console) if command == "sweep" else cmd_eval(args, console)
+    parser.set_defaults(handler=handler)
+
+
+def second_operands(args, dest: str):
+    """The second operands as patterns of the input format, and their description:
+    ``--y`` values as written, or every pattern in ``--y-range``, ascending by value."""
+    import numpy as np
+
+    from sfpu_sim import formats
+    from sfpu_sim.cli.running import kernel_inputs
+    from sfpu_sim.selection import Selection, SelectionError
+
+    fmt = args.input_format
+    if getattr(args, "y_range", None) is None:
+        texts = [text.strip() for text in args.y.split(",")]
+        y = kernel_inputs(texts, fmt, dest)
+        return y, f"y = {', '.join(texts)} ({len(y)} value{'' if len(y) == 1 else 's'})"
+    if args.y is not None:
+        raise SfpuSimError("give --y VALUES or --y-range LO,HI, not both")
+    try:
+        chosen = Selection.from_options(args.y_range)
+    except SelectionError as error:                     # its message names --range
+        raise SfpuSimError(str(error).replace("--range", "--y-range")) from None
+    every = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[fmt].dtype)
+    values = formats.bits_to_float64(every, fmt)
+    inside = np.flatnonzero(chosen.mask(values))
+    if not inside.size:
+        raise SfpuSimError(f"--y-range {args.y_range}: no {fmt.upper()} value lies in "
+                           f"{chosen.text.removeprefix('x in ')}")
+    y = every[inside[np.argsort(values[inside], kind="stable")]]
+    return y, (f"y: every {fmt.upper()} pattern in {chosen.text.removeprefix('x in ')} "
+               f"({len(y):,} values)")
+
+
+def _refuse_unary_options(args) -> None:
+    """What binary kernels do not take yet: FP32 inputs, the harness's per-input CSV rows."""
+    if args.input_format == "fp32" or _fp32_options(args):
+        raise SfpuSimError(f"{', '.join(_fp32_options(args)) or '--in fp32'}: binary kernels "
+                           f"take 16-bit inputs (bf16, fp16) so far; FP32 pairs are not "
+                           f"modelled yet")
+    if getattr(args, "csv", None) is not None:
+        raise SfpuSimError("--csv: the accuracy harness's rows have one input: not for binary "
+                           "kernels (use --json)")
+
+
+def cmd_sweep(args, console: Console) -> int:
+    """Every x against each second operand through a binary kernel: the terminal view, or the
+    JSON summary with --json."""
+    from sfpu_sim import registry
+    from sfpu_sim.binary_device import sweep_binary
+    from sfpu_sim.report.files import json_text
+
+    _refuse_unary_options(args)
+    if args.ulp != "daz-index":
+        raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
+    chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
+    y, y_text = second_operands(args, chosen.dest)
+    with Progress() as progress:
+        progress.begin(f"{chosen.spec.name} on {args.arch}")
+        summary = sweep_binary(chosen.spec, args.arch, y, dest=chosen.dest,
+                               input_format=args.input_format,
+                               output_format=args.output_format,
+                               reference_rounding=args.reference_rounding,
+                               selection=selection(args), progress=progress.update)
+    summary.update(second_operand=y_text, instantiation_note=chosen.note,
+                   device_program=chosen.modelled)
+    if args.json:
+        sys.stdout.write(json_text(summary))
+    else:
+        console.print(render(summary))
+    return 0
+
+
+def render(s: dict):
+    """The terminal view of a pair sweep: the headline, the second operands with the largest
+    maximum, the worst (x, y) pairs."""
+    from sfpu_sim.report import numbers as N
+    from sfpu_sim.report.markdown import mean_over
+
+    head = Table(title=f"{s['kernel']} on {CHIPS[s['arch']]}: {s['function']} "
+                       f"({s['formula']}), Dst {s['dest'].upper()}, reference "
+                       f"{s['reference_rounding']}, ULP {s['ulp_convention']}",
+                 show_header=False, title_justify="left")
+    head.add_column("metric", style="bold")
+    head.add_column("value")
+    x_text = s["selection"]["text"]
+    x_text = (f"x: every {s['input_format'].upper()} pattern" if x_text == "every input" else
+              x_text if x_text.startswith("x in") else f"x: {x_text}")
+    for label, value in (
+            ("pairs measured", f"{N.count(s['count'])} (population {s['population']}; "
+                               f"{x_text}; {s['second_operand']})"),
+            ("max ULP", N.ulp(s["max_ulp"])),
+            ("mean ULP", mean_over(s["mean_ulp"], s["count"], "pairs")),
+            ("exact", f"{N.count(s['exact_count'])} ({N.fraction(s['exact_frac'])})"),
+            ("instantiation", s["instantiation_note"]),
+            ("kernel hash", s["kernel_hash"])):
+        head.add_row(label, value)
+    per_y = s["per_y"]
+    shown = per_y if len(per_y) <= PER_Y_ROWS else sorted(
+        per_y, key=lambda p: -1 if p["max_ulp"] is None else -p["max_ulp"])[:PER_Y_ROWS]
+    by_y = Table(title="per second operand" + (
+        "" if shown is per_y else f" ({PER_Y_ROWS} of {len(per_y):,}, the largest maximum "
+                                  f"first)"), title_justify="left")
+    for column in ("y", "pairs measured", "max ULP"):
+        by_y.add_column(column, justify="right")
+    for p in shown:
+        by_y.add_row(f"{N.value(p['y'])} {p['y_bits']}", N.count(p["count"]),
+                     N.ulp(p["max_ulp"]))
+    if not s["worst"]:
+        return Group(head, by_y, "worst (x, y) pairs: none, every pair measured is exact")
+    worst = Table(title="worst (x, y) pairs", title_justify="left")
+    for column in ("x", "y", "output", "expected", "ULP"):
+        worst.add_column(column, justify="right")
+    for w in s["worst"][:WORST_PAIRS]:
+        worst.add_row(*(f"{N.value(w[k])} {w[k + '_bits']}"
+                        for k in ("x", "y", "output", "expected")), N.ulp(w["ulp"]))
+    return Group(head, by_y, worst)
+
+
+def _evaluate(args) -> dict:
+    """A binary kernel on the given (x, y) pairs: device output, reference and ULP per pair."""
+    import numpy as np
+
+    from sfpu_sim import formats, registry, ulp
+    from sfpu_sim.binary_device import IN0_ADDRESS, IN1_ADDRESS, run_binary_device
+    from sfpu_sim.cli.running import kernel_inputs
+    from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
+    from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
+    from sfpu_sim.sweeps import DevicePath, program_hash
+    from sfpu_sim.version import __version__
+
+    _refuse_unary_options(args)
+    chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
+    spec, fmt, out = chosen.spec, args.input_format, args.output_format
+    x = kernel_inputs(args.values, fmt, chosen.dest)
+    y, _ = second_operands(args, chosen.dest)
+    if y.size not in (1, x.size):
+        raise SfpuSimError(f"--y {args.y}: {y.size} values for {x.size} inputs X: give one y "
+                           f"for every X, or one per X")
+    y = np.broadcast_to(y, x.shape).copy()
+    path = DevicePath(fmt, out, chosen.dest)
+    program = spec.program(args.arch)
+    run = run_binary_device(program, x, y, path)
+    expected, exact = binary_reference(spec.function, x, y, args.reference_rounding,
+                                       input_format=fmt, output_format=out)
+    result = ulp.distance(exact if args.ulp == "fractional" else expected, run.output,
+                          args.ulp, fmt=out)
+    y_values, rows = formats.bits_to_float64(y, fmt), []
+    for k in range(x.size):                              # the pairs given, a few
+        row = lane_row(x[k], run.output[k], expected[k], exact[k], in_fmt=fmt, out_fmt=out,
+                       kernel_fp32_bits=run.kernel_fp32[k], kernel_fp32=True,
+                       ulp=result.distance[k].item() if result.counted[k] else None,
+                       lane_class=ulp.LaneClass(int(result.lane_class[k])).name.lower())
+        rows.append({"x_bits": row.pop("input_bits"), "x": row.pop("input"),
+                     "y_bits": hex_bits(y[k], fmt), "y": json_number(y_values[k]), **row})
+    return jsonable({"tool": f"sfpu-sim {__version__}", "kernel": spec.name,
+                     "function": spec.function, "formula": BINARY_FUNCTIONS[spec.function][1],
+                     "arch": args.arch, "instantiation": spec.instantiation,
+                     "instantiation_note": chosen.note, "device_program": chosen.modelled,
+                     "kernel_hash": program_hash(program), "dest": path.dest,
+                     "input_format": fmt, "output_format": out,
+                     "operands": f"x at Dst address {IN0_ADDRESS}, y at {IN1_ADDRESS}",
+                     "reference_rounding": args.reference_rounding,
+                     "ulp_convention": args.ulp, "device_path": path.steps(),
+                     "results": rows})
+
+
+def cmd_eval(args, console: Console) -> int:
+    """A binary kernel on a few (x, y) pairs: output, reference and ULP for each."""
+    from sfpu_sim.report import numbers as N
+    from sfpu_sim.report.files import json_text
+
+    data = _evaluate(args)
+    if args.json:
+        sys.stdout.write(json_text(data))
+        return 0
+    table = Table(title=f"{data['kernel']} ({data['formula']}) on {CHIPS[data['arch']]} (Dst "
+                        f"{data['dest'].upper()}, reference {data['reference_rounding']}, ULP "
+                        f"{data['ulp_convention']})", caption=data["instantiation_note"])
+    for column in ("x", "y", "device output", "expected", "reference (exact)", "ULP",
+                   "kernel FP32 result", "class"):
+        table.add_column(column, justify="right", overflow="fold")
+    for row in data["results"]:
+        table.add_row(*(f"{row[k + '_bits']} {N.value(row[k])}"
+                        for k in ("x", "y", "output", "expected")),
+                      N.real(row["reference"]), N.ulp(row["ulp"]),
+                      f"{row['kernel_fp32_bits']} {N.value(row['kernel_fp32'])}",
+                      row["lane_class"])
+    console.print(table)
+    return 0
