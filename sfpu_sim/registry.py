@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.kernel_registration import CHIPS, RegistrationError, per_chip
+from sfpu_sim.kernel_registration import CHIPS, RegistrationError
 from sfpu_sim.paths import display_path
 
 BOTH_CHIPS = CHIPS

@@ -1,13 +1,17 @@
 """Which inputs a measurement counts: a closed range of input values, a named region, or both.
 
-Owns: the named regions of the input axis (the report's region table) and the selection a
-user makes with ``--range LO,HI`` / ``--region NAME``, its text, its file-name suffix and its
-JSON form. Knows nothing of kernels or statistics: it maps input values to a mask.
+Owns: the named regions of the input axis (the report's region table), which regions each
+function has, and the selection a user makes with ``--range LO,HI`` / ``--region NAME``, its
+text, its file-name suffix and its JSON form. Knows nothing of kernels or statistics: it maps
+input values to a mask.
 
-The regions partition the real line the way the BF16 GELU study's if/else chain does
+Regions are a function's own. tanh and the GELUs (gelu, gelu_tanh) have the study regions,
+which partition the real line the way the BF16 GELU study's if/else chain does
 (approximation-research.md §A): ``near_zero`` |x| < 0.5, else ``tail_pos`` x >= 3, else
 ``tail_neg`` x < -3, else ``core_pos`` x >= 0.5, else ``core_neg`` (so -3 and -0.5 are in
-``core_neg``).
+``core_neg``). Every other function has the generic sign regions, ``negative`` x < 0 and
+``positive`` x >= 0. Region names are unique over all functions, so a name alone finds its
+interval.
 """
 from __future__ import annotations
 
@@ -56,14 +60,28 @@ class Region:
 REGIONS = (Region("near_zero", None, 0.5, on_abs=True), Region("core_pos", 0.5, 3.0),
            Region("core_neg", -3.0, -0.5, high_closed=True), Region("tail_pos", 3.0, None),
            Region("tail_neg", None, -3.0))
-REGION_NAMES = tuple(r.name for r in REGIONS)
+"""The study regions: tanh's and the GELUs'."""
+SIGN_REGIONS = (Region("negative", None, 0.0), Region("positive", 0.0, None))
+"""The generic regions: every function without regions of its own."""
+REGIONS_BY_FUNCTION = {"tanh": REGIONS, "gelu": REGIONS, "gelu_tanh": REGIONS}
+REGION_NAMES = tuple(r.name for r in REGIONS + SIGN_REGIONS)
+"""Every region name of every function."""
 
 
-def region(name: str) -> Region:
-    for r in REGIONS:
+def regions_for(function: str | None) -> tuple[Region, ...]:
+    """The regions of ``function`` (its report's region table; the ``--region`` choices)."""
+    return REGIONS_BY_FUNCTION.get(function, SIGN_REGIONS) if function else REGIONS
+
+
+def region(name: str, function: str | None = None) -> Region:
+    """The region called ``name``; with ``function``, only one of that function's regions."""
+    choices = regions_for(function) if function else REGIONS + SIGN_REGIONS
+    for r in choices:
         if r.name == name:
             return r
-    raise SelectionError(f"--region {name!r}: choose from {', '.join(REGION_NAMES)}")
+    whose = f" is not a region of {function}:" if function else ":"
+    raise SelectionError(f"--region {name!r}{whose} choose from "
+                         f"{', '.join(r.name for r in choices)}")
 
 
 def _number(v: float) -> str:
@@ -91,9 +109,12 @@ class Selection:
     region: str | None = None
 
     @classmethod
-    def from_options(cls, range_text: str | None = None, region_name: str | None = None):
+    def from_options(cls, range_text: str | None = None, region_name: str | None = None,
+                     function: str | None = None):
+        """The selection of ``--range`` / ``--region``; with ``function``, a region must be
+        one of that function's (:func:`regions_for`)."""
         if region_name is not None:
-            region(region_name)
+            region(region_name, function)
         return cls(parse_range(range_text) if range_text is not None else None, region_name)
 
     @property

@@ -35,13 +35,14 @@ import numpy as np
 
 from sfpu_sim.version import __version__
 from sfpu_sim import compiled, cost, engines, formats, reference, registry, ulp
+from sfpu_sim import sweep_views as views
 from sfpu_sim.arch import get_arch
 from sfpu_sim.compiled import gpu
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
-from sfpu_sim.selection import EVERYTHING, REGIONS, Selection
+from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
 from sfpu_sim.sweep_edges import cross_verification, denormal_lanes, special_lanes
 
 FORMATS = ("bf16", "fp16", "fp32")
@@ -51,7 +52,6 @@ FORMATS = ("bf16", "fp16", "fp32")
 LANES = 1 << 16
 BUCKETS = (("0", 0, 0), ("1", 1, 1), ("2", 2, 2), ("3-10", 3, 10), ("11-100", 11, 100),
            (">100", 101, None))
-DEFAULT_REGIONS = REGIONS          # the regions kernel teams tabulate (sfpu_sim.selection)
 
 class SweepError(SfpuSimError):
     pass
@@ -341,27 +341,6 @@ def program_hash(program: Program) -> str:
 # Statistics
 # --------------------------------------------------------------------------------------------
 
-def _percentile(values: np.ndarray, q: float):
-    if values.size == 0:
-        return None
-    return np.percentile(values, q, method="higher").item()
-
-
-def _describe_stats(distance: np.ndarray) -> dict:
-    """max / mean / p95 / p99 / exact / within-1 / within-2 over measured distances."""
-    n = int(distance.size)
-    out = {"measured": n, "max": None, "mean": None, "p95": None, "p99": None,
-           "exact_count": 0, "exact_frac": None, "within_1_count": 0, "within_2_count": 0}
-    if n:
-        out.update(max=distance.max().item(), mean=float(distance.astype(np.float64).mean()),
-                   p95=_percentile(distance, 95), p99=_percentile(distance, 99),
-                   exact_count=int((distance == 0).sum()),
-                   exact_frac=float((distance == 0).mean()),
-                   within_1_count=int((distance <= 1).sum()),
-                   within_2_count=int((distance <= 2).sum()))
-    return out
-
-
 def _steps(distance: np.ndarray) -> np.ndarray:
     """Whole ULP steps of measured distances (fractional ones round up: 0.3 ULP is in "1")."""
     if distance.dtype.kind != "f":
@@ -393,38 +372,10 @@ class SweepResult:
     arrays: dict = field(repr=False)
 
 
-def _regions(x: np.ndarray, distance: np.ndarray, counted: np.ndarray, regions) -> list[dict]:
-    out = []
-    for region in regions:
-        inside = region.mask(x)
-        stats = _describe_stats(distance[inside & counted])
-        out.append({"region": region.name, "low": region.low, "high": region.high,
-                    "text": region.text, "inputs": int(inside.sum()), **stats})
-    return out
-
-
-def _binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
-             in_fmt: str = "bf16") -> list[dict]:
-    """Per binade of |x| (the input format's exponent field), both signs together; +0 is its
-    own row."""
-    fmt = formats.FORMATS[in_fmt]
-    bias = fmt.exp_max >> 1
-    exponent = fmt.exponent(x_bits).astype(np.int64)
-    out = []
-    for e in np.unique(exponent):
-        inside = exponent == e
-        stats = _describe_stats(distance[inside & counted])
-        label = "0" if e == 0 else f"[2^{e - bias}, 2^{e - bias + 1})"
-        out.append({"binade": label, "exponent": int(e) - bias if e else None,
-                    "inputs": int(inside.sum()), "max": stats["max"], "mean": stats["mean"],
-                    "exact_frac": stats["exact_frac"]})
-    return out
-
-
 def sweep(kernel, arch: str | None = None, *, function: str | None = None,
           dest: str | None = None, input_format: str = "bf16", output_format: str = "bf16",
           reference_rounding: str = "rne", ulp_convention: str = "daz-index",
-          regions=DEFAULT_REGIONS, worst: int = 20, selection: Selection = EVERYTHING,
+          regions=None, worst: int = 20, selection: Selection = EVERYTHING,
           population: str = "daz", flush_subnormals: bool | None = None,
           progress=None) -> SweepResult:
     """Every BF16 (or, with ``input_format="fp16"``, every FP16) input through ``kernel`` on
@@ -433,7 +384,9 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     ``function`` it approximates (its chip is the program's). ``dest``: the Dst format
     (default: the kernel's; BF16 for a Program). ``selection``: the inputs counted (a range of
     values, a region); statistics, worst lists and arrays then cover only those, and the
-    summary says which. ``population``: the inputs measured (:data:`sfpu_sim.ulp.POPULATIONS`);
+    summary says which. ``regions``: the region table's rows (default: the function's,
+    :func:`sfpu_sim.selection.regions_for`). ``population``: the inputs measured
+    (:data:`sfpu_sim.ulp.POPULATIONS`);
     ``flush_subnormals``: ``daz-index`` ranks the output format's subnormals as 0 (default:
     the format's convention, :data:`sfpu_sim.ulp.FLUSHES_SUBNORMALS`). Looking kernels up by
     name is the CLI's and ``testing``'s business."""
@@ -454,6 +407,8 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     if ulp_convention not in ulp.CONVENTIONS:
         raise SweepError(f"unknown ULP convention {ulp_convention!r} (choose from: "
                          f"{', '.join(ulp.CONVENTIONS)})")
+    if selection.region is not None:
+        region(selection.region, spec.function)          # one of the function's regions
     step = progress or (lambda label: None)
 
     step(f"running 65,536 {input_format.upper()} inputs through the device path")
@@ -508,7 +463,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
         if ulp_convention == "daz-index" else None,
         "selection": selection.as_dict(),
         "count": int(population.size),
-        **{k: (v) for k, v in _describe_stats(measured).items()
+        **{k: (v) for k, v in views.describe_stats(measured).items()
            if k not in ("max", "mean")},
         "max_ulp": (measured.max().item()) if measured.size else None,
         "mean_ulp": float(measured.astype(np.float64).mean()) if measured.size else None,
@@ -534,16 +489,20 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
                       "stores) rounded to nearest even and flushed, against the reference; "
                       "added: device ULP minus kernel_ulp, what SFPSTORE and the packer add",
         "lanes": int(both.sum()),
-        "kernel": _describe_stats(kernel_distance[both]),
-        "device": _describe_stats(distance[both]),
+        "kernel": views.describe_stats(kernel_distance[both]),
+        "device": views.describe_stats(distance[both]),
         "ending_added": {"lanes_worse": int((added > 0).sum()),
                          "lanes_better": int((added < 0).sum()),
                          "lanes_same": int((added == 0).sum()),
                          "max_added": (added.max().item()) if added.size else None,
                          "histogram": _histogram(np.abs(added)) if added.size else {}},
     }
-    summary["regions"] = _regions(x, distance, counted, regions)
-    summary["binades"] = _binades(x_bits, distance, counted, input_format)
+    summary["regions"] = views.regions(x, distance, counted,
+                                       regions_for(spec.function) if regions is None else regions)
+    summary["binades"] = views.binades(x_bits, distance, counted, input_format)
+    summary["leading_term"] = views.leading_term_view(
+        spec.function, x_bits, expected_bits, distance, counted, reference_rounding,
+        input_format, out_fmt)
     summary["denormals"] = denormal_lanes(inputs, run, ref, input_format, out_fmt)
     summary["specials"] = special_lanes(run, ref, result, input_format, out_fmt)
     summary["cross_verification"] = cross_verification(expected_bits, actual_bits, out_fmt,

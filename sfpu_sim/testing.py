@@ -123,17 +123,18 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     check_budget(max_ulp, "max_ulp")
     from sfpu_sim import registry
     from sfpu_sim.report import numbers as N
-    from sfpu_sim.selection import REGION_NAMES, Selection
+    from sfpu_sim.selection import Selection, regions_for
     from sfpu_sim.sweeps import sweep
 
+    spec = registry.get(kernel)
+    names = [r.name for r in regions_for(spec.function)]
     budgets = dict(budgets or {})
     for name, value in budgets.items():
-        if name not in REGION_NAMES:
-            raise BudgetError(f"budgets: unknown region {name!r} (regions: "
-                              f"{', '.join(REGION_NAMES)})")
+        if name not in names:
+            raise BudgetError(f"budgets: unknown region {name!r} (regions of "
+                              f"{spec.function}: {', '.join(names)})")
         check_budget(value, f"budgets[{name!r}]")
-    selection = Selection.from_options(_range_text(range), region)
-    spec = registry.get(kernel)
+    selection = Selection.from_options(_range_text(range), region, spec.function)
     result = sweep(spec, arch, dest=dest or spec.dest, input_format=input_format,
                    output_format=output_format, reference_rounding=reference_rounding,
                    ulp_convention=ulp_convention, selection=selection)

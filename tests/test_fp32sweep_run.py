@@ -4,7 +4,7 @@ giving the same summary bit for bit, resuming, and one-line errors.
 
 The one-shot side is built from the BF16 sweep's own pieces, none of them the FP32 sweep's:
 ``sweeps.run_device`` (FP32 inputs into an FP32 Dst), ``reference.reference`` (arb, every
-input certified), ``ulp.distance`` and ``sweeps._describe_stats``.
+input certified), ``ulp.distance`` and ``sweep_views.describe_stats``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 
-from sfpu_sim import reference, registry, sweeps, ulp
+from sfpu_sim import reference, registry, sweep_views, sweeps, ulp
 from sfpu_sim.cli import main
 from sfpu_sim.fp32sweep import Exhaustive, Strided, sweep_fp32
 from sfpu_sim.fp32sweep import run as runs
@@ -43,7 +43,7 @@ def one_shot(kernel: str, arch: str, walk, out: str = "bf16") -> dict:
     measured = result.distance[counted].astype(np.int64)
     classes = result.lane_class[population]
     order = np.lexsort((x[counted], -measured))[:20]
-    return {"stats": sweeps._describe_stats(measured), "count": int(population.sum()),
+    return {"stats": sweep_views.describe_stats(measured), "count": int(population.sum()),
             "at_max": int((measured == measured.max()).sum()), "sum": int(measured.sum()),
             "histogram": {str(k): int(c) for k, c in zip(*np.unique(measured,
                                                                      return_counts=True))},

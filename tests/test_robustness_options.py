@@ -137,25 +137,25 @@ def test_fit_weight_that_vanishes_in_the_interval_names_the_weight_and_x(capsys)
 def test_a_budget_for_an_unknown_region_is_an_sfpu_sim_error_naming_the_regions():
     with pytest.raises(SfpuSimError) as raised:
         assert_kernel_within_ulp("exp", "wormhole", 1, budgets={"middle": 1})
-    assert str(raised.value) == ("budgets: unknown region 'middle' (regions: near_zero, "
-                                 "core_pos, core_neg, tail_pos, tail_neg)")
+    assert str(raised.value) == ("budgets: unknown region 'middle' (regions of exp: "
+                                 "negative, positive)")
 
 
 def test_a_budget_for_a_region_the_range_leaves_empty_fails_instead_of_passing():
     with pytest.raises(SfpuSimError) as raised:
-        assert_kernel_within_ulp("exp", "wormhole", 1, range=(0, 1), budgets={"tail_pos": 0},
+        assert_kernel_within_ulp("exp", "wormhole", 1, range=(0, 1), budgets={"negative": 0},
                                  specials=False)
-    assert str(raised.value) == ("budgets['tail_pos']: region tail_pos (x >= 3) has no inputs "
+    assert str(raised.value) == ("budgets['negative']: region negative (x < 0) has no inputs "
                                  "among those selected (x in [0, 1]); widen the range or drop "
                                  "the budget")
 
 
 def test_a_budget_for_a_region_with_no_measured_input_fails_instead_of_passing():
-    # log's reference is NaN below zero: nothing in tail_neg is measured.
+    # log's reference is NaN below zero: nothing in region negative is measured.
     with pytest.raises(SfpuSimError) as raised:
-        assert_kernel_within_ulp("log", "wormhole", 1000, budgets={"tail_neg": 0},
+        assert_kernel_within_ulp("log", "wormhole", 1000, budgets={"negative": 0},
                                  specials=False, allow_hard_mismatches=True)
-    assert str(raised.value) == ("budgets['tail_neg']: region tail_neg (x < -3) has 16,191 "
+    assert str(raised.value) == ("budgets['negative']: region negative (x < 0) has 32,512 "
                                  "inputs among those selected (every input) but none is "
                                  "measured (population daz, ULP daz-index); drop the budget")
 

@@ -43,14 +43,14 @@ def test_a_fractional_budget_compares_unrounded_distances():
 def test_range_and_region_restrict_the_inputs_counted():
     result = assert_kernel_within_ulp("exp", "wormhole", 1, range=(-10, 10), specials=False)
     assert result.summary["count"] == 33091 and result.summary["selection"]["range"] == [-10, 10]
-    result = assert_kernel_within_ulp("exp", "wormhole", 1, region="core_neg", specials=False)
-    assert result.summary["count"] == 321
+    result = assert_kernel_within_ulp("exp", "wormhole", 1, region="negative", specials=False)
+    assert result.summary["count"] == 32512
 
 
 def test_per_region_budgets_name_the_region_over_budget():
-    with pytest.raises(AssertionError, match=r"region core_neg \(-3 <= x <= -0.5\): max 1 ULP "
+    with pytest.raises(AssertionError, match=r"region negative \(x < 0\): max 1 ULP "
                                              r"exceeds its budget of 0\."):
-        assert_kernel_within_ulp("exp", "wormhole", 1, budgets={"core_neg": 0, "tail_pos": 1},
+        assert_kernel_within_ulp("exp", "wormhole", 1, budgets={"negative": 0, "positive": 1},
                                  specials=False)
     with pytest.raises(ValueError, match="budgets: unknown region 'middle'"):
         assert_kernel_within_ulp("exp", "wormhole", 1, budgets={"middle": 1})

@@ -24,8 +24,8 @@ from sfpu_sim.cli.output import INTERRUPTED, ReaderGone
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.version import __version__
 
-COMMAND_MODULES = ("running", "sweeping", "show", "diffing", "locating", "fit", "studying",
-                   "cross_platform", "gating")
+COMMAND_MODULES = ("running", "sweeping", "budgeting", "show", "diffing", "locating", "fit",
+                   "studying", "cross_platform", "gating")
 
 
 def _common_options() -> argparse.ArgumentParser:

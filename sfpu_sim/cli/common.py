@@ -74,10 +74,17 @@ def kernel_spec(name: str, *, binary: bool = False):
 
 
 def selection(args):
-    """The inputs a command counts: ``--range`` and ``--region`` (both optional)."""
+    """The inputs a command counts: ``--range`` and ``--region`` (both optional); a region
+    must be one of the function of the command's one-operand KERNEL (refused in one line
+    naming them; a binary kernel's x axis takes any region name)."""
+    from sfpu_sim import registry
     from sfpu_sim.selection import Selection
 
-    return Selection.from_options(getattr(args, "range", None), getattr(args, "region", None))
+    name, kernel = getattr(args, "region", None), getattr(args, "kernel", None)
+    spec = registry.get(kernel) if name is not None and kernel else None
+    function = spec.function if spec is not None and getattr(spec, "operands", 1) == 1 \
+        else None
+    return Selection.from_options(getattr(args, "range", None), name, function)
 
 
 def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
@@ -178,9 +185,12 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
                              "(is_fp32_dest_acc_en: the kernel's FP32-Dst instantiation runs); "
                              "default: the kernel's own")
     parser.add_argument("--in", dest="input_format", choices=FORMATS, default="bf16",
+                        type=_table_format if arch == "budget" else None,
                         help="input format: bf16 (all 65,536 patterns, default) or fp32 "
                              "(FP32 patterns through an FP32 Dst: --stride, --exhaustive)"
-                        if fp32 else "input tensor format (default: bf16)")
+                        if fp32 else "input tensor format (default: bf16; budget also takes "
+                        "the table's names, Float16_b, Float16, Float32)" if arch == "budget"
+                        else "input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
                         help="output tensor format (default: bf16)")
     if select:
@@ -189,15 +199,23 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
         _fp32_sweep_options(parser.add_argument_group("FP32 input sweeps (--in fp32)"))
 
 
+def _table_format(text: str) -> str:
+    """A format as the accuracy table names it (``Float32``) or as sfpu-sim does (``fp32``)."""
+    return {"float16_b": "bf16", "float16": "fp16", "float32": "fp32"}.get(text.lower(), text)
+
+
 def selection_options(parser, what: str = "count only") -> None:
     """``--range LO,HI`` and ``--region NAME``, read by :func:`selection`."""
-    from sfpu_sim.selection import REGION_NAMES
+    from sfpu_sim.selection import REGIONS, REGIONS_BY_FUNCTION, SIGN_REGIONS
 
     parser.add_argument("--range", metavar="LO,HI",
                         help=f"{what} inputs x with LO <= x <= HI (write --range=-10,10 when "
                              f"LO is negative)")
-    parser.add_argument("--region", choices=REGION_NAMES,
-                        help=f"{what} the inputs of one region of the report's table")
+    parser.add_argument("--region", metavar="NAME",
+                        help=f"{what} the inputs of one region of the report's table, one of "
+                             f"the kernel's function's: {', '.join(r.name for r in REGIONS)} "
+                             f"for {', '.join(REGIONS_BY_FUNCTION)}; "
+                             f"{', '.join(r.name for r in SIGN_REGIONS)} for the others")
 
 
 def _fp32_sweep_options(group) -> None:

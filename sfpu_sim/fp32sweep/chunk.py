@@ -16,7 +16,7 @@ from sfpu_sim import formats, ulp
 from sfpu_sim.fp32sweep import walk as walks
 from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
 from sfpu_sim.fp32sweep.tally import Partial, tally_chunk
-from sfpu_sim.selection import Selection
+from sfpu_sim.selection import Selection, regions_for
 
 CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
 
@@ -104,7 +104,8 @@ def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
     kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine)
     expected, refined, precision = job.reference().expected(x)
     partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
-                                    job.the_selection(), job.worst)
+                                    job.the_selection(), job.worst,
+                                    regions_for(job.function))
     partial.refined, partial.precision = refined, precision
     _denormals(partial, x, output, expected)
     _cross_check(partial, x, output, expected, distance, job.output_format, total)

@@ -22,7 +22,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep import state, summary
 from sfpu_sim.fp32sweep.tally import Partial
-from sfpu_sim.selection import EVERYTHING, Selection
+from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
 
 DEFAULT_CHUNK = 1 << 20
 SCHEDULERS = ("local", "dask")
@@ -101,6 +101,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     kernel, dest = chosen.spec, chosen.dest
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
                   scheduler, workers)
+    if selection.region is not None:
+        region(selection.region, kernel.function)        # one of the function's regions
     job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
                          selection, worst)
     job.reference()                                  # an unsupported function fails here
@@ -112,7 +114,7 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     done, partial = (0, None)
     if path is not None and resume:
         done, partial = state.load(path, key, total)
-    partial = partial or Partial()
+    partial = partial or Partial.for_regions(len(regions_for(job.function)))
     if progress:
         progress(done, total)
     plan = [(start, min(start + chunk, total)) for start in range(done, total, chunk)]

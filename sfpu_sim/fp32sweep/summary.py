@@ -17,7 +17,7 @@ from sfpu_sim import cost, formats, reference, ulp
 from sfpu_sim.fp32sweep import rounded_reference as fp32_reference
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
 from sfpu_sim.jsonio import jsonable, lane_row
-from sfpu_sim.selection import REGIONS
+from sfpu_sim.selection import regions_for
 from sfpu_sim.sweeps import BUCKETS, DevicePath, _listing_line, program_hash
 
 SPECIAL_INPUTS = {"+0": 0x00000000, "-0": 0x80000000, "+inf": 0x7F800000,
@@ -141,7 +141,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         {"region": r.name, "low": r.low, "high": r.high, "text": r.text,
          "inputs": int(partial.region_inputs[k]),
          **describe(partial.regions[k], int(partial.regions[k].hist.sum()))}
-        for k, r in enumerate(REGIONS)]
+        for k, r in enumerate(regions_for(job.function))]
     summary["binades"] = _binades(partial.binades)
     summary["denormals"] = {
         "inputs": partial.denormal_inputs, "match_expected": partial.denormal_match,

@@ -112,6 +112,12 @@ class Partial:
             refined=self.refined + other.refined,
             precision=max(self.precision, other.precision))
 
+    @classmethod
+    def for_regions(cls, count: int) -> Partial:
+        """An empty Partial of ``count`` regions (the function's region table)."""
+        return cls(regions=[Stats() for _ in range(count)],
+                   region_inputs=np.zeros(count, dtype=np.int64))
+
     # JSON form (the resume state) ------------------------------------------------------------
     def as_json(self) -> dict:
         out = {}
@@ -343,9 +349,11 @@ def _rows(parts: int, width: int) -> np.ndarray:
     return np.zeros((parts, width + 8), dtype=np.int64)
 
 
-def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int):
+def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int,
+                regions=REGIONS):
     """A chunk's Partial over the lanes of population ``daz`` that ``selection``
-    (sfpu_sim.selection.Selection) keeps, with regions :data:`REGIONS`; returns (Partial,
+    (sfpu_sim.selection.Selection) keeps, with ``regions`` (the function's,
+    :func:`sfpu_sim.selection.regions_for`); returns (Partial,
     per-lane distances, -1 where a lane is not counted). The lanes are tallied in
     :data:`PARTS` parts (on the threads) whose integers are summed and maxima taken, and whose
     worst lanes are ranked again: the same Partial as one pass, whatever the thread count."""
@@ -353,13 +361,13 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
 
     f = formats.FORMATS[out_format]
     low, high = selection.range if selection.range is not None else (-math.inf, math.inf)
-    names = [r.name for r in REGIONS]
+    names = [r.name for r in regions]
     sel_region = names.index(selection.region) if selection.region is not None else -1
-    r_low = np.array([-math.inf if r.low is None else r.low for r in REGIONS])
-    r_high = np.array([math.inf if r.high is None else r.high for r in REGIONS])
-    r_closed = np.array([r.high_closed for r in REGIONS], dtype=np.bool_)
-    r_abs = np.array([r.on_abs for r in REGIONS], dtype=np.bool_)
-    n, parts = len(REGIONS), PARTS
+    r_low = np.array([-math.inf if r.low is None else r.low for r in regions])
+    r_high = np.array([math.inf if r.high is None else r.high for r in regions])
+    r_closed = np.array([r.high_closed for r in regions], dtype=np.bool_)
+    r_abs = np.array([r.on_abs for r in regions], dtype=np.bool_)
+    n, parts = len(regions), PARTS
     bounds = np.array([x.size * k // parts for k in range(parts + 1)], dtype=np.int64)
     classes = _rows(parts, CLASSES)
     hists = np.zeros((parts, 4, BINS), dtype=np.int64)

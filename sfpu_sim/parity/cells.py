@@ -54,40 +54,64 @@ def _hex(bits, fmt: str) -> str:
     return f"{int(bits):#0{10 if fmt == 'fp32' else 6}x}"
 
 
-def near_zero_band(gold, device, out_fmt: str, counted, atol: float) -> np.ndarray:
+def largest_golden(gold, out_fmt: str, counted) -> np.float32:
+    """The largest finite |golden| (FP32) over the counted lanes: the scale of the floor."""
+    g = formats.bits_to_float64(gold, out_fmt).astype(np.float32)
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.abs(g[counted & np.isfinite(g)]).max(initial=np.float32(0))
+
+
+def near_zero_band(gold, device, out_fmt: str, counted, atol: float,
+                   largest=None) -> np.ndarray:
     """The lanes ``helpers/ulp.py``'s ``near_zero_atol`` floor may hold: golden below 1% of the
-    largest finite |golden| over the counted lanes, at most ``atol / 0.01`` in magnitude, and
+    largest finite |golden| over the counted lanes (``largest``: that figure when the lanes
+    given are only some of them, e.g. a chunk), at most ``atol / 0.01`` in magnitude, and
     ``|result - golden| <= atol`` (all in FP32)."""
     g = formats.bits_to_float64(gold, out_fmt).astype(np.float32)
     r = formats.bits_to_float64(device, out_fmt).astype(np.float32)
+    if largest is None:
+        largest = largest_golden(gold, out_fmt, counted)
+    largest = np.float32(largest)
     with np.errstate(invalid="ignore", over="ignore"):
-        finite = counted & np.isfinite(g)
-        largest = np.abs(g[finite]).max(initial=np.float32(0))
         small = (np.abs(g) < np.float32(0.01) * largest) & \
             (np.abs(g) <= np.float32(atol) / np.float32(0.01))
         return counted & small & (np.abs((r - g).astype(np.float32)) <= np.float32(atol))
 
 
 def near_zero_rescued(gold, device, out_fmt: str, counted, atol: float, distance,
-                      budget: int) -> np.ndarray:
+                      budget: int, largest=None) -> np.ndarray:
     """The lanes the floor rescues (tt-llk ``helpers/ulp.py`` ``ulp_elementwise_valid``,
     index id 68379422106): those of :func:`near_zero_band` over the ``budget``. A lane in the
     band and within budget is not rescued, and the gate's message ranks it: the figure
     "outside the floor" depends on the budget it was read at."""
-    return near_zero_band(gold, device, out_fmt, counted, atol) & (distance > budget)
+    return near_zero_band(gold, device, out_fmt, counted, atol, largest) & \
+        (distance > budget)
+
+
+def _counted(x_bits, in_fmt, device, gold, out_fmt, flush: bool):
+    """(distance result, lanes whose input is normal, lanes counted) of a cell's lanes."""
+    result = ulp.distance(gold, device, "daz-index", fmt=out_fmt, flush_subnormals=flush)
+    normal = formats.classify(x_bits, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
+    return result, normal, normal & result.counted
+
+
+def floor_scale(x_bits, in_fmt, device, gold, out_fmt, flush: bool = True) -> np.float32:
+    """:func:`largest_golden` over the lanes :func:`_score` counts."""
+    return largest_golden(gold, out_fmt, _counted(x_bits, in_fmt, device, gold, out_fmt,
+                                                  flush)[2])
 
 
 def _score(x_bits, in_fmt, device, gold, out_fmt, flush: bool = True,
-           near_zero_atol: float | None = None, budget: int | None = None) -> tuple:
+           near_zero_atol: float | None = None, budget: int | None = None,
+           largest=None) -> tuple:
     """(max, lanes, nonfinite, worst row) of one cell's lanes (module docstring); ``flush``:
     the output's subnormals rank as 0; ``near_zero_atol`` with ``budget``: leave out the lanes
-    that floor rescues at that budget (the figure "outside near_zero_atol")."""
-    result = ulp.distance(gold, device, "daz-index", fmt=out_fmt, flush_subnormals=flush)
-    normal = formats.classify(x_bits, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
-    counted = normal & result.counted
+    that floor rescues at that budget (the figure "outside near_zero_atol"), its scale
+    ``largest`` (:func:`floor_scale` of all the cell's lanes) when these are only a chunk."""
+    result, normal, counted = _counted(x_bits, in_fmt, device, gold, out_fmt, flush)
     if near_zero_atol is not None:
         counted = counted & ~near_zero_rescued(gold, device, out_fmt, counted, near_zero_atol,
-                                               result.distance, budget)
+                                               result.distance, budget, largest)
     nonfinite = int((normal & (result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH)).sum())
     if not counted.any():
         return None, 0, nonfinite, None
@@ -123,6 +147,24 @@ def harness_fp32_walk() -> np.ndarray:
     return bits[formats.is_finite(bits, formats.FP32)]
 
 
+def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None) -> tuple:
+    """(device output, golden) patterns of FP32 input patterns ``x`` in a Float32 cell of
+    ``op`` with Dst mode ``dest``, ``program`` being that mode's instantiation. ``golden_of``:
+    where given, the golden of FP32 inputs in an FP32 Dst (a faster equal of
+    :func:`~sfpu_sim.parity.golden.golden`)."""
+    if dest == "Yes":
+        run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
+        gold = golden_of(x) if golden_of is not None else \
+            goldens.golden(op.golden, op.function, x, "fp32", out_fmt, dest)
+        return run.output, gold
+    # 16-bit Dst: the unpacked input keeps its top 16 bits (a BF16 value); the output
+    # leaves a BF16 Dst, widened exactly to FP32.
+    x16 = (x >> np.uint32(16)).astype(np.uint16)
+    device = run_device(program, x16, DevicePath("bf16", out_fmt, "bf16")).output
+    gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16", dest)
+    return device, formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
+
+
 def predict(op, cell: tuple[str, str, str], arch: str,
             near_zero_atol: float | None = None, budget: int | None = None) -> Prediction:
     """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``;
@@ -134,17 +176,7 @@ def predict(op, cell: tuple[str, str, str], arch: str,
     program = instance.spec.program(arch)
     if in_fmt == "fp32":
         x = harness_fp32_walk()
-        if dest == "Yes":
-            run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
-            gold = goldens.golden(op.golden, op.function, x, "fp32", out_fmt, dest)
-            device = run.output
-        else:
-            # 16-bit Dst: the unpacked input keeps its top 16 bits (a BF16 value); the output
-            # leaves a BF16 Dst, widened exactly to FP32.
-            x16 = (x >> np.uint32(16)).astype(np.uint16)
-            device = run_device(program, x16, DevicePath("bf16", out_fmt, "bf16")).output
-            gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16", dest)
-            gold = formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
+        device, gold = fp32_lanes(op, program, x, out_fmt, dest)
     else:
         x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
         path = DevicePath(in_fmt, out_fmt, "fp32" if dest == "Yes" else "bf16")

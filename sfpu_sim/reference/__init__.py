@@ -238,14 +238,15 @@ class ReferenceResult:
 def reference(function: str, inputs, policy: str = "rne", *, input_format: str = "bf16",
               output_format: str = "bf16", daz: bool = True, ftz: bool = True,
               cache: bool = True, cache_dir=None, backend: str | None = None) -> ReferenceResult:
-    """Correctly rounded ``function(inputs)`` under ``policy``.
+    """Correctly rounded ``function(inputs)`` under ``policy``; ``function``: a registered
+    name, or a :class:`Function` (one :func:`definitions.define` made).
 
     ``inputs``: bit patterns of ``input_format`` (any shape), or an array of its own dtype
     (``ml_dtypes.bfloat16``, ``float16``, ``float32``) taken bit for bit. With ``cache`` (16-bit
     input formats) the whole 65,536-input table is certified once, stored on disk and looked
     up; without it, or for FP32 inputs, only the distinct inputs given are certified.
     """
-    fn = lookup(function)
+    fn = function if isinstance(function, Function) else lookup(function)
     choice(policy, POLICIES, UnknownPolicy, "rounding policy")
     in_fmt = choice(input_format, INPUT_FORMATS, UnknownFormat, "input format")
     out_fmt = choice(output_format, OUTPUT_FORMATS, UnknownFormat, "output format")

@@ -82,15 +82,22 @@ def register(name: str, description: str, formula: Callable, *, source_extra: st
              **properties) -> Function:
     """Add a function to the registry (one call; see :class:`Function` for the properties).
     The cache key carries a digest of everything given here, source text included."""
+    function = define(name, description, formula, source_extra=source_extra, **properties)
+    FUNCTIONS[name] = function
+    return function
+
+
+def define(name: str, description: str, formula: Callable, *, source_extra: str = "",
+           **properties) -> Function:
+    """A function as :func:`register` makes it, outside the registry (a leading term,
+    :mod:`sfpu_sim.reference.leading_terms`): certified and cached like a registered one."""
     function = Function(name, description, formula, **properties)
     source = [description, *([source_extra] if source_extra else []), _source(formula),
               _source(function.anchor),
               _source(function.is_exact), repr((function.zero, function.inf, function.domain))]
     if function.points:
         source.append(repr(function.points))
-    function = dataclasses.replace(function, source="\n".join(source))
-    FUNCTIONS[name] = function
-    return function
+    return dataclasses.replace(function, source="\n".join(source))
 
 
 def _sgn(x: float) -> int:

@@ -274,11 +274,35 @@ def _results(m: dict) -> list[str]:
                    [[b["label"], N.count(b["binades"]), N.count(b["inputs"]), N.ulp(b["max"]),
                      mean_over(b["mean"], b["inputs"]), N.fraction(b["exact_frac"])]
                     for b in r["binade_runs"]], "lrrrrr") + [""]
+    lines += _leading_term(m)
 
     lines += _denormals(m) + _specials(m) + _cross(m) + _attribution(m)
     if isinstance(m.get("cost"), dict):
         lines += _cost(m["cost"])
     return lines
+
+
+def _leading_term(m: dict) -> list[str]:
+    """The inputs where the function is not its own leading term (``sweep_views``)."""
+    view, f = m.get("leading_term"), m["function"]
+    lines = [f"### Where {f} is not its own leading term", ""]
+    if "leading_term" not in m:
+        return lines + ["Not tallied by this sweep (an FP32 sweep or an older summary).", ""]
+    if view is None:
+        return lines + [f"{f} has no meaningful leading term (a monomial, piecewise or "
+                        f"discontinuous function): no such population.", ""]
+    term = f"{code(view['term'])} (at {view['point']}: {code(view['series'])})"
+    if not view["leading_term_results"]:
+        return lines + [f"The leading term {term} is the correctly rounded result at no "
+                        f"measured input: no such population.", ""]
+    lines += [f"Measured inputs where the correctly rounded {f}(x) differs from the correctly "
+              f"rounded leading term {term}, rounded the same way; at the other "
+              f"{inputs(view['leading_term_results'])} the leading term is the result, so a "
+              f"kernel that returns it is exact there without computing {f}.", ""]
+    return lines + table(["Population", "Inputs", "Max ULP", "Mean ULP (over inputs)", "Exact"],
+                         [[f"{f}(x) != {view['term']}", N.count(view["measured"]),
+                           N.ulp(view["max"]), mean_over(view["mean"], view["measured"]),
+                           N.fraction(view["exact_frac"])]], "lrrrr") + [""]
 
 
 def _sweep_kind(m: dict) -> str:

@@ -1,6 +1,12 @@
-"""The compact terminal view of a sweep (rich): headline table, buckets, worst cases, special
+"""The compact terminal view of a sweep (rich): headline table (with the inputs where the
+function is not its own leading term), buckets, the per-binade table, worst cases, special
 values and the verdicts. Reads the report model only; prints what the Markdown prints, fewer
-of it."""
+of it.
+
+The per-binade table is the Markdown's: binades of |x| (both signs together) with identical
+statistics merged into one row. Past :data:`BINADE_ROWS` rows it folds: the rows with the
+largest maximum (then mean) are kept, in axis order, and one last row counts what was left
+out."""
 from __future__ import annotations
 
 from rich.console import Group
@@ -11,6 +17,7 @@ from sfpu_sim.report import numbers as N
 from sfpu_sim.report.markdown import conclusions, mean_over
 
 WORST = 5
+BINADE_ROWS = 12         # merged binade rows shown before the rest is folded into one
 
 
 def render(m: dict):
@@ -33,6 +40,7 @@ def render(m: dict):
             ("within 1 ULP", f"{N.count(m['within_1_count'])} "
                              f"({N.fraction(r['within_1_frac'])})"),
             ("unmeasurable", N.count(m["unmeasurable"])),
+            *_leading_term_rows(m),
             ("instantiation", m.get("instantiation_note") or m["kernel"]),
             ("kernel hash", m["kernel_hash"])):
         head.add_row(label, value)
@@ -62,4 +70,33 @@ def render(m: dict):
 
     # Plain strings, not Text: the console shows them as written (sfpu_sim.cli.output).
     verdicts = "\n".join("- " + c.replace("**", "").replace("`", "") for c in conclusions(m))
-    return Group(head, buckets, worst, specials, verdicts)
+    return Group(head, buckets, _binade_table(r["binade_runs"]), worst, specials, verdicts)
+
+
+def _leading_term_rows(m: dict) -> list[tuple[str, str]]:
+    """One headline row for the leading-term population, where there is one."""
+    view = m.get("leading_term")
+    if not view or not view["leading_term_results"]:
+        return []
+    return [(f"{m['function']}(x) != {view['term']}",
+             f"{N.count(view['measured'])} inputs: max {N.ulp(view['max'])}, mean "
+             f"{N.mean(view['mean'])}, exact {N.fraction(view['exact_frac'])}")]
+
+
+def _binade_table(runs: list[dict]) -> Table:
+    table = Table(title="per binade of |x| (identical neighbours merged)", title_justify="left")
+    for column in ("|x|", "binades", "inputs", "max ULP", "mean ULP", "exact"):
+        table.add_column(column, justify="left" if column == "|x|" else "right")
+    kept = set(sorted(range(len(runs)), key=lambda k: (runs[k]["max"] is None, -(
+        runs[k]["max"] or 0), -(runs[k]["mean"] or 0), k))[:BINADE_ROWS])
+    for k, run in enumerate(runs):
+        if k in kept:
+            table.add_row(run["label"], N.count(run["binades"]), N.count(run["inputs"]),
+                          N.ulp(run["max"]), N.mean(run["mean"]), N.fraction(run["exact_frac"]))
+    folded = [run for k, run in enumerate(runs) if k not in kept]
+    if folded:
+        table.add_row(f"{len(folded)} more rows, max <= "
+                      f"{N.ulp(max((r['max'] or 0) for r in folded))}",
+                      N.count(sum(r["binades"] for r in folded)),
+                      N.count(sum(r["inputs"] for r in folded)), "", "", "")
+    return table

@@ -1,0 +1,85 @@
+"""Views of a BF16 sweep's measured lanes: ULP statistics, per region, per binade of |x|, and
+over the inputs where the function is not its own leading term.
+
+Owns: the statistics rows a sweep summary holds for a subset of its lanes
+(:func:`describe_stats`), the regions and binades tables, and the leading-term population
+(:func:`leading_term_view`). Knows nothing of kernels or formatting: lanes in, JSON-ready rows
+out (:mod:`sfpu_sim.sweeps` calls it; FP32 sweeps tally their own, :mod:`sfpu_sim.fp32sweep`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sfpu_sim import formats, reference
+from sfpu_sim.reference.leading_terms import leading_term
+
+
+def _percentile(values: np.ndarray, q: float):
+    if values.size == 0:
+        return None
+    return np.percentile(values, q, method="higher").item()
+
+
+def describe_stats(distance: np.ndarray) -> dict:
+    """max / mean / p95 / p99 / exact / within-1 / within-2 over measured distances."""
+    n = int(distance.size)
+    out = {"measured": n, "max": None, "mean": None, "p95": None, "p99": None,
+           "exact_count": 0, "exact_frac": None, "within_1_count": 0, "within_2_count": 0}
+    if n:
+        out.update(max=distance.max().item(), mean=float(distance.astype(np.float64).mean()),
+                   p95=_percentile(distance, 95), p99=_percentile(distance, 99),
+                   exact_count=int((distance == 0).sum()),
+                   exact_frac=float((distance == 0).mean()),
+                   within_1_count=int((distance <= 1).sum()),
+                   within_2_count=int((distance <= 2).sum()))
+    return out
+
+
+def regions(x: np.ndarray, distance: np.ndarray, counted: np.ndarray, chosen) -> list[dict]:
+    """One row per region of ``chosen`` (:class:`sfpu_sim.selection.Region`)."""
+    out = []
+    for region in chosen:
+        inside = region.mask(x)
+        stats = describe_stats(distance[inside & counted])
+        out.append({"region": region.name, "low": region.low, "high": region.high,
+                    "text": region.text, "inputs": int(inside.sum()), **stats})
+    return out
+
+
+def binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
+            in_fmt: str = "bf16") -> list[dict]:
+    """Per binade of |x| (the input format's exponent field), both signs together; +0 is its
+    own row. Binades without an input selected have no row."""
+    fmt = formats.FORMATS[in_fmt]
+    bias = fmt.exp_max >> 1
+    exponent = fmt.exponent(x_bits).astype(np.int64)
+    out = []
+    for e in np.unique(exponent):
+        inside = exponent == e
+        stats = describe_stats(distance[inside & counted])
+        label = "0" if e == 0 else f"[2^{e - bias}, 2^{e - bias + 1})"
+        out.append({"binade": label, "exponent": int(e) - bias if e else None,
+                    "inputs": int(inside.sum()), "max": stats["max"], "mean": stats["mean"],
+                    "exact_frac": stats["exact_frac"]})
+    return out
+
+
+def leading_term_view(function: str, x_bits: np.ndarray, expected_bits: np.ndarray,
+                      distance: np.ndarray, counted: np.ndarray, policy: str,
+                      input_format: str, output_format: str) -> dict | None:
+    """The measured inputs where the correctly rounded result differs from the correctly
+    rounded leading term of the function's series (``tan``: round(tan x) != x), rounded by the
+    reference machinery under the sweep's ``policy`` (DAZ inputs, FTZ outputs, as the
+    reference); None for a function without a meaningful leading term
+    (:mod:`sfpu_sim.reference.leading_terms`). ``leading_term_results``: measured inputs where
+    the term is the result (0: the term never is, and the view shows nothing)."""
+    term = leading_term(function)
+    if term is None:
+        return None
+    rounded = reference.reference(term.reference_function(), x_bits, policy,
+                                  input_format=input_format, output_format=output_format,
+                                  daz=True, ftz=True)
+    differs = rounded.bits != expected_bits
+    stats = describe_stats(distance[differs & counted])
+    return {"term": term.term, "point": term.point, "series": term.series,
+            "leading_term_results": int((~differs & counted).sum()), **stats}
