@@ -53,7 +53,8 @@ def _bf16_patterns(count: int) -> np.ndarray:
 
 def _programs(subset=None):
     return [pytest.param(spec, arch, id=f"{spec.name}@{arch}",
-                         marks=() if subset is None or spec.name in subset else pytest.mark.slow)
+                         marks=() if subset is None or (spec.name, arch) in subset
+                         else pytest.mark.slow)
             for spec in registry.specs() for arch in spec.chips]
 
 
