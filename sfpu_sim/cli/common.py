@@ -167,15 +167,15 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
                   select: bool = False, measure: bool = True, fp32: bool = False) -> None:
     """The options that name a sweep's cell and its measurement (``fp32``: also those of FP32
     input sweeps, ``--in fp32``)."""
-    from sfpu_sim import reference, ulp
-    from sfpu_sim.sweeps import FORMATS
+    from sfpu_sim import formats, ulp
 
+    tensor_formats = sorted(formats.FORMATS)         # sweeps.FORMATS, without importing numba
     if arch == "required":
         parser.add_argument("--arch", choices=list(CHIPS), required=True)
     elif arch == "optional":
         parser.add_argument("--arch", choices=list(CHIPS))
     if measure:
-        parser.add_argument("--reference-rounding", choices=list(reference.policies()),
+        parser.add_argument("--reference-rounding", choices=list(formats.policies()),
                             default="rne", help="how the reference is rounded (default: rne)")
     if arch != "budget" and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
@@ -184,14 +184,15 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
                         help="Dst mode: bf16 (16-bit; it holds the input's 16-bit format) or fp32 "
                              "(is_fp32_dest_acc_en: the kernel's FP32-Dst instantiation runs); "
                              "default: the kernel's own")
-    parser.add_argument("--in", dest="input_format", choices=FORMATS, default="bf16",
+    parser.add_argument("--in", dest="input_format", choices=tensor_formats, default="bf16",
                         type=_table_format if arch == "budget" else None,
                         help="input format: bf16 (all 65,536 patterns, default) or fp32 "
                              "(FP32 patterns through an FP32 Dst: --stride, --exhaustive)"
                         if fp32 else "input tensor format (default: bf16; budget also takes "
                         "the table's names, Float16_b, Float16, Float32)" if arch == "budget"
                         else "input tensor format (default: bf16)")
-    parser.add_argument("--out-format", dest="output_format", choices=FORMATS, default="bf16",
+    parser.add_argument("--out-format", dest="output_format", choices=tensor_formats,
+                        default="bf16",
                         help="output tensor format (default: bf16)")
     if select:
         selection_options(parser)

@@ -216,7 +216,7 @@ def _print_prediction(p: dict, console: Console) -> None:
 def add_parser(sub, parents) -> None:
     from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS
     from sfpu_sim.design.emit import SCHEMES
-    from sfpu_sim.sweeps import FORMATS
+    from sfpu_sim.formats import FORMATS
 
     parser = sub.add_parser(
         "fit", parents=parents,
@@ -259,6 +259,6 @@ def add_parser(sub, parents) -> None:
                         help="chips for --sweep (default both)")
     parser.add_argument("--range", metavar="LO,HI", help="inputs for --sweep (default: the "
                                                          "interval)")
-    parser.add_argument("--dest", choices=FORMATS, help="Dst format for --sweep (default: the "
+    parser.add_argument("--dest", choices=sorted(FORMATS), help="Dst format for --sweep (default: the "
                                                         "kernel's, bf16)")
     parser.set_defaults(handler=cmd_fit)
