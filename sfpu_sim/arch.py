@@ -20,8 +20,8 @@ from typing import Callable, Mapping
 import numpy as np
 
 from sfpu_sim import fma, formats
-from sfpu_sim.isa.table import table as instruction_table
 from sfpu_sim.isa.spec import MAD, Instruction, NotOnChip, Opcode
+from sfpu_sim.isa.table import table as instruction_table
 
 NEGATIVE_ZERO, ONE = np.uint32(0x80000000), np.uint32(0x3F800000)
 

@@ -29,8 +29,18 @@ from sfpu_sim.jsonio import hex_bits, json_number, jsonable
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, ProgramWarning
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
 from sfpu_sim.selection import EVERYTHING, Selection
-from sfpu_sim.sweeps import (AUTO_COMPILE_WORK, DevicePath, DeviceRun, SweepError, _device_state,
-                             _last_store, _pack, _padded_inputs, _unpack, program_hash)
+from sfpu_sim.sweeps import (
+    AUTO_COMPILE_WORK,
+    DevicePath,
+    DeviceRun,
+    SweepError,
+    _device_state,
+    _last_store,
+    _pack,
+    _padded_inputs,
+    _unpack,
+    program_hash,
+)
 from sfpu_sim.version import __version__
 
 IN0_ADDRESS, IN1_ADDRESS, OUT_ADDRESS = 0, 64, 0     # tiles 0, 1, 0 (module docstring)

@@ -11,7 +11,6 @@ from sfpu_sim import formats
 from sfpu_sim.bitfields import fields_text
 from sfpu_sim.errors import SfpuSimError
 
-
 # C0 controls but tab and newline, DEL and the C1 controls: a terminal acts on them (ESC [ moves
 # the cursor, recolours, clears the screen; CSI is C1's ESC [) instead of showing them.
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")

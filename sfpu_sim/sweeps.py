@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfpu_sim.version import __version__
 from sfpu_sim import compiled, cost, engines, formats, reference, registry, ulp
 from sfpu_sim import sweep_views as views
 from sfpu_sim.arch import get_arch
@@ -44,6 +43,7 @@ from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
 from sfpu_sim.sweep_edges import cross_verification, denormal_lanes, special_lanes
+from sfpu_sim.version import __version__
 
 FORMATS = ("bf16", "fp16", "fp32")
 # Input -> output formats through a 16-bit Dst, which holds the input's own format: BF16

@@ -58,3 +58,16 @@ def fails_after(seconds: int, error: BaseException):
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture
+def isolated(monkeypatch):
+    """Kernels and functions a test registers vanish with it (the built-ins stay), so that no
+    test sees another's kernels, whatever order or worker runs them."""
+    from sfpu_sim import reference, registry
+
+    registry.names()
+    for table in ("_REGISTRY", "_BINARY", "_CHAINED"):
+        monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
+    monkeypatch.setattr(registry, "_LOADED", set(registry._LOADED))
+    monkeypatch.setattr(reference.definitions, "FUNCTIONS", dict(reference.definitions.FUNCTIONS))

@@ -75,7 +75,7 @@ def test_bad_paste_is_one_line_naming_the_place(text, message):
     assert str(error.value) == message
 
 
-def test_register_kernel_takes_assembly_text_and_an_init(tmp_path):
+def test_register_kernel_takes_assembly_text_and_an_init(tmp_path, isolated):
     body = "TTI_SFPLOAD(p_sfpu::LREG0, 0, ADDR_MOD_3, 0);\nTTI_SFPSTORE(0, 0, 3, 0);\n"
     spec = registry.register_kernel("paste_copy_test", asm=body,
                                     init="TTI_SFPLOADI(p_sfpu::LREG1, 0, 0x3f80);",

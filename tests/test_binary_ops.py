@@ -10,8 +10,12 @@ import numpy as np
 import pytest
 
 from sfpu_sim import registry
-from sfpu_sim.binary_device import (BinaryOperandError, require_operands, run_binary_device,
-                                    sweep_binary)
+from sfpu_sim.binary_device import (
+    BinaryOperandError,
+    require_operands,
+    run_binary_device,
+    sweep_binary,
+)
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sfpu_sim import formats, reference, registry, ulp
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.cli import main
 from sfpu_sim.fma import MODELS
 from sfpu_sim.sweeps import DevicePath, run_device
@@ -23,16 +23,6 @@ from sfpu_sim.sweeps import DevicePath, run_device
 ROOT = Path(__file__).resolve().parent.parent
 EXP = ["fit", "exp", "--interval", "0,log(2)", "--powers", "0,1,2,3"]
 KEYS = ["coefficients", "powers", "sup_error", "minimax_error", "format", "interval"]
-
-
-@pytest.fixture
-def isolated(monkeypatch):
-    """Kernels and functions registered by a test vanish with it (the built-ins stay)."""
-    registry.names()
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    monkeypatch.setattr(registry, "_LOADED", set(registry._LOADED))
-    monkeypatch.setattr(reference.definitions, "FUNCTIONS",
-                        dict(reference.definitions.FUNCTIONS))
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

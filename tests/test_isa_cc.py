@@ -10,9 +10,22 @@ from sfpu_sim.asm import assemble
 from sfpu_sim.isa.cc import smag_less
 from sfpu_sim.isa.spec import IsaError, UndefinedBehaviour
 from sfpu_sim.machine import Machine
-from tests.isa_lane_helpers import (BOTH, EVEN, LANES, MINUS_ONE, NEG_INF, NEG_NAN, NEG_ZERO, ONE,
-                                    POS_INF, POS_NAN, POS_ZERO, ROW, flags_of, run)
-
+from tests.isa_lane_helpers import (
+    BOTH,
+    EVEN,
+    LANES,
+    MINUS_ONE,
+    NEG_INF,
+    NEG_NAN,
+    NEG_ZERO,
+    ONE,
+    POS_INF,
+    POS_NAN,
+    POS_ZERO,
+    ROW,
+    flags_of,
+    run,
+)
 
 # Truth tables of BooleanOp(mod1, A, B) for (A, B) = (0,0), (0,1), (1,0), (1,1), written out
 # from the SFPPOPC/SFPPUSHC pages' definition.

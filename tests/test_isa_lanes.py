@@ -8,9 +8,21 @@ import pytest
 
 from sfpu_sim.isa.spec import Unsupported
 from sfpu_sim.machine import Machine
-from tests.isa_lane_helpers import (BOTH, EVEN, LANES, MINUS_ONE, NEG_INF, NEG_NAN, NEG_ZERO, ONE,
-                                    POS_INF, POS_NAN, POS_ZERO, ROW, run)
-
+from tests.isa_lane_helpers import (
+    BOTH,
+    EVEN,
+    LANES,
+    MINUS_ONE,
+    NEG_INF,
+    NEG_NAN,
+    NEG_ZERO,
+    ONE,
+    POS_INF,
+    POS_NAN,
+    POS_ZERO,
+    ROW,
+    run,
+)
 
 # --------------------------------------------------------------------------------------------
 # SFPSWAP

@@ -33,15 +33,6 @@ register_kernel("user_square", square, function="user_square_fn",
 '''
 
 
-@pytest.fixture
-def isolated(monkeypatch):
-    """Registrations made by a test vanish with it (the built-ins stay)."""
-    registry.names()
-    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
-    monkeypatch.setattr(registry, "_LOADED", set(registry._LOADED))
-    monkeypatch.setattr(reference.definitions, "FUNCTIONS", dict(reference.definitions.FUNCTIONS))
-
-
 def write(tmp_path, text: str, name: str = "mine.py") -> Path:
     path = tmp_path / name
     path.write_text(textwrap.dedent(text))

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from sfpu_sim import formats, registry
-from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
 from sfpu_sim.selection import Selection
+from sfpu_sim.sfpi import trace, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 BOTH = ("wormhole", "blackhole")

@@ -13,12 +13,11 @@ import functools
 import numpy as np
 import pytest
 
+import kernels.activations_2026  # noqa: F401 (registers the kernels)
 from sfpu_sim import registry
 from sfpu_sim.ops import Op
 from sfpu_sim.parity import cells, device_table
 from sfpu_sim.sweeps import DevicePath, run_device
-
-import kernels.activations_2026  # noqa: F401 (registers the kernels)
 
 BOTH = ("wormhole", "blackhole")
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

@@ -21,12 +21,11 @@ computes them and installed for the test only:
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 
-import kernels.tanh  # noqa: F401 (registers tanh_approx_2026_09, PR #56076's tied table)
 import kernels.log_2026  # noqa: F401 (registers log_2026_09, log_fp32_2026_09)
+import kernels.tanh  # noqa: F401 (registers tanh_approx_2026_09, PR #56076's tied table)
 import kernels.tanh_lut_2026 as tanh_lut
 from sfpu_sim import formats, registry
 from sfpu_sim.ops import Op

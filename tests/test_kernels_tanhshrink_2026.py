@@ -23,7 +23,8 @@ import pytest
 import kernels.tanhshrink_2026 as tanhshrink_kernels
 from sfpu_sim import formats, reference, registry
 from sfpu_sim.ops import Op
-from sfpu_sim.parity import cells, device_table, golden as goldens
+from sfpu_sim.parity import cells, device_table
+from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

@@ -27,11 +27,24 @@ from kernels import trig_2026 as trig
 from kernels.common import polyval
 from kernels.reciprocal import reciprocal
 from sfpu_sim import formats, registry
-from sfpu_sim.asm import assemble
 from sfpu_sim.arch import get_arch
+from sfpu_sim.asm import assemble
 from sfpu_sim.selection import Selection
-from sfpu_sim.sfpi import (abs, dst_reg, exexp_nodebias, exman9, setsgn, trace, v_else, v_endif,
-                           v_if, vConstFloatPrgm0, vConstFloatPrgm1, vConstFloatPrgm2, vFloat)
+from sfpu_sim.sfpi import (
+    abs,
+    dst_reg,
+    exexp_nodebias,
+    exman9,
+    setsgn,
+    trace,
+    v_else,
+    v_endif,
+    v_if,
+    vConstFloatPrgm0,
+    vConstFloatPrgm1,
+    vConstFloatPrgm2,
+    vFloat,
+)
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 PLUS_INF, MINUS_INF = 0x7F80, 0xFF80

@@ -103,6 +103,7 @@ def test_run_lreg_value_beyond_32_bits_is_refused_not_wrapped(capsys, tmp_path):
 
 def test_report_all_honours_dest(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh")])
+    monkeypatch.setattr(registry, "chained_specs", lambda: [])
     code, _, _ = run(capsys, "report", "--all", "--arch", "wormhole", "--dest", "fp32",
                      "--out", str(tmp_path), "--format", "json")
     assert code == 0
@@ -186,6 +187,7 @@ def test_an_interrupted_report_all_says_so_in_its_index(capsys, tmp_path, monkey
     import sfpu_sim.cli.sweeping as sweeping
 
     monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh"), registry.get("exp")])
+    monkeypatch.setattr(registry, "chained_specs", lambda: [])
     original, calls = sweeping.run_sweep, []
 
     def stop_on_second(args, kernel, arch, *rest, **options):

@@ -8,9 +8,9 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.version import __version__
 from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, run_sweep, sweep_options
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.version import __version__
 
 
 def cmd_budget(args, console: Console) -> int:

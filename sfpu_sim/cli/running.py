@@ -8,9 +8,9 @@ import platform
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.version import __version__
 from sfpu_sim.cli.common import CHIPS
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.version import __version__
 
 
 def _versions() -> dict[str, str]:

@@ -7,7 +7,6 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.version import __version__
 from sfpu_sim.cli import output
 from sfpu_sim.cli.binary_sweeping import second_operand
 from sfpu_sim.cli.common import (
@@ -19,6 +18,7 @@ from sfpu_sim.cli.common import (
 )
 from sfpu_sim.cli.gating import add_harness_option, harness_files
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.version import __version__
 
 STDOUT = "-"
 # Reports a user asks for go here unless --out says otherwise; the repository's reports/ is

@@ -46,11 +46,10 @@ from __future__ import annotations
 
 import fnmatch
 
-from sfpu_sim.version import __version__
-from sfpu_sim.determinism.pairs import (FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE,
-                                        compare_kernel)
+from sfpu_sim.determinism.pairs import FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE, compare_kernel
 from sfpu_sim.determinism.platforms import DIFFERENCES, PAIRS, PLATFORMS
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.version import __version__
 
 __all__ = ["DeterminismError", "resolve", "compare", "FIRST", "FP32_SAMPLE_SEED",
            "FP32_SAMPLE_SIZE"]

@@ -12,13 +12,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from sfpu_sim.version import __version__
 from sfpu_sim import cost, formats, reference, ulp
 from sfpu_sim.fp32sweep import rounded_reference as fp32_reference
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.selection import regions_for
 from sfpu_sim.sweeps import BUCKETS, DevicePath, _listing_line, program_hash
+from sfpu_sim.version import __version__
 
 SPECIAL_INPUTS = {"+0": 0x00000000, "-0": 0x80000000, "+inf": 0x7F800000,
                   "-inf": 0xFF800000, "nan": 0x7FC00000, "-nan": 0xFFC00000,

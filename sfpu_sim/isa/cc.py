@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.isa.spec import UndefinedBehaviour, Unsupported, operand_vb
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import SIMPLE, Opcode
+from sfpu_sim.isa.spec import SIMPLE, Opcode, UndefinedBehaviour, Unsupported, operand_vb
 
 MAGNITUDE = np.uint32(0x7FFFFFFF)
 

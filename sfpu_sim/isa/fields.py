@@ -9,10 +9,9 @@ tt-isa-documentation BlackholeA0 ``SFPEXEXP.md``, ``SFPEXMAN.md``, ``SFPSETEXP.m
 from __future__ import annotations
 
 import numpy as np
-from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import SIMPLE, Opcode
 
-from sfpu_sim.isa.spec import operand_vb
+from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.spec import SIMPLE, Opcode, operand_vb
 
 SIGN = np.uint32(0x80000000)
 EXPONENT = np.uint32(0x7F800000)

@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.isa.cc import smag_less
-from sfpu_sim.isa.spec import ENABLE_DEST_INDEX, EXCHANGE_SRCB_SRCC, Unsupported, operand_vb
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
+from sfpu_sim.isa.cc import smag_less
+from sfpu_sim.isa.spec import (
+    ENABLE_DEST_INDEX,
+    EXCHANGE_SRCB_SRCC,
+    ROUND,
+    SIMPLE,
+    Opcode,
+    Unsupported,
+    imm,
+    lreg,
+    mod,
+    operand_vb,
+)
 
 ZERO = np.uint32(0)
 

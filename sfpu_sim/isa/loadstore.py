@@ -27,12 +27,24 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.formats import sign_magnitude_to_twos_complement, twos_complement_to_sign_magnitude
-from sfpu_sim.isa.spec import (BLOCK_DEST_WR_FROM_SFPU, BLOCK_SFPU_RD_FROM_DEST,
-                               CAPTURE_DEFAULT_DEST_INDEX, DEST_RD_COL_EXCHANGE,
-                               DEST_WR_COL_EXCHANGE, ENABLE_DEST_INDEX, ENABLE_FP16A_INF,
-                               UndefinedBehaviour, Unsupported)
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.spec import LOAD, STORE, Opcode, imm, lreg, mod
+from sfpu_sim.isa.spec import (
+    BLOCK_DEST_WR_FROM_SFPU,
+    BLOCK_SFPU_RD_FROM_DEST,
+    CAPTURE_DEFAULT_DEST_INDEX,
+    DEST_RD_COL_EXCHANGE,
+    DEST_WR_COL_EXCHANGE,
+    ENABLE_DEST_INDEX,
+    ENABLE_FP16A_INF,
+    LOAD,
+    STORE,
+    Opcode,
+    UndefinedBehaviour,
+    Unsupported,
+    imm,
+    lreg,
+    mod,
+)
 
 # Mod0 formats of SFPLOAD / SFPSTORE / SFPLOADMACRO (MOD0_FMT_*)
 (SRCB, FP16, BF16, FP32, INT32, INT8, UINT16, HI16, INT16, LO16, INT32_ALL, ZERO, INT32_SM,

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
-from sfpu_sim.isa.arith import destination
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.arith import destination
 from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
 
 SIGN = np.uint32(0x80000000)

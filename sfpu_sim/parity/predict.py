@@ -9,10 +9,10 @@ raw worst lane). A cell no model covers is a record with ``max_ulp`` None and th
 """
 from __future__ import annotations
 
-from sfpu_sim.version import __version__
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.parity import cells, device_table
+from sfpu_sim.version import __version__
 
 MEASURED_ON = "wormhole"        # the table's chip
 

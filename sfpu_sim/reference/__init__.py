@@ -128,9 +128,24 @@ from sfpu_sim.formats import (
     round_exact,
     round_values,
 )
-from sfpu_sim.reference.backends import backend as choose_backend
+
+# Families of functions registered in modules of their own (each calls definitions.register).
+from sfpu_sim.reference import (
+    activation_functions,  # noqa: E402,F401  (celu, elu, selu, ...)
+    definitions,
+    erfinv_functions,  # noqa: E402,F401  (erfinv)
+    inverse_hyperbolic_functions,  # noqa: E402,F401  (acosh, ..., tan)
+    log2_functions,  # noqa: E402,F401  (log2)
+    misc_functions,  # noqa: E402,F401  (fmod_2, remainder_2)
+    power_functions,  # noqa: E402,F401  (cbrt, rdiv_2, fp16a_rne)
+    predicate_functions,  # noqa: E402,F401  (floor, ..., isnan)
+    rounding_functions,  # noqa: E402,F401  (round)
+    scaled_functions,  # noqa: E402,F401  (exp_half)
+    shrink_functions,  # noqa: E402,F401  (tanhshrink)
+    xielu_functions,  # noqa: E402,F401  (xielu)
+)
 from sfpu_sim.reference import cache as _cache
-from sfpu_sim.reference import definitions
+from sfpu_sim.reference.backends import backend as choose_backend
 from sfpu_sim.reference.cache import cache_directory, clear_memory, table
 from sfpu_sim.reference.certify import evaluate
 from sfpu_sim.reference.core import (
@@ -152,19 +167,6 @@ from sfpu_sim.reference.definitions import (
     lookup,
     register,
 )
-
-# Families of functions registered in modules of their own (each calls definitions.register).
-from sfpu_sim.reference import activation_functions  # noqa: E402,F401  (celu, elu, selu, ...)
-from sfpu_sim.reference import inverse_hyperbolic_functions  # noqa: E402,F401  (acosh, ..., tan)
-from sfpu_sim.reference import rounding_functions  # noqa: E402,F401  (round)
-from sfpu_sim.reference import predicate_functions  # noqa: E402,F401  (floor, ..., isnan)
-from sfpu_sim.reference import scaled_functions  # noqa: E402,F401  (exp_half)
-from sfpu_sim.reference import misc_functions  # noqa: E402,F401  (fmod_2, remainder_2)
-from sfpu_sim.reference import power_functions  # noqa: E402,F401  (cbrt, rdiv_2, fp16a_rne)
-from sfpu_sim.reference import log2_functions  # noqa: E402,F401  (log2)
-from sfpu_sim.reference import shrink_functions  # noqa: E402,F401  (tanhshrink)
-from sfpu_sim.reference import erfinv_functions  # noqa: E402,F401  (erfinv)
-from sfpu_sim.reference import xielu_functions  # noqa: E402,F401  (xielu)
 
 BadInputs = formats.BadBits          # inputs that are not bit patterns of the format
 

@@ -8,8 +8,7 @@ from fractions import Fraction
 
 import mpmath
 
-from sfpu_sim.reference.core import (HUGE_E, ODD_BITS, TINY_E, ReferenceReturnedNaN,
-                                     UnknownBackend)
+from sfpu_sim.reference.core import HUGE_E, ODD_BITS, TINY_E, ReferenceReturnedNaN, UnknownBackend
 
 try:                                    # optional: the proven (and faster) backend
     import flint

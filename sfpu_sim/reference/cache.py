@@ -26,8 +26,8 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-from sfpu_sim import version
-from sfpu_sim import formats
+from sfpu_sim import formats, version
+from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.certify import Certified, evaluate
 from sfpu_sim.reference.core import (
     CACHE_FORMAT,
@@ -37,7 +37,6 @@ from sfpu_sim.reference.core import (
     ODD_BITS,
     START_PRECISION,
 )
-from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.definitions import Function
 
 _MAGIC = b"SFPU-SIM-REFERENCE\n"

@@ -8,7 +8,6 @@ import math
 
 from sfpu_sim.reference.definitions import register
 
-
 # log2(2**k) = k exactly: a value on a rounding boundary that no enclosure resolves, so every
 # power of two an FP32, BF16 or FP16 input can hold is a listed point.
 EXACT_POWERS_OF_TWO = tuple((2.0 ** k, float(k)) for k in range(-149, 128))

@@ -49,19 +49,59 @@ Lowering choices (the bits, not only the instruction count, depend on them):
 """
 from __future__ import annotations
 
-from sfpu_sim.sfpi.library import (abs, addexp, approx_exp, approx_recip, exexp, exexp_nodebias,
-                                   exman8, exman9, float_to_fp16a, float_to_fp16b,
-                                   float_to_int8, float_to_int16, float_to_uint8,
-                                   float_to_uint16, int32_to_float, lut, lut2, lut2_sign,
-                                   lut_sign, lz, reinterpret, setexp, setman, setsgn, shft,
-                                   vec_min_max, vec_swap)
+from sfpu_sim.sfpi.library import (
+                                   abs,
+                                   addexp,
+                                   approx_exp,
+                                   approx_recip,
+                                   exexp,
+                                   exexp_nodebias,
+                                   exman8,
+                                   exman9,
+                                   float_to_fp16a,
+                                   float_to_fp16b,
+                                   float_to_int8,
+                                   float_to_int16,
+                                   float_to_uint8,
+                                   float_to_uint16,
+                                   int32_to_float,
+                                   lut,
+                                   lut2,
+                                   lut2_sign,
+                                   lut_sign,
+                                   lz,
+                                   reinterpret,
+                                   setexp,
+                                   setman,
+                                   setsgn,
+                                   shft,
+                                   vec_min_max,
+                                   vec_swap,
+)
 from sfpu_sim.sfpi.predication import v_and, v_else, v_elseif, v_endif, v_if
 from sfpu_sim.sfpi.program import trace
 from sfpu_sim.sfpi.tracing import DslError, RegisterPressure, current_arch, per_chip
-from sfpu_sim.sfpi.values import (LRegs, dst_reg, l_reg, s2vFloat16a, s2vFloat16b, vConst0,
-                                  vConst0p8373, vConst1, vConstFloatPrgm0, vConstFloatPrgm1,
-                                  vConstFloatPrgm2, vConstIntPrgm0, vConstIntPrgm1,
-                                  vConstIntPrgm2, vConstNeg1, vConstTileId, vFloat, vInt, vUInt)
+from sfpu_sim.sfpi.values import (
+                                   LRegs,
+                                   dst_reg,
+                                   l_reg,
+                                   s2vFloat16a,
+                                   s2vFloat16b,
+                                   vConst0,
+                                   vConst0p8373,
+                                   vConst1,
+                                   vConstFloatPrgm0,
+                                   vConstFloatPrgm1,
+                                   vConstFloatPrgm2,
+                                   vConstIntPrgm0,
+                                   vConstIntPrgm1,
+                                   vConstIntPrgm2,
+                                   vConstNeg1,
+                                   vConstTileId,
+                                   vFloat,
+                                   vInt,
+                                   vUInt,
+)
 
 __all__ = [
     "trace", "current_arch", "vFloat", "vInt", "vUInt", "dst_reg", "v_if", "v_elseif", "v_else",

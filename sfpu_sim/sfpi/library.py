@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.sfpi.tracing import DslError, _b, _caller
-from sfpu_sim.sfpi.values import _vec, _Vec, shft, vFloat, vInt, vUInt  # noqa: F401 (shft)
+from sfpu_sim.sfpi.values import _Vec, _vec, shft, vFloat, vInt, vUInt  # noqa: F401 (shft)
+
 
 def _unary(op: str, imm: dict, v, kind, source_field: str = "vc") -> _Vec:
     b = _b()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sfpu_sim.arch import Arch
 from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, CONST_ONE, CONST_ZERO, Builder, Stmt, VReg
 
+
 def _uses_of(stmts: list[Stmt]) -> dict:
     uses: dict[int, list[int]] = {}
     for k, s in enumerate(stmts):

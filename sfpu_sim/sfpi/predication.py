@@ -5,8 +5,18 @@ from __future__ import annotations
 import contextlib
 
 from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, DslError, Source, VReg, _b, _caller
-from sfpu_sim.sfpi.values import (Cond, S2vFloat16, _Const, _const_reg, _load_float_bits,
-                                  _to_fp32_bits, _vec, _Vec, vFloat, vInt)
+from sfpu_sim.sfpi.values import (
+    Cond,
+    S2vFloat16,
+    _Const,
+    _const_reg,
+    _load_float_bits,
+    _to_fp32_bits,
+    _Vec,
+    _vec,
+    vFloat,
+    vInt,
+)
 
 _FLIP = {"lt": "ge", "ge": "lt", "le": "gt", "gt": "le", "eq": "ne", "ne": "eq"}
 _SETCC = {"lt": "LREG_LT0", "ge": "LREG_GTE0", "eq": "LREG_EQ0", "ne": "LREG_NE0"}

@@ -5,7 +5,16 @@ from __future__ import annotations
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa.spec import Instruction, Program
 from sfpu_sim.sfpi.passes import _coalesce, _fuse_products, _lower_float
-from sfpu_sim.sfpi.tracing import WRITABLE, Builder, DslError, RegisterPressure, Stmt, VReg, _builder
+from sfpu_sim.sfpi.tracing import (
+    WRITABLE,
+    Builder,
+    DslError,
+    RegisterPressure,
+    Stmt,
+    VReg,
+    _builder,
+)
+
 
 def _allocate(stmts: list[Stmt], kernel: str) -> dict:
     """LReg 0-7 for every virtual register: greedy interval colouring in program order, with

@@ -5,10 +5,21 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import formats
-
-from sfpu_sim.sfpi.tracing import (CONST_0P8373, CONST_NEG_ONE, CONST_ONE, CONST_PRGM0,
-                                   CONST_PRGM1, CONST_PRGM2, CONST_TILE_ID, CONST_ZERO,
-                                   DslError, Source, VReg, _b, _caller)
+from sfpu_sim.sfpi.tracing import (
+    CONST_0P8373,
+    CONST_NEG_ONE,
+    CONST_ONE,
+    CONST_PRGM0,
+    CONST_PRGM1,
+    CONST_PRGM2,
+    CONST_TILE_ID,
+    CONST_ZERO,
+    DslError,
+    Source,
+    VReg,
+    _b,
+    _caller,
+)
 
 
 def _to_fp32_bits(value: float) -> int:

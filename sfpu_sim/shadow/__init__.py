@@ -13,9 +13,8 @@ cancel, the split of the final error into approximation, datapath and store;
     lane = found.lanes[0]
     lane.split, lane.located.step, lane.located.why, found.instructions()
 """
-from sfpu_sim.shadow.locator import (LaneReport, Located, LocateError, Split, locate,
-                                     true_value)
 from sfpu_sim.shadow.json_form import DEFINITIONS
+from sfpu_sim.shadow.locator import LaneReport, Located, LocateError, Split, locate, true_value
 
 __all__ = ["locate", "Located", "LaneReport", "Split", "LocateError", "DEFINITIONS",
            "true_value"]

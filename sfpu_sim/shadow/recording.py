@@ -21,8 +21,12 @@ from mpmath import mpf
 from sfpu_sim import formats
 from sfpu_sim.isa import lut as lut_isa
 from sfpu_sim.isa.loadstore import BF16, FP16, FP32, dst_address, resolve_format
-from sfpu_sim.isa.spec import (BLOCK_DEST_WR_FROM_SFPU, DEST_RD_COL_EXCHANGE,
-                               DEST_WR_COL_EXCHANGE, Instruction)
+from sfpu_sim.isa.spec import (
+    BLOCK_DEST_WR_FROM_SFPU,
+    DEST_RD_COL_EXCHANGE,
+    DEST_WR_COL_EXCHANGE,
+    Instruction,
+)
 from sfpu_sim.machine import Machine
 from sfpu_sim.shadow import exact
 from sfpu_sim.shadow.exact import Sign, Twin, fp32_value

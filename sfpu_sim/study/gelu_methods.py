@@ -36,7 +36,8 @@ from typing import Callable
 import numpy as np
 
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.study.binary32 import Binary32, literal as f
+from sfpu_sim.study.binary32 import Binary32
+from sfpu_sim.study.binary32 import literal as f
 
 __all__ = ["METHODS", "Method", "method", "method_ids", "UnknownMethod", "TAIL_KNOTS",
            "TAIL_VALUES", "c1_segments", "c1_monotonicity", "Monotonicity", "r5_tables",

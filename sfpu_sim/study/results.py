@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.version import __version__
 from sfpu_sim import ulp
 from sfpu_sim.study import gelu_methods, scoring, workbench
+from sfpu_sim.version import __version__
 
 __all__ = ["build", "PUBLISHED", "SOURCES", "COLUMNS", "mean_as_printed", "published_figures"]
 
