@@ -71,3 +71,24 @@ def isolated(monkeypatch):
         monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
     monkeypatch.setattr(registry, "_LOADED", set(registry._LOADED))
     monkeypatch.setattr(reference.definitions, "FUNCTIONS", dict(reference.definitions.FUNCTIONS))
+
+
+@pytest.fixture(scope="module")
+def cached_sweeps():
+    """Each distinct sweep runs once in the module that uses this (``pytestmark``); yields
+    the cache."""
+    import sfpu_sim.sweeps as sweep_module
+
+    original, cache = sweep_module.sweep, {}
+
+    def cached(kernel, arch, **options):
+        options.pop("progress", None)
+        key = (kernel, arch, tuple(sorted(options.items())))
+        if key not in cache:
+            cache[key] = original(kernel, arch, **options)
+        return cache[key]
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(sweep_module, "sweep", cached)
+    yield cache
+    patch.undo()

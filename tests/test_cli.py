@@ -23,22 +23,7 @@ REQUIRED_KEYS = ("kernel", "arch", "dest", "reference_rounding", "ulp_convention
                  "attribution", "denormals", "specials")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cached_sweeps():
-    """Each distinct sweep runs once in this module."""
-    original, cache = sweep_module.sweep, {}
-
-    def cached(kernel, arch, **options):
-        options.pop("progress", None)
-        key = (kernel, arch, tuple(sorted(options.items())))
-        if key not in cache:
-            cache[key] = original(kernel, arch, **options)
-        return cache[key]
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(sweep_module, "sweep", cached)
-    yield cache
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("cached_sweeps")
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

@@ -36,22 +36,7 @@ needs_pyarrow = pytest.mark.skipif(not accuracy_csv.have_pyarrow(),
                                    reason="Parquet needs pyarrow (the parquet extra)")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cached_sweeps():
-    """Each distinct sweep runs once in this module."""
-    original, cache = sweep_module.sweep, {}
-
-    def cached(kernel, arch, **options):
-        options.pop("progress", None)
-        key = (kernel, arch, tuple(sorted(options.items())))
-        if key not in cache:
-            cache[key] = original(kernel, arch, **options)
-        return cache[key]
-
-    patch = pytest.MonkeyPatch()
-    patch.setattr(sweep_module, "sweep", cached)
-    yield
-    patch.undo()
+pytestmark = pytest.mark.usefixtures("cached_sweeps")
 
 
 def quiet_main(*argv) -> tuple[int, str]:
