@@ -11,7 +11,6 @@ printed when built once outside this repository (gelu_implementations.cpp @90e9f
 """
 from __future__ import annotations
 
-import platform
 import shutil
 import subprocess
 from pathlib import Path
@@ -22,6 +21,7 @@ import pytest
 from sfpu_sim import ulp
 from sfpu_sim.study import gelu_backward, gelu_validation, scoring
 from sfpu_sim.study.binary32 import Binary32
+from tests.test_study_gelu_compiled import _cpu_has_fma
 
 CHIPS = ("wormhole", "blackhole")
 SOURCE = Path(__file__).resolve().parent / "data" / "gelu_study_g4_host.cpp"
@@ -193,14 +193,6 @@ def test_fritsch_carlson_limits_two_segments_and_history_says_14_2(knots):
 # --------------------------------------------------------------------------------------------
 # G4 against the compiler (slow)
 # --------------------------------------------------------------------------------------------
-
-def _cpu_has_fma() -> bool:
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return platform.machine() in ("x86_64", "AMD64") and " fma " in flags.replace("\n", " ")
-
 
 @pytest.mark.slow
 @pytest.mark.parametrize("contract", [True, False], ids=["fma", "no-fma"])
