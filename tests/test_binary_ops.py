@@ -35,8 +35,16 @@ def _pairs(count: int = 4096, seed: int = 17):
     return np.concatenate([x, sx.ravel()]), np.concatenate([y, sy.ravel()])
 
 
-@pytest.mark.parametrize("arch", CHIPS)
-@pytest.mark.parametrize("name", BINARY)
+# Compiling is the cost: one program per family by default (add, max/min, the RNE multiply),
+# each on one chip; every kernel x chip under slow.
+BINARY_DEFAULT = {("binary_add_2026_09", "wormhole"), ("binary_max_2026_09", "blackhole"),
+                  ("binary_mul_rne_2026_09", "blackhole")}
+
+
+@pytest.mark.parametrize("name, arch", [
+    pytest.param(name, arch, id=f"{name}-{arch}",
+                 marks=() if (name, arch) in BINARY_DEFAULT else pytest.mark.slow)
+    for name in BINARY for arch in CHIPS])
 def test_binary_compiled_equals_machine(name, arch):
     program = registry.get(name).program(arch)
     x, y = _pairs()

@@ -67,6 +67,7 @@ def run(name: str, chip: str, inputs) -> list[int]:
     return [int(v) for v in out.output]
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("chip", BOTH)
 def test_square_fp32_compiled_equals_the_machine_on_fp32_patterns(chip):
     x = np.random.default_rng(20260930).integers(0, 1 << 32, 4096, dtype=np.uint64)

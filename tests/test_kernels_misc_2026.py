@@ -32,6 +32,7 @@ def run_bf16(name: str, chip: str, inputs) -> list[int]:
                                        DevicePath("bf16", "bf16", "bf16")).output]
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("chip", CHIPS)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(name, chip):

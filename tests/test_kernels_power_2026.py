@@ -50,6 +50,7 @@ def test_registered_pair():
     assert registry.for_dest(bf16, "fp32").spec.name == "cbrt_fp32_2026_09"
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("chip", BOTH)
 def test_compiled_engine_equals_machine_on_random_fp32_inputs(chip):
     x = np.random.default_rng(20260930).integers(0, 2 ** 32, 4096, dtype=np.uint32)
@@ -108,6 +109,7 @@ def test_cbrt_table_cells(fmt, dest):
 RDIV = ("rdiv_2026_09", "rdiv_fp32_2026_09")
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("chip", BOTH)
 def test_rdiv_compiled_engine_equals_machine_on_random_fp32_inputs(chip):
     x = np.random.default_rng(20260931).integers(0, 2 ** 32, 4096, dtype=np.uint32)

@@ -53,6 +53,7 @@ def run(name: str, chip: str, inputs) -> list[int]:
     return [int(v) for v in out.output]
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("chip", BOTH)
 @pytest.mark.parametrize("name", KERNELS)
 def test_compiled_engine_equals_the_machine_on_fp32_patterns_in_an_fp32_dst(name, chip):

@@ -37,6 +37,7 @@ def _run(kernel: str, arch: str, values) -> np.ndarray:
     return np.asarray(result.output, dtype=np.uint32)
 
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("arch", BOTH)
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_compiled_engine_equals_the_machine_on_fp32_inputs(kernel, arch):

@@ -166,6 +166,7 @@ def test_elwmul_fidelity_phases():
 # square_2026_01 and the refusals
 # --------------------------------------------------------------------------------------------
 
+@pytest.mark.slow   # compiled == Machine: a covering subset by default (test_compiled)
 @pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
 def test_square_2026_01_compiled_equals_machine_on_every_bf16_input(arch):
     program = registry.get("square_2026_01").program(arch)
