@@ -57,7 +57,7 @@ def run_fp32(name: str, chip: str, inputs) -> list[int]:
 
 # --- registration ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("bf16_name, fp32_name", zip(BF16_KERNELS, FP32_KERNELS))
+@pytest.mark.parametrize("bf16_name, fp32_name", list(zip(BF16_KERNELS, FP32_KERNELS)))
 def test_fp32_kernel_is_the_fp32_instantiation_of_the_bf16_one(bf16_name, fp32_name):
     instance = registry.for_dest(registry.get(bf16_name), "fp32")
     assert instance.spec.name == fp32_name
