@@ -86,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         output.announce_interrupt()
         return INTERRUPTED
+    except Exception:
+        if not output.interrupt_seen():
+            raise
+        output.announce_interrupt()                 # the interrupt's aftermath, not a fault
+        return INTERRUPTED
 
 
 def console_main() -> None:

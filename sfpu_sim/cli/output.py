@@ -252,11 +252,20 @@ def _deadline(woken: socket.socket, wake: socket.socket) -> None:
     os._exit(INTERRUPTED)
 
 
+def interrupt_seen() -> bool:
+    """Whether Ctrl-C has reached this process (:func:`end_promptly_on_ctrl_c` watches for it).
+    A library the interrupt cut short may then fail in its own way (numba, caching an object
+    the swallowed interrupt left uncompiled, raises RuntimeError): that is the interrupt's
+    consequence, not a fault to report."""
+    return _ctrl_c["seen"]
+
+
 def _after_an_interrupt(unraisable) -> None:
     """``sys.unraisablehook``: a KeyboardInterrupt that a callback or finalizer could not raise
     is delivered to the main thread again; after Ctrl-C, the complaints of objects the
     interrupt left half-built (llvmlite's, at garbage collection) are not the user's news."""
     if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        _ctrl_c["seen"] = True
         if not _ctrl_c["announced"]:            # from another thread: not into this callback
             threading.Timer(REDELIVER_S, signal.pthread_kill,
                             (threading.main_thread().ident, signal.SIGINT)).start()
