@@ -36,7 +36,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from sfpu_sim.jit import njit
+from sfpu_sim.jit import cache_supported, njit
 from sfpu_sim.threads import parallel_for
 
 __all__ = ["FmaRules", "IEEE", "BLACKHOLE", "WORMHOLE", "fma_ieee", "fma_blackhole", "fma_wormhole",
@@ -240,6 +240,48 @@ def _datapath(x, y, z, rules):
     if r < HIDDEN and rules.subnormal != GRADUAL:
         return nan if rules.leaky_nan else r_sign
     return (nan if nan != 0 else r_sign) | r
+
+
+# The multiply-add as a unit lanewise instruction definitions receive (sfpu_sim.isa.lanewise):
+# one lane, a C callable, so that the Machine's compiled lane loops take it as an argument.
+# The three models' units are cached on disk; other rules (sfpu_sim.determinism's platforms)
+# and an unfused host's two roundings are compiled when first asked for.
+def _ieee_lane(x, y, z):
+    return _datapath(x, y, z, IEEE)
+
+
+def _blackhole_lane(x, y, z):
+    return _datapath(x, y, z, BLACKHOLE)
+
+
+def _wormhole_lane(x, y, z):
+    return _datapath(x, y, z, WORMHOLE)
+
+
+_LANE_FUNCTIONS = {IEEE: _ieee_lane, BLACKHOLE: _blackhole_lane, WORMHOLE: _wormhole_lane}
+_UNITS: dict = {}
+
+
+def multiply_add_unit(rules: FmaRules, fused: bool = True):
+    """``x*y + z`` of one lane under ``rules`` as a C callable (``numba.cfunc``, int64
+    patterns); ``fused=False``: the product rounded alone first (a -0 addend), as a host
+    without a fused multiply-add computes it."""
+    key = (rules, fused)
+    if key not in _UNITS:
+        function = _LANE_FUNCTIONS.get(rules) if fused else None
+        if function is None:
+            function = _runtime_lane(rules, fused)
+        _UNITS[key] = numba.cfunc(types.int64(types.int64, types.int64, types.int64),
+                                  nopython=True, cache=cache_supported(function))(function)
+    return _UNITS[key]
+
+
+def _runtime_lane(rules: FmaRules, fused: bool):
+    def lane(x, y, z):
+        if not fused:
+            x, y = _datapath(x, y, SIGN, rules), 0x3F800000
+        return _datapath(x, y, z, rules)
+    return lane
 
 
 # Array kernels. The per-lane datapath branches on every lane's exponents, so it is compiled

@@ -376,14 +376,6 @@ def fp16_floata_to_fp32_bits(bits) -> np.ndarray:
     return (sign | ((e + 112) << 23) | (m << 13)).astype(np.uint32)
 
 
-def lut16_to_fp32_bits(bits) -> np.ndarray:
-    """SFPLUTFP32's reading of a 16-bit table entry: as FLOATA, except that exponent 31 gives
-    FP32 exponent 0 (a zero or denormal pattern, i.e. zero to the FMA): the way to encode 0."""
-    sign, e, m = _fp16_fields(bits)
-    exponent = np.where(e == 31, np.uint32(0), e + 112)
-    return (sign | (exponent << 23) | (m << 13)).astype(np.uint32)
-
-
 def fp32_to_fp16a_truncate(bits) -> np.ndarray:
     """SFPSTORE's FP32 -> FP16 (standard FP16 field order): truncation; anything below 2**-14
     (zeros and denormals included) becomes signed zero; overflow, Inf and NaN saturate to the

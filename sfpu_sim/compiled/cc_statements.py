@@ -1,4 +1,4 @@
-"""Condition-code instructions as per-lane statements: SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC,
+"""Condition-code instructions as per-lane statements: SFPENCC, SFPPUSHC, SFPPOPC,
 SFPCOMPC, SFPGT, SFPLE (part of :class:`sfpu_sim.compiled.codegen.Translation`).
 
 Owns their translation, following :mod:`sfpu_sim.isa.cc` line by line: LaneFlags are the
@@ -19,7 +19,6 @@ BOOL_OPS = {1: "{b}", 2: "not {b}", 3: "{a} and {b}", 4: "{a} or {b}", 5: "{a} a
             6: "{a} or not {b}", 7: "not {a} and {b}", 8: "not {a} or {b}",
             9: "not {a} and not {b}", 10: "not {a} or not {b}", 11: "{a} != {b}",
             12: "{a} == {b}"}                     # isa.cc.bool_op
-SETCC_TESTS = {0: "int32({c}) < 0", 2: "{c} != 0", 4: "int32({c}) >= 0", 6: "{c} == 0"}
 
 
 class PredicationOps:
@@ -27,15 +26,6 @@ class PredicationOps:
     ``write``, ``set_flags``, ``en``, ``enable``, ``stack``, ``arch``)."""
 
     # --- condition codes ----------------------------------------------------------------------
-    def op_SFPSETCC(self, i):
-        if not self.enable or i.mod1 & cc.CLEAR:
-            value = "False"
-        elif i.mod1 & cc.IMM_BIT0:
-            value = str(bool(i.imm12 & 1))
-        else:
-            value = SETCC_TESTS[i.mod1].format(c=self.read(i.vc))
-        self.set_flags(value, self.en())
-
     def op_SFPENCC(self, i):
         if i.mod1 & (cc.EI | cc.EC):
             self.enable = bool(i.imm12 & 1) if i.mod1 & cc.EI else not self.enable

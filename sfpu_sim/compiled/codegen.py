@@ -25,8 +25,9 @@ from types import SimpleNamespace
 import numpy as np
 
 from sfpu_sim.compiled.cc_statements import NotCompiled, PredicationOps
-from sfpu_sim.isa import convert, integer, lanes, loadstore, lut
-from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD, NEGATE_VA, NEGATE_VC
+from sfpu_sim.isa import lanes, loadstore
+from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD
+from sfpu_sim.isa.lanewise import Semantics
 from sfpu_sim.isa.spec import ExecutionError
 from sfpu_sim.machine import Machine
 
@@ -57,6 +58,7 @@ class Translation(PredicationOps):
         self.used: set[int] = set()
         self.written: set[int] = set()
         self.uses_prng = False
+        self.semantics_used: set[Semantics] = set()
         self.configs = 0
         self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
         self.k = -1
@@ -129,7 +131,8 @@ class Translation(PredicationOps):
                 i.mnemonic in ("SFPLUT", "SFPLUTFP32") and i.mode & INDIRECT_VD and vd != 16:
             raise NotCompiled(f"instruction {k} ({op.mnemonic}) addresses registers through L7 "
                               f"(indirect), not compiled")
-        emitter = getattr(self, "op_" + op.mnemonic.replace("_", ""), None)
+        emitter = self.semantics if isinstance(op.execute, Semantics) else \
+            getattr(self, "op_" + op.mnemonic.replace("_", ""), None)
         if emitter is None:
             raise NotCompiled(f"instruction {k} ({op.mnemonic}) is not compiled")
         self.emit(f"# [{k}] {i!r}")     # no source line: the same words share one cache entry
@@ -138,63 +141,54 @@ class Translation(PredicationOps):
         except ExecutionError as error:       # the Machine raises it, at the right point
             raise NotCompiled(f"instruction {k} ({op.mnemonic}): {error}") from None
 
+    # --- instructions defined by their lanewise semantics (sfpu_sim.isa.lanewise) -------------
+    def semantics(self, i) -> None:
+        """The record's own lanewise functions, called in the lane: operands into temporaries
+        first (VD may be one of them), then VD, then LaneFlags, as the Machine runs it."""
+        s = i.op.execute
+        self.semantics_used.add(s)
+        operands = [self.read(where(i)) for where in s.operands]
+        fields = [str(int(getattr(i, name))) for name in s.fields]
+        state = [str(int(getattr(self, name))) for name in s.state]
+        self.emit(f"e_ = {self.en()}")
+        names = [f"o{'abcdefg'[k]}_" for k in range(len(operands))]
+        for name, register in zip(names, operands):
+            self.emit(f"{name} = {register}")
+        written = []
+        if s.value is not None:
+            units = [self.units[name] for name in s.units]
+            random = [] if s.prng is None else [self._random() if s.prng(i) else "0"]
+            arguments = ", ".join(names + fields + state + random + units)
+            self.emit(f"t_ = {s.name}_VALUE({arguments})")
+            self.write(i.vd, "t_", "e_")
+            written = ["t_"]
+        if s.flags is not None and s.sets_flags(i):
+            arguments = ", ".join([*written, "np.int64(f)", *names, *fields, *state])
+            self.set_flags(f"{s.name}_FLAGS({arguments}) != 0", "e_")
+
+    def _random(self) -> str:
+        """The lane's PRNG state, which then steps where the lane is enabled."""
+        self.uses_prng = True
+        self.emit("pr_ = p")
+        self.guarded("e_", "p = prng_step(p)")
+        return "pr_"
+
+    @property
+    def cc_enable(self) -> bool:
+        """UseLaneFlagsForLaneEnable, the same in every lane (the state semantics may read)."""
+        return self.enable
+
+    @property
+    def plain_product(self) -> bool:
+        """Whether SFPMUL reads a +0 addend as -0 (a host's; the state semantics may read)."""
+        return self.arch.mul_is_plain_product
+
+    @property
+    def units(self) -> dict[str, str]:
+        """The datapaths semantics receive, by the names programs call them."""
+        return {"multiply_add": self.fma}
+
     # --- MAD sub-unit --------------------------------------------------------------------------
-    def op_SFPMAD(self, i):
-        a, b, c = self.read(i.va), self.read(i.vb), self.read(i.vc)
-        a = f"({a} ^ SIGN)" if i.mod1 & NEGATE_VA else a
-        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
-        self.write(i.vd, f"{self.fma}({a}, {b}, {c})", self.en())
-
-    op_SFPADD = op_SFPMUL = op_SFPMAD
-
-    def op_SFPADDI(self, i):
-        c = self.read(i.vd)
-        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
-        self.write(i.vd, f"{self.fma}({i.imm16 << 16}, 0x3F800000, {c})", self.en())
-
-    def op_SFPMULI(self, i):
-        c = self.read(i.vd)
-        c = f"({c} ^ SIGN)" if i.mod1 & NEGATE_VC else c
-        self.write(i.vd, f"{self.fma}({i.imm16 << 16}, {c}, 0)", self.en())
-
-    def op_SFPMUL24(self, i):
-        a, b = f"({self.read(i.va)} & MANTISSA)", f"({self.read(i.vb)} & MANTISSA)"
-        product = f"(({a} * {b}) >> 23)" if i.mod1 & 1 else f"(({a} * {b}) & MANTISSA)"
-        self.write(i.vd, f"mul24_shift_add({product}, {self.read(i.vc)})", self.en())
-
-    def _lut_result(self, i, mod: int, slope: str, intercept: str) -> None:
-        d = f"{self.fma}({slope}, r3 & MAGNITUDE, {intercept})"
-        if mod & 4:                                              # SGN_RETAIN
-            d = f"(({d}) & MAGNITUDE) | (r3 & SIGN)"
-        self.write(i.vd, d, self.en())
-
-    def op_SFPLUT(self, i):
-        for r in range(4):
-            self.read(r)
-        coefficients = "(r0 if r3 & MAGNITUDE < 0x3F800000 else " \
-                       "(r1 if r3 & MAGNITUDE < 0x40000000 else r2))"
-        self.emit(f"w_ = {coefficients}")
-        self._lut_result(i, i.mod0, "lut8_to_fp32(w_ >> 8)", "lut8_to_fp32(w_)")
-
-    def op_SFPLUTFP32(self, i):
-        for r in range(8):
-            self.read(r)
-        mod1 = i.mod1
-        pick = "({0} if b_ < 0x3F800000 else ({1} if b_ < 0x40000000 else {2}))"
-        self.emit("b_ = r3 & MAGNITUDE")
-        if not mod1 & lut.FP16_6ENTRY_TABLE1:
-            self._lut_result(i, mod1, pick.format("r0", "r1", "r2"), pick.format("r4", "r5", "r6"))
-            return
-        if mod1 & lut.FP16_3ENTRY_TABLE == lut.FP16_3ENTRY_TABLE:
-            self.emit(f"w_ = {pick.format('r0', 'r1', 'r2')}")
-            self._lut_result(i, mod1, "lut16_to_fp32(w_ >> 16)", "lut16_to_fp32(w_)")
-            return
-        cut = 0x40800000 if mod1 & lut.FP16_6ENTRY_TABLE2 == lut.FP16_6ENTRY_TABLE2 else 0x40400000
-        self.emit(f"h_ = 16 if (0x3F000000 <= b_ < 0x3F800000) or (0x3FC00000 <= b_ < 0x40000000) "
-                  f"or b_ >= {cut:#x} else 0")
-        self._lut_result(i, mod1, f"lut16_to_fp32({pick.format('r0', 'r1', 'r2')} >> h_)",
-                         f"lut16_to_fp32({pick.format('r4', 'r5', 'r6')} >> h_)")
-
     # --- loads and stores -----------------------------------------------------------------------
     def _cell_tables(self, address: int, width: int, exchange: int, is_write: bool) -> list[str]:
         """Names of the per-lane Dst offset tables (high half first for 32 bits), registering
@@ -327,71 +321,7 @@ class Translation(PredicationOps):
             return x
         return "0"
 
-    def op_SFPLOADI(self, i):
-        imm, mod0 = i.imm16, i.mod0
-        if mod0 == 0:
-            value = str(imm << 16)
-        elif mod0 == 1:
-            value = f"fp16_floata_to_fp32({imm})"
-        elif mod0 == 2:
-            value = str(imm)
-        elif mod0 == 4:
-            value = str(((imm ^ 0x8000) - 0x8000) & 0xFFFFFFFF)
-        elif mod0 == 8:
-            value = f"({imm << 16} | ({self.read(i.vd)} & 0xFFFF))"
-        elif mod0 == 10:
-            value = f"(({self.read(i.vd)} & 0xFFFF0000) | {imm})"
-        else:
-            raise NotCompiled(f"SFPLOADI mod0 = {mod0} is undefined")
-        self.write(i.vd, value, self.en())
-
     # --- simple sub-unit: fields, integers, moves -----------------------------------------------
-    def op_SFPEXEXP(self, i):
-        self.emit(f"e_ = {self.en()}")
-        exponent = f"(({self.read(i.vc)} >> 23) & 0xFF)"
-        self.emit(f"t_ = {exponent if i.mod1 & 1 else exponent + ' - 127'}")
-        self.write(i.vd, "t_ & M32", "e_")
-        if i.vd < 8:
-            flags = "t_ < 0" if i.mod1 & 2 else "f"
-            self.set_flags(f"not ({flags})" if i.mod1 & 8 else flags, "e_")
-
-    def op_SFPEXMAN(self, i):
-        hidden = 0 if i.mod1 & 1 else 0x800000
-        self.write(i.vd, f"({self.read(i.vc)} & MANTISSA) | {hidden}", self.en())
-
-    def op_SFPSETEXP(self, i):
-        vc = self.read(i.vc)
-        if i.mod1 & 1:
-            exponent = str(i.imm12 & 0xFF)
-        elif i.mod1 & 2:
-            exponent = f"(({self.read(i.vd)} >> 23) & 0xFF)"
-        else:
-            exponent = f"({self.read(i.vd)} & 0xFF)"
-        self.write(i.vd, f"({vc} & 0x807FFFFF) | ({exponent} << 23)", self.en())
-
-    def op_SFPSETMAN(self, i):
-        mantissa = str(i.imm12 << 11) if i.mod1 & 1 else f"({self.read(i.vd)} & MANTISSA)"
-        self.write(i.vd, f"({self.read(i.vc)} & 0xFF800000) | {mantissa}", self.en())
-
-    def op_SFPSETSGN(self, i):
-        sign = str((i.imm12 & 1) << 31) if i.mod1 & 1 else f"({self.read(i.vd)} & SIGN)"
-        self.write(i.vd, f"({self.read(i.vc)} & MAGNITUDE) | {sign}", self.en())
-
-    def op_SFPDIVP2(self, i):
-        vc, imm8 = self.read(i.vc), i.imm12 & 0xFF
-        exponent = f"(({vc} >> 23) & 0xFF)"
-        new = f"({exponent} if {exponent} == 255 else ({exponent} + {imm8}) & 0xFF)" \
-            if i.mod1 & 1 else str(imm8)
-        self.write(i.vd, f"({vc} & 0x807FFFFF) | ({new} << 23)", self.en())
-
-    def op_SFPABS(self, i):
-        x = self.read(i.vc)
-        if i.mod1 & 1:
-            value = f"({x} & MAGNITUDE if SIGN <= {x} <= 0xFF800000 else {x})"
-        else:
-            value = f"((-{x}) & M32 if {x} >= SIGN else {x})"
-        self.write(i.vd, value, self.en())
-
     def op_SFPMOV(self, i):
         when = "True" if i.mod1 == 2 else self.en()
         if not i.mod1 & 8:
@@ -407,107 +337,10 @@ class Translation(PredicationOps):
         else:                              # LaneConfig (zero here) or nothing
             self.write(i.vd, "0", when)
 
-    def op_SFPIADD(self, i):
-        self.emit(f"e_ = {self.en()}")
-        c = self.read(i.vc)
-        if i.mod1 & integer.IADD_ARG_IMM:
-            result = f"({c} + {i.imm12 & 0xFFFFFFFF}) & M32"
-        elif i.mod1 & integer.IADD_SUBTRACT:
-            result = f"({c} - {self.read(i.vd)}) & M32"
-        else:
-            result = f"({c} + {self.read(i.vd)}) & M32"
-        self.emit(f"t_ = {result}")
-        self.write(i.vd, "t_", "e_")
-        if i.vd < 8:
-            flags = "f" if i.mod1 & integer.IADD_CC_NONE else "int32(t_) < 0"
-            self.set_flags(f"not ({flags})" if i.mod1 & integer.IADD_CC_GTE0 else flags, "e_")
-
-    def op_SFPSHFT(self, i):
-        x, amount = self.read(i.vd), f"int32({self.read(i.vc)})"
-        if i.mod1 & integer.SHFT_ARG_IMM:
-            if i.mod1 & integer.SHFT_ARG_IMM_USE_VC:
-                x = self.read(i.vc)
-            amount = str(i.imm12)
-        self.emit(f"a_ = {amount}")
-        right = f"(int32({x}) >> ((-a_) & 31)) & M32" if i.mod1 & integer.SHFT_ARITHMETIC \
-            else f"{x} >> ((-a_) & 31)"
-        self.write(i.vd, f"(({x} << (a_ & 31)) & M32 if a_ >= 0 else {right})", self.en())
-
-    def _bitwise(self, i, operator: str):
-        source = self.read(i.imm12 & 15 if i.mod1 & integer.USE_VB else i.vd)
-        self.write(i.vd, f"{source} {operator} {self.read(i.vc)}", self.en())
-
-    def op_SFPAND(self, i):
-        self._bitwise(i, "&")
-
-    def op_SFPOR(self, i):
-        self._bitwise(i, "|")
-
-    def op_SFPXOR(self, i):
-        self.write(i.vd, f"{self.read(i.vd)} ^ {self.read(i.vc)}", self.en())
-
-    def op_SFPNOT(self, i):
-        self.write(i.vd, f"(~{self.read(i.vc)}) & M32", self.en())
-
-    def op_SFPLZ(self, i):
-        self.emit(f"e_ = {self.en()}")
-        mask = 0x7FFFFFFF if i.mod1 & integer.LZ_NOSGN_MASK else 0xFFFFFFFF
-        self.emit(f"t_ = {self.read(i.vc)} & {mask}")
-        self.write(i.vd, "leading_zeros32(t_)", "e_")
-        if i.vd < 8 and i.mod1 & (integer.LZ_CC_NE0 | integer.LZ_CC_COMP):
-            flags = "t_ != 0" if i.mod1 & integer.LZ_CC_NE0 else "f"
-            self.set_flags(f"not ({flags})" if i.mod1 & integer.LZ_CC_COMP else flags, "e_")
-
     def op_SFPNOP(self, i):
         pass
 
     # --- conversions --------------------------------------------------------------------------
-    def op_SFPSTOCHRND(self, i):
-        self.uses_prng = True
-        self.emit(f"e_ = {self.en()}")
-        self.emit("t_ = p & MANTISSA")                    # _threshold: every lane advances
-        self.guarded("e_", "p = prng_step(p)")
-        threshold = {convert.RND_NEAREST: "0x400000", convert.RND_ZERO: "0x7FFFFF"}.get(
-            i.round_mode, "t_")
-        x, mode = self.read(i.vc), i.mod1 & 7
-        if mode in (0, 1):
-            drop, shift = (13, 10) if mode == 0 else (16, 7)
-            value = f"drop_mantissa_bits({x}, {drop}, ({threshold}) >> {shift})"
-        elif mode in (4, 5):
-            shift = str(i.imm5) if i.mod1 & convert.USE_IMM5 else f"({self.read(i.vb)} & 31)"
-            value = f"int_to_int8({x}, {shift}, {mode == 4}, {threshold})"
-        else:
-            keep_sign, largest = convert._FLOAT_TO_INT[mode]
-            value = f"float_to_int({x}, {keep_sign}, {largest}, {threshold})"
-        self.write(i.vd, value, "e_")
-
-    def op_SFPCAST(self, i):
-        self.emit(f"e_ = {self.en()}")
-        x = self.read(i.vc)
-        if i.mod1 == convert.CAST_INT32_ABS:
-            value = f"((-{x}) & M32 if {x} & SIGN else {x})"
-        elif i.mod1 == convert.CAST_INT32_SM32:
-            value = f"twos_complement_to_sign_magnitude({x})"
-        else:
-            stochastic = i.mod1 == convert.CAST_RND_STOCH
-            if stochastic:
-                self.uses_prng = True
-                self.emit("t_ = p")
-                self.guarded("e_", "p = prng_step(p)")
-            value = f"sign_magnitude_to_fp32({x}, {'t_' if stochastic else 0}, {stochastic})"
-        self.write(i.vd, value, "e_")
-
-    def op_SFPARECIP(self, i):
-        x = self.read(i.vc)
-        if i.mod1 == convert.ARECIP_RECIP:
-            value = f"({x} & SIGN) | approx_recip({x} & MAGNITUDE)"
-        elif i.mod1 == convert.ARECIP_COND_RECIP:
-            value = f"(approx_recip({x} & MAGNITUDE) if int32({self.read(i.imm12 & 15)}) < 0 " \
-                    f"else {x})"
-        else:
-            value = f"({x} & SIGN) | approx_exp({x} & MAGNITUDE)"
-        self.write(i.vd, value, self.en())
-
     # --- lane movement and configuration -------------------------------------------------------
     def op_SFPSWAP(self, i):
         c, d = self.read(i.vc), self.read(i.vd)

@@ -6,16 +6,17 @@ MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 """
 from __future__ import annotations
 
-import numpy as np
-
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.lanewise import VA, VB, VC, Semantics, helper
 from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod, operand_vc_of_vd
 
-SIGN = np.uint32(0x80000000)
-ONE = np.uint32(0x3F800000)
+SIGN = 0x80000000
+ONE = 0x3F800000
+MANTISSA = 0x7FFFFF
 
 # Mod1 bits (Blackhole defines 1 and 2; Wormhole rejects them as modes, see arch.py)
 NEGATE_VA, NEGATE_VC, INDIRECT_VA, INDIRECT_VD = 1, 2, 4, 8
+UPPER = 1                                # SFPMUL24: the product's bits 23..45
 
 
 def indirect(m, field: int, use_l7: bool):
@@ -28,75 +29,86 @@ def destination(m, i, mod1: int):
     return indirect(m, i.vd, mod1 & INDIRECT_VD and i.vd != 16)
 
 
-def _operands(m, i):
-    a = m.read(indirect(m, i.va, i.mod1 & INDIRECT_VA))
-    b, c = m.read(i.vb), m.read(i.vc)
-    if i.mod1 & NEGATE_VA:
-        a = a ^ SIGN
-    if i.mod1 & NEGATE_VC:
-        c = c ^ SIGN
-    return a, b, c
+def indirect_registers(m, i):
+    """The Machine's (VA, VB, VC) and destination with INDIRECT_VA / INDIRECT_VD (per lane
+    through L7; compiled programs do not address registers that way)."""
+    return ([indirect(m, i.va, i.mod1 & INDIRECT_VA), i.vb, i.vc],
+            destination(m, i, i.mod1))
 
 
-def sfpmad(m, i):
-    """SFPMAD / SFPADD / SFPMUL: ``VD = VA * VB + VC`` (the three opcodes are one operation;
-    SFPADD and SFPMUL are its spellings for VB = 1.0 and VC = 0)."""
-    m.write(destination(m, i, i.mod1), m.arch.fma(*_operands(m, i)))
+def immediate_destination(m, i):
+    """SFPADDI / SFPMULI on the Machine: VC (= VD unless SFPLOADMACRO chose it), and VD or
+    per lane ``L[7] & 15`` with INDIRECT_VD."""
+    return [operand_vc_of_vd(i)], destination(m, i, i.mod1)
 
 
-def sfpmul(m, i):
-    """SFPMUL: the SFPMAD operation on both chips; the platform's plain product on a
-    binary32 host (``Arch.multiply``)."""
-    m.write(destination(m, i, i.mod1), m.arch.multiply(*_operands(m, i)))
+def sfpmad(va, vb, vc, mod1, multiply_add):
+    """SFPMAD / SFPADD: ``VD = VA * VB + VC`` in the chip's multiply-add (the three opcodes
+    are one operation; SFPADD and SFPMUL are its spellings for VB = 1.0 and VC = 0).
+    Blackhole's NEGATE_VA / NEGATE_VC flip the operands' signs first."""
+    a = va ^ SIGN if mod1 & NEGATE_VA else va
+    c = vc ^ SIGN if mod1 & NEGATE_VC else vc
+    return multiply_add(a, vb, c)
 
 
-def sfpaddi(m, i):
+def sfpmul(va, vb, vc, mod1, plain_product, multiply_add):
+    """SFPMUL: the SFPMAD operation on both chips; on a binary32 host the platform's plain
+    product, which reads a +0 addend as -0 (``Arch.mul_is_plain_product``)."""
+    c = vc ^ SIGN if mod1 & NEGATE_VC else vc
+    if plain_product and c == 0:
+        c = SIGN
+    return multiply_add(va ^ SIGN if mod1 & NEGATE_VA else va, vb, c)
+
+
+def sfpaddi(vc, imm16, mod1, multiply_add):
     """SFPADDI: ``VD = bf16(Imm16) * 1.0 + VC`` (the immediate is widened by ``<< 16``; VC = VD
     unless SFPLOADMACRO chose it)."""
-    c = m.read(operand_vc_of_vd(i))
-    if i.mod1 & NEGATE_VC:
-        c = c ^ SIGN
-    m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), ONE, c))
+    return multiply_add(imm16 << 16, ONE, vc ^ SIGN if mod1 & NEGATE_VC else vc)
 
 
-def sfpmuli(m, i):
+def sfpmuli(vc, imm16, mod1, multiply_add):
     """SFPMULI: ``VD = bf16(Imm16) * VC + 0`` (VC = VD unless SFPLOADMACRO chose it; a +0
     addend: on Blackhole too it cannot yield -0; NEGATE_VC negates the multiplicand)."""
-    c = m.read(operand_vc_of_vd(i))
-    if i.mod1 & NEGATE_VC:
-        c = c ^ SIGN
-    m.write(destination(m, i, i.mod1), m.arch.fma(np.uint32(i.imm16 << 16), c, np.uint32(0)))
+    return multiply_add(imm16 << 16, vc ^ SIGN if mod1 & NEGATE_VC else vc, 0)
 
 
-UPPER = 1
-MANTISSA = np.uint64(0x7FFFFF)
-
-
-def _mul24_shift_add(p, z):
+@helper
+def mul24_shift_add(p, z):
     """Non-contractual artefact of SFPMUL24 with VC != 0 (reusing the FP datapath's aligner):
     ``z``'s significand, aligned against a fixed exponent 129, is added to the product bits."""
-    p, z = p.astype(np.int64), z.astype(np.int64)
     ze = (z >> 23) & 0xFF
-    re = np.maximum(129, ze)
+    if ze == 0:
+        return p
+    re = max(129, ze)
     s = (re - ze) & 31
     zm = ((z & 0x7FFFFF) | 0x800000) << 3
     p = p >> ((re - 129) & 31)
     q = zm >> s
-    carry = np.where((((q << s) ^ zm) & 0xFFFFFFFF) > 0xFFFF, 0x10000, 0)
-    added = (p + q + carry) & 0x7FFFFF
-    result = np.where(q != 0, added, p)
-    return np.where(ze == 0, p, result).astype(np.uint32)
+    if q == 0:
+        return p
+    carry = 0x10000 if (((q << s) ^ zm) & 0xFFFFFFFF) > 0xFFFF else 0
+    return (p + q + carry) & 0x7FFFFF
 
 
-def sfpmul24(m, i):
+def sfpmul24(va, vb, vc, mod1):
     """SFPMUL24 (Blackhole): 23 x 23-bit integer multiply of the mantissa fields; the low 23
     bits of the product, or with UPPER its bits 23..45. A non-zero VC adds itself in a
     non-contractual way (software uses VC = 9)."""
-    a = m.read(indirect(m, i.va, i.mod1 & INDIRECT_VA)).astype(np.uint64) & MANTISSA
-    b = m.read(i.vb).astype(np.uint64) & MANTISSA
-    product = (a * b >> np.uint64(23)) if i.mod1 & UPPER else (a * b) & MANTISSA
-    result = _mul24_shift_add(product.astype(np.uint32), m.read(i.vc))
-    m.write(destination(m, i, i.mod1), result)
+    product = (va & MANTISSA) * (vb & MANTISSA)
+    return mul24_shift_add(product >> 23 if mod1 & UPPER else product & MANTISSA, vc)
+
+
+MULTIPLY_ADD = ("multiply_add",)
+SFPMAD = Semantics("SFPMAD", sfpmad, (VA, VB, VC), ("mod1",), units=MULTIPLY_ADD,
+                   registers=indirect_registers)
+SFPMUL = Semantics("SFPMUL", sfpmul, (VA, VB, VC), ("mod1",), state=("plain_product",),
+                   units=MULTIPLY_ADD, registers=indirect_registers)
+SFPADDI = Semantics("SFPADDI", sfpaddi, (operand_vc_of_vd,), ("imm16", "mod1"),
+                    units=MULTIPLY_ADD, registers=immediate_destination)
+SFPMULI = Semantics("SFPMULI", sfpmuli, (operand_vc_of_vd,), ("imm16", "mod1"),
+                    units=MULTIPLY_ADD, registers=immediate_destination)
+SFPMUL24 = Semantics("SFPMUL24", sfpmul24, (VA, VB, VC), ("mod1",),
+                     registers=indirect_registers)
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,15 +145,15 @@ def _immediate(mnemonic, opcode, execute):
                   writes=rec.indirect_vd_writes("mod1"), cost_class=rec.MAD_CLASS)
 
 
-RECORDS = (_immediate("SFPMULI", 0x74, sfpmuli), _immediate("SFPADDI", 0x75, sfpaddi),
-           _mad("SFPMAD", 0x84, sfpmad), _mad("SFPADD", 0x85, sfpmad),
-           _mad("SFPMUL", 0x86, sfpmul))
+RECORDS = (_immediate("SFPMULI", 0x74, SFPMULI), _immediate("SFPADDI", 0x75, SFPADDI),
+           _mad("SFPMAD", 0x84, SFPMAD), _mad("SFPADD", 0x85, SFPMAD),
+           _mad("SFPMUL", 0x86, SFPMUL))
 BLACKHOLE = {
     "SFPMAD": _BLACKHOLE_MAD, "SFPADD": _BLACKHOLE_MAD, "SFPMUL": _BLACKHOLE_MAD,
     **{m: {"modes": frozenset({0, 2, 8, 10}),
            "mod_names": rec.names(f"{m}_MOD1", INDIRECT_VD=8, NEGATE_VC=2)}
        for m in ("SFPMULI", "SFPADDI")},
-    "SFPMUL24": Opcode("SFPMUL24", 0x98, rec.mad_format(), MAD, sfpmul24, "mod1",
+    "SFPMUL24": Opcode("SFPMUL24", 0x98, rec.mad_format(), MAD, SFPMUL24, "mod1",
                        frozenset({0, 1, 4, 5, 8, 9, 12, 13}),
                        rec.names("SFPMUL24_MOD1", UPPER=1, INDIRECT_VA=4, INDIRECT_VD=8),
                        reads=_mad_reads, writes=rec.indirect_vd_writes("mod1"),

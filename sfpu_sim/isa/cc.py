@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.lanewise import VC, Semantics
 from sfpu_sim.isa.spec import SIMPLE, Opcode, UndefinedBehaviour, Unsupported, operand_vb
 
 MAGNITUDE = np.uint32(0x7FFFFFFF)
@@ -79,22 +80,31 @@ def sets_lane_flags(i) -> bool:
 
 
 IMM_BIT0, CLEAR = 1, 8
-LREG_TESTS = {0: lambda c: c < 0, 2: lambda c: c != 0, 4: lambda c: c >= 0, 6: lambda c: c == 0}
+LREG_LT0, LREG_NE0, LREG_GTE0, LREG_EQ0 = 0, 2, 4, 6
 
 
-def sfpsetcc(m, i):
+def sfpsetcc(flag, vc, imm12, mod1, cc_enable):
     """SFPSETCC: LaneFlags = a test of ``L[VC]`` as raw int32 (mod1 0 ``< 0``, 2 ``!= 0``,
     4 ``>= 0``, 6 ``== 0``), or Imm1 (mod1 & 1 IMM_BIT0), or False (mod1 & 8 CLEAR).
 
     In enabled lanes only; with UseLaneFlagsForLaneEnable false the flag becomes False whatever
     the mode. Raw bits: -0 is negative and non-zero, +NaN is >= 0, denormals are non-zero."""
-    if not m.cc.enable or i.mod1 & CLEAR:
-        flags = False
-    elif i.mod1 & IMM_BIT0:
-        flags = bool(i.imm12 & 1)
-    else:
-        flags = LREG_TESTS[i.mod1](m.read(i.vc).view(np.int32))
-    m.set_flags(flags)
+    if not cc_enable or mod1 & CLEAR:
+        return 0
+    if mod1 & IMM_BIT0:
+        return imm12 & 1
+    negative = vc >= 0x80000000
+    if mod1 == LREG_LT0:
+        return 1 if negative else 0
+    if mod1 == LREG_NE0:
+        return 1 if vc != 0 else 0
+    if mod1 == LREG_GTE0:
+        return 0 if negative else 1
+    return 1 if vc == 0 else 0
+
+
+SFPSETCC = Semantics("SFPSETCC", None, (VC,), ("imm12", "mod1"), flags=sfpsetcc,
+                     sets_flags=lambda i: True, state=("cc_enable",))
 
 
 EC, EI, RI = 1, 2, 8
@@ -239,7 +249,7 @@ def _comparison(mnemonic, opcode, execute):      # SFPGT / SFPLE write VD only w
 
 
 RECORDS = (
-    Opcode("SFPSETCC", 0x7B, rec.imm12_format(0, 1), SIMPLE, sfpsetcc, "mod1",
+    Opcode("SFPSETCC", 0x7B, rec.imm12_format(0, 1), SIMPLE, SFPSETCC, "mod1",
            frozenset({0, 1, 2, 4, 6, 8}),
            rec.names("SFPSETCC_MOD1", IMM_BIT0=1, CLEAR=8, LREG_LT0=0, LREG_NE0=2, LREG_GTE0=4,
                    LREG_EQ0=6),

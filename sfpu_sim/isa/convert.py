@@ -15,13 +15,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim import formats
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.lanewise import VB, VC, Semantics, helper, leading_zeros32
 from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
 
-SIGN = np.uint32(0x80000000)
-MAGNITUDE = np.uint32(0x7FFFFFFF)
-MANTISSA = np.uint32(0x007FFFFF)
+SIGN = 0x80000000
+MAGNITUDE = 0x7FFFFFFF
+MANTISSA = 0x007FFFFF
+EXPONENT = 0x7F800000
+M32 = 0xFFFFFFFF
+
+# --------------------------------------------------------------------------------------------
+# Integer encodings (SFPCAST, and SFPLOAD / SFPSTORE's sign-magnitude modes)
+# --------------------------------------------------------------------------------------------
+
+
+@helper
+def sign_magnitude_to_twos_complement(x):
+    magnitude = x & MAGNITUDE
+    return (-magnitude) & M32 if x & SIGN else magnitude
+
+
+@helper
+def twos_complement_to_sign_magnitude(x):
+    """One operation both ways: -0 and -2**31 map onto each other."""
+    sign = x & SIGN
+    return sign | (((-x) & M32 if sign else x) & MAGNITUDE)
+
 
 # --------------------------------------------------------------------------------------------
 # SFP_STOCH_RND
@@ -31,81 +51,90 @@ MANTISSA = np.uint32(0x007FFFFF)
 RND_NEAREST, RND_STOCH, RND_ZERO = 0, 1, 2
 USE_IMM5 = 8
 
-# Float -> integer modes: (keep the sign, largest magnitude)
-_FLOAT_TO_INT = {2: (False, 255), 3: (True, 127), 6: (False, 65535), 7: (True, 32767)}
 
-
-def _threshold(m, i, lanes):
+@helper
+def _threshold(round_mode, random):
     """The 23-bit round-up threshold ``P``. Every executing lane advances its PRNG whatever the
     rounding mode (newest revisions; the 2025-06 Wormhole text advanced it only when
     stochastic); nearest and toward-zero then overwrite ``P``. Toward zero uses
     ``0x7FFFFF``, so with the ``>=`` comparison it still rounds up all-ones discarded bits
     (the documented Blackhole bug)."""
-    prng = m.advance_prng(lanes) & MANTISSA
-    if i.round_mode == RND_NEAREST:
-        return np.uint32(0x400000)
-    if i.round_mode == RND_ZERO:
-        return np.uint32(0x7FFFFF)
-    return prng
+    if round_mode == RND_NEAREST:
+        return 0x400000
+    if round_mode == RND_ZERO:
+        return 0x7FFFFF
+    return random & MANTISSA
 
 
-def _float_to_float(x, mode, threshold):
-    """FP32 -> FP32 keeping 10 (mode 0, FP16A) or 7 (mode 1, FP16B) mantissa bits."""
-    drop, shift = (13, 10) if mode == 0 else (16, 7)
-    return formats.fp32_drop_mantissa_bits(x, drop, threshold >> np.uint32(shift))
+@helper
+def drop_mantissa_bits(x, drop, threshold):
+    """FP32 -> FP32 keeping ``23 - drop`` mantissa bits: the discarded bits round up when
+    ``>= threshold``; zero and denormals -> +0, Inf/NaN -> signed Inf."""
+    e = x & EXPONENT
+    if e == 0:
+        return 0
+    if e == EXPONENT:
+        return x & 0xFF800000
+    discarded = x & ((1 << drop) - 1)
+    return x - discarded + ((1 << drop) if discarded >= threshold else 0)
 
 
+@helper
 def _float_to_int(x, mode, threshold):
-    """FP32 -> sign-magnitude integer clamped to the mode's range (|x| < 0.5 gives 0 whatever
-    the rounding, |x| >= 2**16, Inf and NaN the largest magnitude)."""
-    keep_sign, largest = _FLOAT_TO_INT[mode]
-    sign = x & SIGN if keep_sign else np.uint32(0)
-    e = ((x >> 23) & 0xFF).astype(np.int64) - 127
-    significand = (np.uint64(0x800000) | (x & MANTISSA)).astype(np.uint64)
-    fixed = np.where(e >= 0, significand << np.clip(e, 0, 15).astype(np.uint64),
-                     significand >> np.uint64(1))               # 23 fraction bits
-    magnitude = (fixed >> np.uint64(23)) + ((fixed & np.uint64(0x7FFFFF)) >= threshold)
-    largest = np.uint64(largest)
-    magnitude = np.minimum(magnitude, largest)
-    magnitude = np.where(e < -1, np.uint64(0), np.where(e >= 16, largest, magnitude))
-    magnitude = magnitude.astype(np.uint32)
-    return np.where(magnitude == 0, np.uint32(0), sign | magnitude)
+    """FP32 -> sign-magnitude integer clamped to the mode's range, 2 UINT8, 3 INT8, 6 UINT16,
+    7 INT16 (|x| < 0.5 gives 0 whatever the rounding, |x| >= 2**16, Inf and NaN the largest
+    magnitude)."""
+    keep_sign = mode & 1
+    largest = (255 if mode == 2 else 127) if mode < 4 else (65535 if mode == 6 else 32767)
+    sign = x & SIGN if keep_sign else 0
+    e = ((x >> 23) & 0xFF) - 127
+    if e < -1:
+        return 0
+    if e >= 16:
+        magnitude = largest
+    else:
+        significand = 0x800000 | (x & MANTISSA)
+        fixed = significand << min(e, 15) if e >= 0 else significand >> 1   # 23 fraction bits
+        magnitude = min((fixed >> 23) + ((fixed & 0x7FFFFF) >= threshold), largest)
+    return 0 if magnitude == 0 else sign | magnitude
 
 
+@helper
 def _int_to_int8(x, shift, mode, threshold):
     """Sign-magnitude int32 -> 8-bit range: magnitude shifted right by ``shift`` (0..31) with
     the shifted-out bits (at most 23 of them count) deciding the round-up; mode 4 (UINT8)
     takes the absolute value and clamps to 255, mode 5 (INT8) clamps to 127."""
-    fixed = ((x & MAGNITUDE).astype(np.uint64) << np.uint64(23)) >> np.asarray(shift, np.uint64)
-    magnitude = (fixed >> np.uint64(23)) + ((fixed & np.uint64(0x7FFFFF)) >= threshold)
+    fixed = ((x & MAGNITUDE) << 23) >> shift
+    magnitude = (fixed >> 23) + ((fixed & 0x7FFFFF) >= threshold)
     if mode == 4:
-        return np.minimum(magnitude, np.uint64(255)).astype(np.uint32)
-    magnitude = np.minimum(magnitude, np.uint64(127)).astype(np.uint32)
-    return np.where(magnitude == 0, np.uint32(0), (x & SIGN) | magnitude)
+        return min(magnitude, 255)
+    magnitude = min(magnitude, 127)
+    return 0 if magnitude == 0 else (x & SIGN) | magnitude
 
 
-def sfpstochrnd(m, i):
+def sfpstochrnd(vc, vb, imm5, mod1, round_mode, random):
     """SFP_STOCH_RND, three flavours by ``Mod1 & 7``: 0/1 FP32 -> FP32 with FP16A / FP16B
     precision (zero and denormals -> +0, Inf/NaN -> signed Inf); 2/3/6/7 FP32 -> UINT8 / INT8 /
     UINT16 / INT16 sign-magnitude; 4/5 sign-magnitude INT32 -> UINT8 / INT8 shifted right by
     ``Imm5`` (USE_IMM5) or ``VB & 31``. The float flavours ignore Mod1 bit 3 (USE_IMM5).
 
-    Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic; 2
-    (Blackhole) toward zero. "Round up" is always ``discarded >= P`` as documented, including
-    its bugs (stochastic upward bias; toward zero rounding all-ones discarded bits away)."""
-    lanes = m.enabled
-    threshold = _threshold(m, i, lanes)
-    x = m.read(i.vc)
-    mode = i.mod1 & 7
-    if mode in (0, 1):
-        result = _float_to_float(x, mode, threshold)
-    elif mode in (4, 5):
-        shift = i.imm5 if i.mod1 & USE_IMM5 else m.read(i.vb) & np.uint32(31)
-        result = _int_to_int8(x, shift, mode, threshold)
-    else:
-        result = _float_to_int(x, mode, threshold)
-    m.write(i.vd, result, lanes)
+    Rounding (field ``round_mode``): 0 nearest, ties away from zero; 1 stochastic (``random``:
+    the lane's PRNG state); 2 (Blackhole) toward zero. "Round up" is always ``discarded >= P``
+    as documented, including its bugs (stochastic upward bias; toward zero rounding all-ones
+    discarded bits away)."""
+    threshold = _threshold(round_mode, random)
+    mode = mod1 & 7
+    if mode == 0:
+        return drop_mantissa_bits(vc, 13, threshold >> 10)
+    if mode == 1:
+        return drop_mantissa_bits(vc, 16, threshold >> 7)
+    if mode == 4 or mode == 5:
+        return _int_to_int8(vc, imm5 if mod1 & USE_IMM5 else vb & 31, mode, threshold)
+    return _float_to_int(vc, mode, threshold)
 
+
+SFP_STOCH_RND = Semantics("SFP_STOCH_RND", sfpstochrnd, (VC, VB), ("imm5", "mod1", "round_mode"),
+                          prng=lambda i: True)
 
 # --------------------------------------------------------------------------------------------
 # SFPCAST
@@ -114,37 +143,36 @@ def sfpstochrnd(m, i):
 CAST_RND_STOCH, CAST_INT32_ABS, CAST_INT32_SM32 = 1, 2, 3
 
 
-def _sign_magnitude_to_fp32(m, x, stochastic: bool, lanes):
+@helper
+def _sign_magnitude_to_fp32(x, random, stochastic):
     """Sign-magnitude int32 -> FP32, exact up to 2**24; beyond, round to nearest even, or
     stochastically: round up when the 7 bits below the kept ones exceed 7 PRNG bits (strict
-    ``>``; the PRNG advances in every executing lane). -0 stays -0."""
+    ``>``). -0 stays -0."""
     sign, magnitude = x & SIGN, x & MAGNITUDE
-    leading = np.where(magnitude == 0, 157, 32 - formats.bit_length(magnitude)).astype(np.uint32)
-    normalised = magnitude << (leading & np.uint32(31))
-    result = sign + ((np.uint32(157) - leading) << np.uint32(23)) + (normalised >> np.uint32(8))
+    leading = 157 if magnitude == 0 else leading_zeros32(magnitude)
+    normalised = (magnitude << (leading & 31)) & M32
+    result = sign + ((157 - leading) << 23) + (normalised >> 8)
     if stochastic:
-        random = (m.advance_prng(lanes) >> np.uint32(9)) & np.uint32(0xFE)
-        up = (normalised & np.uint32(0xFE)) > random
+        up = (normalised & 0xFE) > ((random >> 9) & 0xFE)
     else:
-        up = ((normalised & np.uint32(0x80)) != 0) & ((normalised & np.uint32(0x17F)) != 0)
-    return result + up.astype(np.uint32)
+        up = (normalised & 0x80) != 0 and (normalised & 0x17F) != 0
+    return (result + up) & M32
 
 
-def sfpcast(m, i):
+def sfpcast(vc, mod1, random):
     """SFPCAST. Mod1 0: sign-magnitude int32 -> FP32 round to nearest even; 1: the same with
-    7-bit stochastic rounding (the only mode that advances the PRNG). Blackhole 2: two's
-    complement absolute value (documented hardware bug; -2**31 stays); 3: two's complement <->
-    sign-magnitude (one operation both ways; -0 and -2**31 map onto each other)."""
-    lanes = m.enabled
-    x = m.read(i.vc)
-    negative = (x & SIGN) != 0
-    if i.mod1 == CAST_INT32_ABS:
-        result = np.where(negative, np.uint32(0) - x, x)
-    elif i.mod1 == CAST_INT32_SM32:
-        result = formats.twos_complement_to_sign_magnitude(x)
-    else:
-        result = _sign_magnitude_to_fp32(m, x, i.mod1 == CAST_RND_STOCH, lanes)
-    m.write(i.vd, result, lanes)
+    7-bit stochastic rounding (the only mode that advances the PRNG: ``random`` is the lane's
+    state). Blackhole 2: two's complement absolute value (documented hardware bug; -2**31
+    stays); 3: two's complement <-> sign-magnitude (one operation both ways; -0 and -2**31 map
+    onto each other)."""
+    if mod1 == CAST_INT32_ABS:
+        return (-vc) & M32 if vc & SIGN else vc
+    if mod1 == CAST_INT32_SM32:
+        return twos_complement_to_sign_magnitude(vc)
+    return _sign_magnitude_to_fp32(vc, random, mod1 == CAST_RND_STOCH)
+
+
+SFPCAST = Semantics("SFPCAST", sfpcast, (VC,), ("mod1",), prng=lambda i: i.mod1 == CAST_RND_STOCH)
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,46 +222,52 @@ assert ELUT.size == 896
 ELUT_BASE = 0x3C80
 
 
+@helper
 def approx_recip(a):
     """ApproxRecip of a non-negative FP32 pattern: 0 and denormals -> +Inf; up to 2**126 the
     exponent ``253 - E`` with 7 table mantissa bits (within 0.9944..1.0054 of 1/x); from
     2**126 on (Inf and NaN included) -> +0."""
-    exponent = (np.uint32(253) - np.minimum(a >> np.uint32(23), np.uint32(253))) << np.uint32(23)
-    normal = exponent | (RLUT[(a >> np.uint32(16)) & np.uint32(0x7F)] << np.uint32(16))
-    return np.where(a < 0x00800000, np.uint32(0x7F800000),
-                    np.where(a < 0x7E800000, normal, np.uint32(0))).astype(np.uint32)
+    if a < 0x00800000:
+        return 0x7F800000
+    if a >= 0x7E800000:
+        return 0
+    return ((253 - min(a >> 23, 253)) << 23) | (np.int64(RLUT[(a >> 16) & 0x7F]) << 16)
 
 
+@helper
 def approx_exp(a):
     """ApproxExp of a non-negative FP32 pattern (useful on [0, 2): within 0.9922..1.016 of
     e**x). The input's low 16 bits are copied into the result's; the table byte is ORed in at
     bit 16 over a 1.0 (below 0.6953125) or 2.0 base; from 2.0 on (Inf, NaN included) the
     result is ``0x40800000 | low 16 bits``; below 2**-6, ``0x3F810000 | low 16 bits``; 0 and
     denormals give 1.0."""
-    low = a & np.uint32(0xFFFF)
-    index = np.clip((a >> np.uint32(16)).astype(np.int64) - ELUT_BASE, 0, ELUT.size - 1)
-    table = (ELUT[index] << np.uint32(16)) | low
-    return np.select(
-        [a < 0x00800000, a < 0x3C800000, a < 0x3F320000, a < 0x40000000],
-        [np.uint32(0x3F800000), np.uint32(0x3F810000) | low, np.uint32(0x3F800000) | table,
-         np.uint32(0x40000000) | table],
-        np.uint32(0x40800000) | low).astype(np.uint32)
+    low = a & 0xFFFF
+    if a < 0x00800000:
+        return 0x3F800000
+    if a < 0x3C800000:
+        return 0x3F810000 | low
+    table = (np.int64(ELUT[min(max((a >> 16) - ELUT_BASE, 0), ELUT.size - 1)]) << 16) | low
+    if a < 0x3F320000:
+        return 0x3F800000 | table
+    if a < 0x40000000:
+        return 0x40000000 | table
+    return 0x40800000 | low
 
 
-def sfparecip(m, i):
+def sfparecip(vc, vb, mod1):
     """SFPARECIP (Blackhole): approximate ``1/x`` (RECIP) or ``e**|x|`` (EXP) by table lookup
     on 7 mantissa bits, computed on ``|VC|`` with VC's sign put back on the result (so EXP of a
     negative x gives ``-e**|x|``). COND_RECIP: where ``VB`` (``Imm12 & 15``) is negative as
     int32, ``approx_recip(|VC|)`` without the sign; elsewhere VC unchanged."""
-    x = m.read(i.vc)
-    sign, a = x & SIGN, x & MAGNITUDE
-    if i.mod1 == ARECIP_RECIP:
-        result = sign | approx_recip(a)
-    elif i.mod1 == ARECIP_COND_RECIP:
-        result = np.where(m.read(i.imm12 & 15).view(np.int32) < 0, approx_recip(a), x)
-    else:
-        result = sign | approx_exp(a)
-    m.write(i.vd, result)
+    sign, a = vc & SIGN, vc & MAGNITUDE
+    if mod1 == ARECIP_RECIP:
+        return sign | approx_recip(a)
+    if mod1 == ARECIP_COND_RECIP:
+        return approx_recip(a) if vb & SIGN else vc
+    return sign | approx_exp(a)
+
+
+SFPARECIP = Semantics("SFPARECIP", sfparecip, (VC, lambda i: i.imm12 & 15), ("mod1",))
 
 
 # --------------------------------------------------------------------------------------------
@@ -254,13 +288,13 @@ RECORDS = (
     # Every Mod1: bit 3 is the int flavour's UseImm5; the float flavours read Mod1 as bits 0-2
     # (Bits32.lua SFPSTOCHRND) and no Imm5, and tt-llk's SFPLOADMACRO exp template sets it
     # (Mod1 14, FP32_TO_UINT16).
-    Opcode("SFP_STOCH_RND", 0x8E, _stochrnd_operands(1), ROUND, sfpstochrnd, "mod1",
+    Opcode("SFP_STOCH_RND", 0x8E, _stochrnd_operands(1), ROUND, SFP_STOCH_RND, "mod1",
            rec.EVERY_MODE,
            rec.names("SFPSTOCHRND_MOD1", FP32_TO_FP16A=0, FP32_TO_FP16B=1, FP32_TO_UINT8=2,
                    FP32_TO_INT8=3, INT32_TO_UINT8=4, INT32_TO_INT8=5, FP32_TO_UINT16=6,
                    FP32_TO_INT16=7, USE_IMM5=8),
            reads=_stochrnd_reads, writes=rec.vd, cost_class=rec.CONVERSION),
-    Opcode("SFPCAST", 0x90, (lreg("vc", 8), lreg("vd", 4), mod("mod1", 0)), SIMPLE, sfpcast,
+    Opcode("SFPCAST", 0x90, (lreg("vc", 8), lreg("vd", 4), mod("mod1", 0)), SIMPLE, SFPCAST,
            "mod1", frozenset({0, 1}), rec.names("SFPCAST_MOD1", RND_EVEN=0, RND_STOCH=1),
            reads=rec.vc, writes=rec.vd, cost_class=rec.CONVERSION),
 )
@@ -269,7 +303,7 @@ BLACKHOLE = {
     "SFPCAST": {"modes": frozenset(range(4)),
                 "mod_names": rec.names("SFPCAST_MOD1", RND_EVEN=0, RND_STOCH=1, INT32_ABS=2,
                                      INT32_SM32=3)},
-    "SFPARECIP": Opcode("SFPARECIP", 0x99, rec.imm12_format(0, 15), SIMPLE, sfparecip, "mod1",
+    "SFPARECIP": Opcode("SFPARECIP", 0x99, rec.imm12_format(0, 15), SIMPLE, SFPARECIP, "mod1",
                         frozenset({0, 1, 2}),
                         rec.names("SFPARECIP_MOD1", RECIP=0, COND_RECIP=1, EXP=2),
                         reads=lambda i: frozenset({i.vc, i.imm12 & 15} if i.mod1 == 1

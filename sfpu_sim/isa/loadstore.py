@@ -28,6 +28,7 @@ import numpy as np
 from sfpu_sim import formats
 from sfpu_sim.formats import sign_magnitude_to_twos_complement, twos_complement_to_sign_magnitude
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.lanewise import VD, Semantics, helper
 from sfpu_sim.isa.spec import (
     BLOCK_DEST_WR_FROM_SFPU,
     BLOCK_SFPU_RD_FROM_DEST,
@@ -39,7 +40,6 @@ from sfpu_sim.isa.spec import (
     LOAD,
     STORE,
     Opcode,
-    UndefinedBehaviour,
     Unsupported,
     imm,
     lreg,
@@ -63,29 +63,34 @@ COUNTER_MASK = 0x3FF        # RWC Sp and Dst addresses are 10 bits
 # SFPLOADI
 # --------------------------------------------------------------------------------------------
 
-def sfploadi(m, i):
+@helper
+def fp16_floata_to_fp32(h):
+    """FLOATA (FP16 without special cases) -> FP32: exponent rebiased by 112 (0x0000 is
+    2**-15, exponent 31 finite); :func:`sfpu_sim.formats.fp16_floata_to_fp32_bits` on arrays."""
+    return ((h & 0x8000) << 16) | ((((h >> 10) & 0x1F) + 112) << 23) | ((h & 0x3FF) << 13)
+
+
+def sfploadi(vd, imm16, mod0):
     """SFPLOADI: ``VD = Imm16`` widened per mod0 (VD < 8 only; LE-gated; both chips alike).
 
     FLOATB (0) ``Imm16 << 16``; FLOATA (1) FP16 rebiased without special cases (0x0000 is
     2**-15, exponent 31 finite); USHORT (2) zero-extended; SHORT (4) sign-extended; UPPER (8)
-    replaces the high half of VD; LOWER (10) replaces its low half. Other modes are UB."""
-    imm = np.uint32(i.imm16)
-    old = m.read(i.vd)
-    if i.mod0 == 0:
-        value = imm << np.uint32(16)
-    elif i.mod0 == 1:
-        value = formats.fp16_floata_to_fp32_bits(imm)
-    elif i.mod0 == 2:
-        value = imm
-    elif i.mod0 == 4:
-        value = np.uint32(((i.imm16 ^ 0x8000) - 0x8000) & 0xFFFFFFFF)
-    elif i.mod0 == 8:
-        value = (imm << np.uint32(16)) | (old & np.uint32(0xFFFF))
-    elif i.mod0 == 10:
-        value = (old & np.uint32(0xFFFF0000)) | imm
-    else:
-        raise UndefinedBehaviour(f"SFPLOADI mod0 = {i.mod0} is undefined")
-    m.write(i.vd, value)
+    replaces the high half of VD; LOWER (10) replaces its low half. Other modes are UB, which
+    the record's modes refuse when the instruction is made."""
+    if mod0 == 0:
+        return imm16 << 16
+    if mod0 == 1:
+        return fp16_floata_to_fp32(imm16)
+    if mod0 == 4:
+        return ((imm16 ^ 0x8000) - 0x8000) & 0xFFFFFFFF
+    if mod0 == 8:
+        return (imm16 << 16) | (vd & 0xFFFF)
+    if mod0 == 10:
+        return (vd & 0xFFFF0000) | imm16
+    return imm16
+
+
+SFPLOADI = Semantics("SFPLOADI", sfploadi, (VD,), ("imm16", "mod0"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,7 +298,7 @@ RECORDS = (
            rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.none, writes=rec.vd, backdoor=False,
            cost_class=rec.LOAD_STORE),
     Opcode("SFPLOADI", 0x71, (lreg("vd", 20), mod("mod0", 16), imm("imm16", 0, 16)), LOAD,
-           sfploadi, "mod0", frozenset({0, 1, 2, 4, 8, 10}),
+           SFPLOADI, "mod0", frozenset({0, 1, 2, 4, 8, 10}),
            rec.names("SFPLOADI_MOD0", FLOATB=0, FLOATA=1, USHORT=2, SHORT=4, UPPER=8, LOWER=10),
            reads=lambda i: frozenset({i.vd}) if i.mod0 in (8, 10) else rec.NONE, writes=rec.vd,
            backdoor=False, cost_class=rec.CONSTANTS),

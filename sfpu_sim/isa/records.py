@@ -2,8 +2,10 @@
 
 Every family module (``arith``, ``cc``, ``convert``, ``fields``, ``integer``, ``lanes``,
 ``loadstore``, ``loadmacro``, ``lut``) ends with its records: ``RECORDS``, one
-:class:`~sfpu_sim.isa.spec.Opcode` per instruction as Wormhole B0 has it (encoding, modes, symbolic names, registers read
-and written, sub-unit, cost class, execute function), and ``BLACKHOLE``, what Blackhole A0
+:class:`~sfpu_sim.isa.spec.Opcode` per instruction as Wormhole B0 has it (encoding, modes,
+symbolic names, registers read and written, sub-unit, cost class, and its execution: for a
+lanewise instruction its :class:`~sfpu_sim.isa.lanewise.Semantics`, which both engines run),
+and ``BLACKHOLE``, what Blackhole A0
 changes, as data: field overrides per mnemonic, or a whole record for an instruction only
 Blackhole has. Knows nothing of execution.
 
