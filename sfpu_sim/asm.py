@@ -214,7 +214,7 @@ def _parse_operand(op: Opcode, operand: Operand, text: str, where: str,
                 return value               # p_sfpu::LREGn are plain integers
     value = constant_expression(text)
     if value is not None:
-        return value
+        return _signed_field_bits(operand, value)
     if operand.kind == MOD:
         known = ", ".join(sorted(n for n in op.mod_names if "_MOD" not in n)) or "none"
         bad = next(p.strip() for p in text.split("|")
@@ -225,6 +225,14 @@ def _parse_operand(op: Opcode, operand: Operand, text: str, where: str,
     raise FieldOutOfRange(f"{where}: {op.mnemonic} operand {operand.name} must be a number, "
                           f"a register name or a constant expression of integer literals "
                           f"(+ - * << >> & | ^ ~, parentheses), got {text!r}")
+
+
+def _signed_field_bits(operand: Operand, value: int) -> int:
+    """A constant expression's value in a signed field: the TT_OP_* macros pack its bits, so
+    tt-llk writes -16 as ``(-16) & 0xFFF`` (ckernel_sfpu_recip.h @36b092e8e), which is -16."""
+    if operand.signed and 1 << (operand.width - 1) <= value < 1 << operand.width:
+        return value - (1 << operand.width)
+    return value
 
 
 def _or_all(parts: list[int]) -> int:
