@@ -30,7 +30,7 @@ import stat
 import sys
 import traceback
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping
 
@@ -248,7 +248,8 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
     ``{"wormhole": f, "blackhole": g}`` where the chips run different code. ``asm`` instead of
     ``body``: assembly text or a file (tt-llk's TTI_ lines as pasted), ``init`` then too
     (:mod:`sfpu_sim.assembly_kernels`). ``function``: the
-    reference function the kernel approximates (``sfpu-sim`` lists them); with ``reference`` (a
+    reference function the kernel approximates (``sfpu-sim`` lists them), or an expression in x
+    (``"tan(x)"``, :mod:`sfpu_sim.reference.user_expressions`); with ``reference`` (a
     function of one ``mpmath.mpf``) a new function of that name is defined, correctly rounded by
     the mpmath backend or refused. ``dest``: the Dst format it is written for. ``specials``:
     deliberate special-value results, e.g. ``{"nan": 0x7fc0}``. ``template``, ``params``: the
@@ -362,9 +363,7 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
         except SfpuSimError as error:
             raise RegistrationError(f"{origin}: {error}") from None
     elif function not in references.functions():
-        raise RegistrationError(f"{origin}: unknown function {function!r} (known: "
-                                f"{', '.join(references.functions())}; or pass reference=, a "
-                                f"function of one mpmath mpf)")
+        function = _expression_function(function, origin)
     home = _BINARY if operands == 2 else _REGISTRY
     family = home[instance_of].family if instance_of else ""
     spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
@@ -373,6 +372,36 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
                       instance_of=family, operands=operands)
     home[name] = spec
     return spec
+
+
+def _expression_function(function, origin: str) -> str:
+    """A ``function=`` no registered function has: an expression in x (``"tan(x)"``,
+    :mod:`sfpu_sim.reference.user_expressions`), or an unknown name, refused in one line."""
+    from sfpu_sim import reference as references
+    from sfpu_sim.reference.user_expressions import is_expression, reference_name
+
+    if not isinstance(function, str) or function.isidentifier() and function != "x":
+        known = ", ".join(n for n in references.functions() if not is_expression(n))
+        raise RegistrationError(f"{origin}: unknown function {function!r} (known: {known}; or "
+                                f"pass reference=, a function of one mpmath mpf; or give an "
+                                f"expression in x, e.g. function='tan(x)')")
+    try:
+        return reference_name(function, f"{origin}: function")
+    except SfpuSimError as error:
+        raise RegistrationError(str(error)) from None
+
+
+def with_reference(spec: KernelSpec, reference: str, dest: str | None = None) -> KernelSpec:
+    """``spec``'s instantiation for a ``dest`` Dst (:func:`for_dest`), measured against
+    ``reference`` instead of its own function: a registered function's name or an expression
+    in x (``--reference 'tan(x)'``); sweeps then name it as their function."""
+    from sfpu_sim.reference.user_expressions import reference_name
+
+    if spec.operands == 2:
+        raise RegistrationError(f"--reference: {spec.name} is a binary kernel; its reference "
+                                f"is the two-operand function {spec.function!r}, which an "
+                                f"expression in x cannot replace")
+    return replace(for_dest(spec, dest).spec, function=reference_name(reference))
 
 
 # --------------------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
                              input_format: str = "bf16", output_format: str = "bf16",
                              reference_rounding: str = "rne",
                              ulp_convention: str = "daz-index",
-                             allow_hard_mismatches: bool = False):
+                             allow_hard_mismatches: bool = False, reference: str | None = None):
     """Sweep ``kernel`` on ``arch`` over every BF16 input and assert that each measured lane
     is within ``max_ulp`` of the reference; returns the :class:`~sfpu_sim.sweeps.SweepResult`.
 
@@ -114,10 +114,12 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     inputs counted; ``budgets`` gives per-region maxima (``{"near_zero": 1, "core_neg": 30}``)
     on top of ``max_ulp``. ``specials``: check NaN, zero and infinity behaviour (see
     :func:`_special_problems`). ``dest``: the Dst format (default: the kernel's registered
-    one). Lanes where the output and the reference disagree about being finite fail unless
-    ``allow_hard_mismatches``. Raises AssertionError with one paragraph naming the worst input
-    and every failed check, and :class:`BudgetError` (an SfpuSimError) for a budget, region
-    or range it cannot check.
+    one). ``reference``: measure against this instead of the kernel's function, an expression
+    in x (``"tan(x)"``, ``"log1p(exp(x))"``) or a reference function's name; the regions are
+    then the reference's (an expression's: the sign regions). Lanes where the output and the
+    reference disagree about being finite fail unless ``allow_hard_mismatches``. Raises
+    AssertionError with one paragraph naming the worst input and every failed check, and
+    :class:`BudgetError` (an SfpuSimError) for a budget, region or range it cannot check.
     """
     __tracebackhide__ = True            # pytest: show the caller's line, not this helper's
     check_budget(max_ulp, "max_ulp")
@@ -127,6 +129,8 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     from sfpu_sim.sweeps import sweep
 
     spec = registry.get(kernel)
+    if reference is not None:
+        spec = registry.with_reference(spec, reference, dest)
     names = [r.name for r in regions_for(spec.function)]
     budgets = dict(budgets or {})
     for name, value in budgets.items():

@@ -18,6 +18,11 @@ def cmd_budget(args, console: Console) -> int:
     accuracy table's cells as the harness measures them."""
     from sfpu_sim.report import budget, model
 
+    if args.reference is not None:
+        raise SfpuSimError("budget: --reference does not apply: a budget row is an op's worst "
+                           "ULP against that op's own golden (tt-llk's, keyed by the op), not "
+                           "against an expression; use `sfpu-sim sweep KERNEL --reference "
+                           "EXPR` or `report` to measure a kernel against one")
     if args.check:
         return _budget_check(args, console)
     if args.exhaustive:
@@ -243,4 +248,7 @@ def add_parser(sub, parents) -> None:
     budget.add_argument("--check", metavar="FILE",
                         help="predict every row of a budget yaml that sfpu-sim models and "
                              "compare it with its budget (exit 1 if one is over)")
+    budget.add_argument("--reference", metavar="EXPR",
+                        help="refused: a budget row is measured against the op's own golden "
+                             "(sweep and report take --reference)")
     budget.set_defaults(handler=cmd_budget)

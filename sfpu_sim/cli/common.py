@@ -84,14 +84,49 @@ def selection(args):
     spec = registry.get(kernel) if name is not None and kernel else None
     function = spec.function if spec is not None and getattr(spec, "operands", 1) == 1 \
         else None
+    if function is not None and getattr(args, "reference", None):
+        function = registry.with_reference(spec, args.reference).function
     return Selection.from_options(getattr(args, "range", None), name, function)
+
+
+def reference_option(parser, what: str = "sweeps") -> None:
+    """``--reference EXPR`` (call after the parser's handler is set): the reference the
+    command's ``what`` measure against instead of the kernel's function, checked before any
+    work (an expression that does not parse, a binary kernel, ``report --all``)."""
+    parser.add_argument("--reference", metavar="EXPR",
+                        help=f"measure the {what} against this reference instead of the "
+                             f"kernel's function: an expression in x, e.g. 'tan(x)', "
+                             f"'x*erfc(-x/sqrt(2))/2', 'log1p(exp(x))' (one it cannot read "
+                             f"is refused with the functions it knows), or a reference "
+                             f"function's name")
+    handler = parser.get_default("handler")
+
+    def checked(args, console):
+        from sfpu_sim import registry
+
+        if args.reference is not None:
+            if getattr(args, "all", False):
+                raise SfpuSimError("--reference replaces one kernel's reference: give a "
+                                   "KERNEL, not --all")
+            kernel = getattr(args, "kernel", None)
+            if kernel:
+                registry.with_reference(registry.get(kernel), args.reference)
+            else:
+                from sfpu_sim.reference.user_expressions import reference_name
+
+                reference_name(args.reference)
+        return handler(args, console)
+    parser.set_defaults(handler=checked)
 
 
 def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
               ulp_convention: str | None = None):
+    from sfpu_sim import registry
     from sfpu_sim.sweeps import sweep
 
     spec = kernel_spec(kernel)
+    if getattr(args, "reference", None) is not None:
+        spec = registry.with_reference(spec, args.reference, dest or args.dest)
     if args.input_format == "fp32" or _fp32_options(args):
         return _run_fp32_sweep(args, spec, arch, progress, dest, ulp_convention)
     progress.begin(f"{kernel} on {arch}")

@@ -13,6 +13,7 @@ from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
     kernel_spec,
+    reference_option,
     run_sweep,
     sweep_options,
 )
@@ -357,6 +358,9 @@ def cmd_compare(args, console: Console) -> int:
     for fmt in formats:
         files.claim(out / f"{stem}.{fmt}", f"the comparison's {fmt.upper()}")
     sweeps = sum(1 for _, data, _ in items if isinstance(data, tuple))
+    if args.reference is not None and not sweeps:
+        raise SfpuSimError("compare: --reference applies to the kernels it sweeps; every item "
+                           "here is a saved summary, measured against its own reference")
     built = []
     with Progress(total=sweeps, what="compare") as progress:
         for label, data, source in items:
@@ -392,6 +396,7 @@ def add_parser(sub, parents) -> None:
                         help="also write per-input rows in the tt-llk accuracy-harness schema")
     add_harness_option(report)
     second_operand(report, "report", cmd_report)          # --y, --y-range: binary kernels
+    reference_option(report, "report's sweep")
 
     sweep = sub.add_parser("sweep", parents=parents, help="exhaustive sweep of a kernel: terminal summary, or "
                                          "the JSON summary (--json)")
@@ -401,6 +406,7 @@ def add_parser(sub, parents) -> None:
     sweep.add_argument("--csv", metavar="FILE",
                        help="also write per-input rows in the tt-llk accuracy-harness schema")
     second_operand(sweep, "sweep", cmd_sweep)          # --y, --y-range: binary kernels
+    reference_option(sweep, "sweep")
 
     evaluate = sub.add_parser("eval", parents=parents, help="run a kernel on given inputs: output, reference "
                                            "and ULP for each")
@@ -429,3 +435,4 @@ def add_parser(sub, parents) -> None:
                          help="comma-separated: md, png, json (default: all three)")
     compare.add_argument("--name", metavar="STEM", help="file name stem of the outputs")
     compare.set_defaults(handler=cmd_compare)
+    reference_option(compare, "kernels it sweeps (not saved summaries)")

@@ -22,6 +22,7 @@ from sfpu_sim.design.problem import BadProblem, Problem
 from sfpu_sim.design.quantise import quantise
 from sfpu_sim.design.remez import DegreeTooHigh, remez_checked
 from sfpu_sim.design.target import registry_target, user_target
+from sfpu_sim.reference.user_expressions import reference_name
 
 BACKENDS = ("sfpu-sim", "sollya")
 ERRORS = ("absolute", "relative")
@@ -243,8 +244,10 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
         name: str | None = None) -> FitResult:
     """Fit, quantise and certify (see :class:`FitResult`).
 
-    ``function``: a reference-registry name (``"exp"``) or a function of one mpmath number
-    (a kernel file's ``reference=``; then the error is sampled, not proven). ``interval``:
+    ``function``: a reference-registry name (``"exp"``), an expression in x (``"tan(x)"``,
+    :mod:`sfpu_sim.reference.user_expressions`; certified like a registered function), or a
+    function of one mpmath number (a kernel file's ``reference=``; then the error is sampled,
+    not proven). ``interval``:
     ``"lo,hi"`` text (expressions in pi, e, log(), sqrt()) or a pair. ``powers`` (``"1,3,5,7"``
     or a list) or ``degree`` with ``parity``. ``error``: ``absolute`` or ``relative``;
     ``weight``: an expression in ``x`` multiplying the error. ``formats``: ``fp32``, ``bf16``,
@@ -253,7 +256,7 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
     ``fpminimax`` (if installed) and certifies them the same way."""
     started = time.perf_counter()
     if isinstance(function, str):
-        target = registry_target(function)
+        target = registry_target(reference_name(function, "function"))
     else:
         target = user_target(name or getattr(function, "__name__", "user function"), function)
     if error not in ERRORS:

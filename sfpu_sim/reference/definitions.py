@@ -30,7 +30,9 @@ class Function:
     ``inf``: the pair ``(f(+Inf), f(-Inf))``.
     ``domain``: ``"positive"`` if negative finite inputs give NaN, a closed interval ``(lo, hi)``
     outside which finite inputs give NaN, else ``None``.
-    ``points``: finite inputs with fixed values, pairs ``(x, f(x))`` (``log1p(-1) = -Inf``).
+    ``points``: finite inputs with fixed values, pairs ``(x, f(x))`` (``log1p(-1) = -Inf``):
+    a tuple, or a sequence worked out on first use (a user expression's, whose ``repr`` then
+    names them for the cache: :class:`~sfpu_sim.reference.expression_values.SpecialPoints`).
     ``anchor(x) -> (a, side)`` or None: a float, or an int taken exactly, ``a`` (0, 1, x, x/2,
     x - 1, ...) that f(x) lies strictly above (``side`` +1) or below (-1), where f(x) can come so
     close to ``a`` (saturation, tails, tiny x) that no affordable ball separates them:
