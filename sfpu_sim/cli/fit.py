@@ -24,6 +24,9 @@ def cmd_fit(args, console: Console) -> int:
     from sfpu_sim.design import emit, fit
     from sfpu_sim.report.files import RunFiles
 
+    args.function = _fitted_function(args)
+    if getattr(args, "target", "real") == "device":
+        return _fit_device(args, console)
     if args.sweep and not args.emit:
         raise SfpuSimError("--sweep runs the emitted kernel: give --emit FILE.py too")
     if (args.scheme or args.name) and not args.emit:
@@ -63,9 +66,19 @@ def cmd_fit(args, console: Console) -> int:
     return 0
 
 
+def _fitted_function(args) -> str:
+    """FUNCTION, or --reference EXPR (an expression in x): exactly one of them."""
+    if (args.function is None) == (args.reference is None):
+        raise SfpuSimError("fit: give FUNCTION (a reference function, e.g. tan) or --reference "
+                           "EXPR (an expression in x, e.g. 'tan(x)'), one of them")
+    return args.function if args.reference is None else args.reference
+
+
 def _command(args) -> str:
     """The command line, rebuilt from the parsed options (the same wherever it runs)."""
-    parts = ["sfpu-sim fit", args.function, f"--interval {shlex.quote(args.interval)}"]
+    fitted = args.function if args.reference is None else \
+        f"--reference {shlex.quote(args.reference)}"
+    parts = ["sfpu-sim fit", fitted, f"--interval {shlex.quote(args.interval)}"]
     if args.powers is not None:
         parts.append(f"--powers {args.powers}")
     else:
@@ -79,6 +92,9 @@ def _command(args) -> str:
         parts.append(f"--fix {args.fix}")
     if args.backend != "sfpu-sim":
         parts.append(f"--backend {args.backend}")
+    if getattr(args, "target", "real") == "device":
+        parts.append(f"--target device --arch {args.arch} --dest {args.dest or 'bf16'}"
+                     + (f" --scheme {args.scheme}" if args.scheme else ""))
     return " ".join(parts)
 
 
@@ -226,8 +242,16 @@ def add_parser(sub, parents) -> None:
                     "polynomial's error bound, and optionally emit and sweep a kernel file.")
     # Interval ends such as -pi/4 start with a dash: read them as values, not options.
     parser._negative_number_matcher = re.compile(r"^-[^-]")
-    parser.add_argument("function", help="a reference function (exp, log, sin, ...; a kernel "
-                                         "file's register_kernel(..., reference=) adds one)")
+    parser.add_argument("function", nargs="?",
+                        help="a reference function (exp, log, sin, ...; a kernel file's "
+                             "register_kernel(..., reference=) adds one), or --reference")
+    parser.add_argument("--reference", metavar="EXPR",
+                        help="fit this expression in x instead of a named FUNCTION, e.g. "
+                             "'tan(x)', 'x*erfc(-x/sqrt(2))/2', 'log1p(exp(x))': numbers, pi, "
+                             "e, + - * / ^, log exp sqrt sin cos tan tanh sinh cosh atan asin "
+                             "acos asinh acosh atanh erf erfc log1p expm1 log2 log10 exp2 abs "
+                             "cbrt sigmoid; certified like a named function, and an emitted "
+                             "kernel carries it")
     parser.add_argument("--interval", required=True, metavar="LO,HI",
                         help="e.g. -pi/4,pi/4 or 0,log(2) (numbers, pi, e, log(), sqrt(), ...)")
     parser.add_argument("--powers", metavar="K,K,...", help="powers of x, e.g. 1,3,5,7 "
@@ -247,6 +271,11 @@ def add_parser(sub, parents) -> None:
                         help="Remez working precision (default 128, at most 4096)")
     parser.add_argument("--backend", choices=("sfpu-sim", "sollya"), default="sfpu-sim",
                         help="who rounds the coefficients (sollya: its fpminimax, if installed)")
+    parser.add_argument("--target", choices=("real", "device"), default="real",
+                        help="real: minimax error in exact arithmetic (default); device: "
+                             "coefficients whose kernel is correctly rounded to BF16 on every "
+                             "BF16 input of the interval on the emulated --arch chips (exit 1 "
+                             "when none is found)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--emit", metavar="FILE.py", help="write a kernel file evaluating the "
                                                           "polynomial")
@@ -256,9 +285,97 @@ def add_parser(sub, parents) -> None:
                         help="run the emitted kernel over the BF16 inputs in --range and print "
                              "the predicted device ULP per chip")
     parser.add_argument("--arch", choices=list(CHIPS) + ["both"], default="both",
-                        help="chips for --sweep (default both)")
+                        help="chips for --sweep and --target device (default both)")
     parser.add_argument("--range", metavar="LO,HI", help="inputs for --sweep (default: the "
                                                          "interval)")
     parser.add_argument("--dest", choices=sorted(FORMATS), help="Dst format for --sweep (default: the "
                                                         "kernel's, bf16)")
     parser.set_defaults(handler=cmd_fit)
+
+
+# ------------------------------------------------------------------------------------------
+# --target device: correctly rounded on the emulated chips
+# ------------------------------------------------------------------------------------------
+
+_NOT_FOR_DEVICE = (
+    ("sweep", "--sweep: --target device always sweeps the kernel it finds on --arch; drop it"),
+    ("range", "--range: --target device fits every BF16 input of --interval; drop it"),
+    ("weight", "--weight: --target device measures BF16 ULPs, not a weighted error; drop it"),
+)
+
+
+def _fit_device(args, console: Console) -> int:
+    from sfpu_sim.design import emit
+    from sfpu_sim.design.device_fit import fit_device
+    from sfpu_sim.report.files import RunFiles
+
+    for option, refusal in _NOT_FOR_DEVICE:
+        if getattr(args, option):
+            raise SfpuSimError(refusal)
+    if args.error != "absolute" or args.backend != "sfpu-sim":
+        raise SfpuSimError("--target device searches coefficients by BF16 ULPs on the chips: "
+                           "--error relative and --backend sollya do not apply; drop them")
+    if args.name and not args.emit:
+        raise SfpuSimError("--name names the emitted kernel: give --emit FILE.py")
+    if args.emit:                     # checked before the search, so a refused run writes nothing
+        emit.kernel_name(args.emit, args.name)
+        RunFiles(inputs=args.kernel_files).claim(args.emit, "--emit")
+    scheme = args.scheme or "horner"
+    result = fit_device(args.function, args.interval, powers=args.powers, degree=args.degree,
+                        parity=args.parity, formats=args.format, fix=args.fix,
+                        precision=args.precision,
+                        chips=list(CHIPS) if args.arch in (None, "both") else [args.arch],
+                        dest=args.dest or "bf16", scheme=scheme)
+    emitted = None
+    if args.emit:
+        _, name = emit.write_kernel(result.fit, args.emit, args.name, scheme,
+                                    command=_command(args), final_rounding=True,
+                                    description=result.description)
+        emitted = {"kernel_file": str(args.emit), "kernel": name, "scheme": scheme}
+    if args.json:
+        from sfpu_sim.report.files import json_text
+
+        document = result.to_json()
+        if emitted:
+            document["emitted"] = emitted
+        sys.stdout.write(json_text(document))
+    else:
+        _print(result.fit, console)
+        _print_device(result, console)
+        if emitted:
+            console.print(f"wrote {emitted['kernel_file']} (kernel {emitted['kernel']}, "
+                          f"{scheme}, final rounding float_to_fp16b; load it with --kernels "
+                          f"{emitted['kernel_file']})", highlight=False, markup=False,
+                          soft_wrap=True)
+    return 0 if result.correctly_rounded else 1
+
+
+def _print_device(result, console: Console) -> None:
+    lo, hi = result.range
+    table = Table(title=f"{result.fit.function} on the emulated chips: {result.status} over the "
+                        f"{result.inputs:,} BF16 inputs in [{lo:.6g}, {hi:.6g}]; reference: "
+                        f"correctly rounded to BF16 (rne); ULP: daz-index")
+    for column in ("kernel", "max ULP", "exact"):
+        table.add_column(column, justify="left" if column == "kernel" else "right")
+    for chip, row in result.chips.items():
+        table.add_row(f"{CHIPS[chip]} ({row['instructions']} instructions, "
+                      f"{result.dest.upper()} Dst)", str(row["max_ulp"]),
+                      f"{row['exact']:,} / {row['counted']:,}")
+    console.print(table)
+    lines = [("LP margin, real coefficients", (f"{float(result.lp_margin):+.4f} FP32 ulps "
+              f"(exact; no polynomial on these powers does better)")),
+             ("margin of the coefficients", (f"{result.margin:+.4f} FP32 ulps (exact "
+              f"polynomial), after {result.rounds} round(s) of search"))]
+    for case in result.proof:
+        lines.append((f"infeasible: {case['assumption']}",
+                      f"LP margin {case['lp_margin_fp32_ulps']:+.4f} FP32 ulps; conflicting "
+                      f"{'(irreducible)' if case['minimal'] else '(not minimal)'}: "
+                      + "; ".join([f"x={row['x']:.9g} ({row['x_bits']}) {row['bound']} "
+                                   f"{row['end']:.9g} ({row['end_bits']})"
+                                   for row in case["inputs"]] + case["coefficient_bounds"])))
+    summary = Table(show_header=False, box=None)
+    summary.add_column(style="bold")
+    summary.add_column(overflow="fold")
+    for label, text in lines:
+        summary.add_row(label, text)
+    console.print(summary)

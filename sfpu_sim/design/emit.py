@@ -14,6 +14,13 @@ even polynomials), ``p(x) = x**m * q(y)``, ``y = x**g``, and ``q`` is evaluated
 
 Then ``x**m`` multiplies in. The kernel evaluates the polynomial only: no range reduction and no
 special values, so it is meaningful on the fitted interval (sweep it with ``--range``).
+
+``final_rounding``: the kernel rounds the value to BF16 precision itself before the store,
+``float_to_fp16b(y, 0)`` (SFP_STOCH_RND FP32_TO_FP16B, nearest with ties away from zero:
+tt-isa-documentation ``SFPSTOCHRND_FloatFloat.md``, revision 13547104), as tt-metal's BF16
+instantiations end (``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/``
+``ckernel_sfpu_silu.h``, ``calculate_silu<is_fp32_dest_acc_en=false>``, Jan 2026); without it
+a BF16 Dst's SFPSTORE truncates.
 """
 from __future__ import annotations
 
@@ -69,7 +76,7 @@ def _estrin(terms: dict, y: str) -> tuple[list[str], str]:
     return lines, level[0]
 
 
-def body_lines(powers: tuple, scheme: str) -> list[str]:
+def body_lines(powers: tuple, scheme: str, final_rounding: bool = False) -> list[str]:
     """The DSL statements of the kernel body (inside ``def``), for ``powers``."""
     if scheme not in SCHEMES:
         raise EmitError(f"--scheme: expected horner or estrin, got {scheme!r}")
@@ -91,12 +98,18 @@ def body_lines(powers: tuple, scheme: str) -> list[str]:
         lines += extra
     for _ in range(low):
         value = f"x * {value}" if value.isidentifier() else f"x * ({value})"
-    lines.append(f"    dst_reg[0] = {value}")
+    if final_rounding:
+        lines += [f"    y = {value}",
+                  "    dst_reg[0] = reinterpret(vFloat, float_to_fp16b(y, 0))  # ties away"]
+    else:
+        lines.append(f"    dst_reg[0] = {value}")
     return lines
 
 
-def kernel_source(result, name: str, scheme: str = "horner", command: str = "") -> str:
-    """The kernel file for a :class:`~sfpu_sim.design.api.FitResult`."""
+def kernel_source(result, name: str, scheme: str = "horner", command: str = "",
+                  final_rounding: bool = False, description: str | None = None) -> str:
+    """The kernel file for a :class:`~sfpu_sim.design.api.FitResult` (``description``: the
+    registered one; by default it names the fit)."""
     if not name.isidentifier():
         raise EmitError(f"kernel name {name!r} must be a Python identifier (letters, digits, "
                         f"underscores); choose it with --name")
@@ -118,30 +131,45 @@ def kernel_source(result, name: str, scheme: str = "horner", command: str = "") 
         f"({certified}); real minimax {result.minimax_error:.6e}.",
         f"Evaluation: {scheme}. The body evaluates the polynomial only (no range reduction, no",
         "special values): it is meaningful on the fitted interval.",
+        *(["Final rounding: float_to_fp16b(y, 0), to BF16 precision, nearest, ties away."]
+          if final_rounding else []),
         '"""',
     ]
     lines = header + [
         "from sfpu_sim import register_kernel",
-        "from sfpu_sim.sfpi import dst_reg",
+        "from sfpu_sim.sfpi import dst_reg, float_to_fp16b, reinterpret, vFloat"
+        if final_rounding else "from sfpu_sim.sfpi import dst_reg",
         "",
         *constants,
         "",
         "",
         f"def {name}():",
-        *body_lines(result.powers, scheme),
+        *body_lines(result.powers, scheme, final_rounding),
         "",
         "",
-        f"register_kernel({name!r}, {name}, function={result.function!r},",
+        f"register_kernel({name!r}, {name},",
+        f"                function={_expression(result) or result.function!r},",
         f"                provenance={_provenance(result, scheme)!r},",
-        f"                description={_description(result)!r})",
+        f"                description={description or _description(result)!r})",
         "",
     ]
     return "\n".join(lines)
 
 
+def _expression(result) -> str | None:
+    """The expression in x a fit was given (``--reference``), which the kernel file carries as
+    its ``function=``; None for a registered function."""
+    # here, not at the top: the CLI's parser imports this module, the reference layer waits
+    from sfpu_sim.reference.user_expressions import expression_text
+
+    return expression_text(result.function)
+
+
 def _provenance(result, scheme: str) -> str:
     formats = result.formats[0] if len(set(result.formats)) == 1 else ",".join(result.formats)
-    return (f"sfpu-sim fit {result.function} --interval {result.interval} --powers "
+    expression = _expression(result)
+    fitted = result.function if expression is None else f"--reference '{expression}'"
+    return (f"sfpu-sim fit {fitted} --interval {result.interval} --powers "
             f"{','.join(map(str, result.powers))} --error {result.error_measure} --format "
             f"{formats} ({scheme})")
 
@@ -164,11 +192,13 @@ def kernel_name(path, name: str | None = None) -> str:
 
 
 def write_kernel(result, path, name: str | None = None, scheme: str = "horner",
-                 command: str = "") -> tuple[Path, str]:
+                 command: str = "", final_rounding: bool = False,
+                 description: str | None = None) -> tuple[Path, str]:
     """Write the kernel file (atomically; never over a directory or a device). The kernel's
     name defaults to the file's stem. Returns the path and the name."""
     from sfpu_sim.report.files import atomic_write
 
     name = kernel_name(path, name)
-    atomic_write(path, kernel_source(result, name, scheme, command))
+    atomic_write(path, kernel_source(result, name, scheme, command, final_rounding,
+                                     description))
     return Path(path), name
