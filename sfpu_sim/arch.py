@@ -52,11 +52,6 @@ class Arch:
     fp32_store: Callable = formats.flush_denormals           # SFPSTORE FP32 -> FP32
 
     @property
-    def multiply_add_unit(self):
-        """Its multiply-add, one lane, as a C callable (:func:`sfpu_sim.fma.multiply_add_unit`)."""
-        return fma.multiply_add_unit(self.fma_rules, self.fused)
-
-    @property
     def by_opcode(self) -> Mapping[int, Opcode]:
         return _by_opcode(self)
 

@@ -28,6 +28,8 @@ and the foundation issue's note.
 """
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import NamedTuple
 
 import numba
@@ -243,45 +245,81 @@ def _datapath(x, y, z, rules):
 
 
 # The multiply-add as a unit lanewise instruction definitions receive (sfpu_sim.isa.lanewise):
-# one lane, a C callable, so that the Machine's compiled lane loops take it as an argument.
-# The three models' units are cached on disk; other rules (sfpu_sim.determinism's platforms)
-# and an unfused host's two roundings are compiled when first asked for.
-def _ieee_lane(x, y, z):
+# the three models' one-lane datapaths, which generated code imports by name and inlines; and
+# for other rules (sfpu_sim.determinism's platforms) or an unfused host's two roundings, a C
+# callable the Machine's lane loops take as an argument, compiled when first asked for.
+@numba.njit(inline="always")
+def lane_ieee(x, y, z):
     return _datapath(x, y, z, IEEE)
 
 
-def _blackhole_lane(x, y, z):
+@numba.njit(inline="always")
+def lane_blackhole(x, y, z):
     return _datapath(x, y, z, BLACKHOLE)
 
 
-def _wormhole_lane(x, y, z):
+@numba.njit(inline="always")
+def lane_wormhole(x, y, z):
     return _datapath(x, y, z, WORMHOLE)
 
 
-_LANE_FUNCTIONS = {IEEE: _ieee_lane, BLACKHOLE: _blackhole_lane, WORMHOLE: _wormhole_lane}
+# The models' one-lane datapaths by rules: what generated code imports by name (inlined there).
+LANE_FUNCTIONS = {IEEE: "lane_ieee", BLACKHOLE: "lane_blackhole", WORMHOLE: "lane_wormhole"}
+_UNIT_SIGNATURE = types.int64(types.int64, types.int64, types.int64)
+
+# Rules no model has are read at run time from this process's buffer (as _lanes_any takes
+# them as an argument), so that one compiled function serves every platform: compiling one
+# per rule set cost seconds each for sfpu_sim.determinism, which tries dozens.
+# Fields: the FmaRules booleans and subnormal in order, then 1 for an unfused host.
+_RUNTIME = np.zeros(len(FmaRules._fields), dtype=np.int64)
+_RUNTIME_LOCK = threading.Lock()
+
+
+@intrinsic
+def _runtime_pointer(typingctx):
+    """The address of ``_RUNTIME`` in this process, a constant of the compiled code (which is
+    therefore never cached on disk)."""
+    def codegen(context, builder, signature, args):
+        address = ir.Constant(ir.IntType(64), _RUNTIME.ctypes.data)
+        return builder.inttoptr(address, ir.PointerType(ir.IntType(64)))
+    return types.CPointer(types.int64)(), codegen
+
+
+def _runtime_lane(x, y, z):
+    r = numba.carray(_runtime_pointer(), 9)
+    rules = FmaRules("", r[1] != 0, r[2] != 0, r[3] != 0, r[4] != 0, r[5] != 0, r[6] != 0,
+                     r[7], r[8] != 0)
+    if r[0]:                                     # unfused: the product rounded alone first
+        x, y = _datapath(x, y, SIGN, rules), 0x3F800000
+    return _datapath(x, y, z, rules)
+
+
 _UNITS: dict = {}
 
 
 def multiply_add_unit(rules: FmaRules, fused: bool = True):
     """``x*y + z`` of one lane under ``rules`` as a C callable (``numba.cfunc``, int64
     patterns); ``fused=False``: the product rounded alone first (a -0 addend), as a host
-    without a fused multiply-add computes it."""
-    key = (rules, fused)
+    without a fused multiply-add computes it. Other than a model's fused datapath, the unit
+    reads its rules at run time: call it inside :func:`runtime_rules`."""
+    key = (rules, fused) if fused and rules in LANE_FUNCTIONS else "runtime"
     if key not in _UNITS:
-        function = _LANE_FUNCTIONS.get(rules) if fused else None
-        if function is None:
-            function = _runtime_lane(rules, fused)
-        _UNITS[key] = numba.cfunc(types.int64(types.int64, types.int64, types.int64),
-                                  nopython=True, cache=cache_supported(function))(function)
+        if key == "runtime":
+            _UNITS[key] = numba.cfunc(_UNIT_SIGNATURE, nopython=True)(_runtime_lane)
+        else:
+            function = globals()[LANE_FUNCTIONS[rules]].py_func
+            _UNITS[key] = numba.cfunc(_UNIT_SIGNATURE, nopython=True,
+                                      cache=cache_supported(function))(function)
     return _UNITS[key]
 
 
-def _runtime_lane(rules: FmaRules, fused: bool):
-    def lane(x, y, z):
-        if not fused:
-            x, y = _datapath(x, y, SIGN, rules), 0x3F800000
-        return _datapath(x, y, z, rules)
-    return lane
+@contextlib.contextmanager
+def runtime_rules(rules: FmaRules, fused: bool = True):
+    """While in it, :func:`multiply_add_unit`'s run-time unit computes under ``rules``
+    (one platform at a time: other threads wait)."""
+    with _RUNTIME_LOCK:
+        _RUNTIME[:] = [0 if fused else 1, *(int(v) for v in rules[1:])]
+        yield
 
 
 # Array kernels. The per-lane datapath branches on every lane's exponents, so it is compiled

@@ -21,14 +21,16 @@ numba's cache index is a pickle, and loading one planted by somebody else would 
 """
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
 
 import numba
 
-__all__ = ["njit", "cache_supported", "program_directory"]
+__all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 
 
 def njit(**options):
@@ -114,3 +116,29 @@ def _private_directory(path: Path) -> bool:
     except OSError:
         return False
     return path.is_dir()
+
+
+def load_generated(source: str, module_name: str, directory: Path | None | bool = True):
+    """The module of generated ``source``: imported from a file in ``directory`` (default: the
+    program directory), so that numba's on-disk cache applies, or executed in memory when
+    there is no directory (None). The file is replaced atomically when its text differs."""
+    if directory is True:
+        directory = program_directory()
+    if directory is None:
+        module = type(sys)(module_name)
+        exec(compile(source, f"<{module_name}>", "exec"), module.__dict__)
+        return module
+    path = directory / f"{module_name}.py"
+    try:
+        current = path.read_text() if path.is_file() else None
+    except OSError:
+        current = None
+    if current != source:
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(source)
+        os.replace(temporary, path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -22,8 +22,6 @@ agreement bit for bit.
 """
 from __future__ import annotations
 
-import ast
-import functools
 import hashlib
 import importlib.util
 import os
@@ -45,7 +43,6 @@ from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
 __all__ = ["execute", "execute_sfpus", "compile_for", "ready", "NotCompiled", "Compiled"]
 
-_PACKAGE = Path(__file__).resolve().parent.parent
 _SCALAR_NAMES = ("M32", "SIGN", "MAGNITUDE", "MANTISSA", "fma_wormhole", "fma_blackhole",
                  "fma_wormhole_inline", "fma_blackhole_inline",
                  "int32", "sign_magnitude_to_twos_complement",
@@ -353,42 +350,13 @@ def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: in
 
 def _helpers_digest(semantics=()) -> str:
     """The digest of what a program calls or bakes in (numba's cache does not follow callees):
-    the scalar helpers, the modules defining the instruction semantics the program calls, and
-    every module of the package those import, found by reading their imports."""
+    the scalar helpers and the definitions of the instruction semantics the program calls,
+    with every module of the package they import (:func:`sfpu_sim.isa.lanewise.imported_files`)."""
     h = hashlib.sha256(numba.__version__.encode())
-    for path in _baked_in(tuple(sorted(lanewise.source_files(semantics)))):
+    roots = (Path(scalar.__file__), *sorted(lanewise.source_files(semantics)))
+    for path in lanewise.imported_files(roots):
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
-
-
-@functools.cache
-def _baked_in(semantics_files: tuple[Path, ...]) -> list[Path]:
-    """``scalar.py`` and ``semantics_files`` with the package modules they import, transitively."""
-    todo = [Path(scalar.__file__).resolve(), *semantics_files]
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else \
-                [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names += [f"{node.module}.{alias.name}" for alias in node.names]
-            for name in names:
-                if name and name.startswith("sfpu_sim"):
-                    todo += [f for f in _module_files(name) if f not in seen]
-    return sorted(seen)
-
-
-def _module_files(dotted: str) -> list[Path]:
-    parts = dotted.split(".")[1:]
-    if not parts:
-        return [_PACKAGE / "__init__.py"]
-    candidates = [_PACKAGE.joinpath(*parts[:-1], parts[-1] + ".py"),
-                  _PACKAGE.joinpath(*parts, "__init__.py")]
-    return [path for path in candidates if path.is_file()]
 
 
 def _source(t: Translation, instructions, capture_at, uniform, lanes_at_once: int) -> str:
@@ -493,30 +461,8 @@ def _mark_ready(digest: str) -> None:
 
 def _load(source: str, digest: str, prefix: str = "sfpu_sim_program",
           directory: Path | None | bool = True):
-    """The ``run`` function of ``source``: imported from a file in ``directory`` (default: the
-    program directory), so that numba's on-disk cache applies, or compiled in memory when there
-    is no directory (None)."""
-    if directory is True:
-        directory = jit.program_directory()
-    module_name = f"{prefix}_{digest}"
-    if directory is None:
-        namespace: dict = {"__name__": module_name}
-        exec(compile(source, f"<{module_name}>", "exec"), namespace)
-        return namespace["run"]
-    path = directory / f"{module_name}.py"
-    try:
-        current = path.read_text() if path.is_file() else None
-    except OSError:
-        current = None
-    if current != source:
-        temporary = path.with_suffix(f".{os.getpid()}.tmp")
-        temporary.write_text(source)
-        os.replace(temporary, path)
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    spec.loader.exec_module(module)
-    return module.run
+    """The ``run`` function of ``source`` (:func:`sfpu_sim.jit.load_generated`)."""
+    return jit.load_generated(source, f"{prefix}_{digest}", directory).run
 
 
 # --------------------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ class Translation(PredicationOps):
         if s.value is not None:
             units = [self.units[name] for name in s.units]
             random = [] if s.prng is None else [self._random() if s.prng(i) else "0"]
-            arguments = ", ".join(names + fields + state + random + units)
+            arguments = ", ".join(names + random + fields + state + units)
             self.emit(f"t_ = {s.name}_VALUE({arguments})")
             self.write(i.vd, "t_", "e_")
             written = ["t_"]

@@ -112,7 +112,7 @@ def _int_to_int8(x, shift, mode, threshold):
     return 0 if magnitude == 0 else (x & SIGN) | magnitude
 
 
-def sfpstochrnd(vc, vb, imm5, mod1, round_mode, random):
+def sfpstochrnd(vc, vb, random, imm5, mod1, round_mode):
     """SFP_STOCH_RND, three flavours by ``Mod1 & 7``: 0/1 FP32 -> FP32 with FP16A / FP16B
     precision (zero and denormals -> +0, Inf/NaN -> signed Inf); 2/3/6/7 FP32 -> UINT8 / INT8 /
     UINT16 / INT16 sign-magnitude; 4/5 sign-magnitude INT32 -> UINT8 / INT8 shifted right by
@@ -159,7 +159,7 @@ def _sign_magnitude_to_fp32(x, random, stochastic):
     return (result + up) & M32
 
 
-def sfpcast(vc, mod1, random):
+def sfpcast(vc, random, mod1):
     """SFPCAST. Mod1 0: sign-magnitude int32 -> FP32 round to nearest even; 1: the same with
     7-bit stochastic rounding (the only mode that advances the PRNG: ``random`` is the lane's
     state). Blackhole 2: two's complement absolute value (documented hardware bug; -2**31

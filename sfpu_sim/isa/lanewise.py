@@ -21,6 +21,9 @@ in the enabled lanes); flags change only where VD < 8, in the enabled lanes.
 """
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
 import importlib
 import inspect
 from dataclasses import dataclass, field
@@ -30,11 +33,12 @@ from typing import Callable
 
 import numba
 import numpy as np
-from numba import types
 
+from sfpu_sim import fma, jit
 from sfpu_sim.fma import _bit_length as bit_length
 from sfpu_sim.isa.spec import Instruction, operand_vb
-from sfpu_sim.jit import cache_supported, njit
+from sfpu_sim.jit import njit
+from sfpu_sim.threads import parallel_for
 
 __all__ = ["SIMPLE_VB", "VA", "VB", "VC", "VD", "Semantics", "helper", "int32", "lanes",
            "leading_zeros32", "source_files"]
@@ -87,18 +91,17 @@ def VD(i: Instruction) -> int:
 # a Machine (the compiled engine knows it while translating).
 STATE = {"cc_enable": lambda m: int(m.cc.enable),
          "plain_product": lambda m: int(m.arch.mul_is_plain_product)}
-# Units a definition receives as functions: name -> the Machine's (a C callable of one lane);
-# compiled programs pass the same datapath compiled into them (sfpu_sim.compiled.codegen).
-UNITS = {"multiply_add": lambda m: m.arch.multiply_add_unit}
-_UNIT_TYPES = {"multiply_add": types.FunctionType(types.int64(types.int64, types.int64,
-                                                              types.int64))}
+# Units a definition receives as functions: name -> what selects the Machine's (the chip's
+# FmaRules and whether it fuses); compiled programs pass the same datapath compiled into them
+# (sfpu_sim.compiled.codegen).
+UNITS = {"multiply_add": lambda m: (m.arch.fma_rules, m.arch.fused)}
 
 
 @dataclass(frozen=True, eq=False)
 class Semantics:
     """One instruction's lanewise model.
 
-    ``value(*operands, *fields, *state, [random], *units)`` is VD's new value in a lane
+    ``value(*operands, [random], *fields, *state, *units)`` is VD's new value in a lane
     (None: the instruction writes no register); ``operands`` say which register each of its
     first arguments reads (:data:`VC`, :data:`SIMPLE_VB`, ...), ``fields`` which instruction
     fields follow, ``state`` what of :data:`STATE`, ``units`` which of :data:`UNITS` (the
@@ -135,33 +138,23 @@ class Semantics:
         else:
             sources, destination = self.registers(m, i)
         operands = [m.read(register) for register in sources]
-        fields = [int(getattr(i, name)) for name in self.fields]
-        state = [STATE[name](m) for name in self.state]
+        scalars = [int(getattr(i, name)) for name in self.fields] + \
+            [int(STATE[name](m)) for name in self.state]
         written = flags = None
         if self.value is not None:           # everything computed before anything is written
-            units = [UNITS[name](m) for name in self.units]
             random = [] if self.prng is None else \
-                [m.advance_prng(lanes) if self.prng(i) else 0]
-            written = _each_lane(self._value_c, operands, [*fields, *state, *random], m.lanes,
-                                 units)
+                [m.advance_prng(lanes) if self.prng(i) else np.zeros(m.lanes, np.uint32)]
+            units = [UNITS[name](m) for name in self.units]
+            written = _run((self.value.__module__, self.name, "value_scalar"),
+                           [*operands, *random], scalars, units, m.lanes)
         if self.flags is not None and self.sets_flags(i):
             values = [] if written is None else [written]
-            flags = _each_lane(self._flags_c, [*values, m.cc.flags.astype(np.uint32), *operands],
-                               [*fields, *state], m.lanes)
+            flags = _run((self.flags.__module__, self.name, "flags_scalar"),
+                         [*values, m.cc.flags, *operands], scalars, [], m.lanes) != 0
         if written is not None:
             m.write(destination, written, lanes)
         if flags is not None:
-            m.set_flags(flags != 0, lanes)
-
-    @cached_property
-    def _value_c(self):
-        return _c_callable(self.value, len(self.operands) + len(self.fields) + len(self.state)
-                           + (self.prng is not None), [_UNIT_TYPES[name] for name in self.units])
-
-    @cached_property
-    def _flags_c(self):
-        return _c_callable(self.flags, (self.value is not None) + 1 + len(self.operands)
-                           + len(self.fields) + len(self.state))
+            m.set_flags(flags, lanes)
 
     # --- the compiled engine: the same functions, inlined into a program ----------------------
     # Inlined where they are called (numba's IR), so that a unit passed in is the callee there.
@@ -202,112 +195,103 @@ def source_files(semantics) -> set[Path]:
     return files
 
 
+def imported_files(roots: tuple[Path, ...]) -> list[Path]:
+    """``roots`` with the package modules they import, transitively, read from their import
+    statements: what compiled code built from them depends on (numba's cache does not follow
+    callees, so a cache key hashes these files)."""
+    return _imported_files(tuple(sorted(Path(r).resolve() for r in roots)))
+
+
+@functools.cache
+def _imported_files(roots: tuple[Path, ...]) -> list[Path]:
+    todo, seen = list(roots), set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                if name.startswith("sfpu_sim"):
+                    todo += [f for f in _module_files(name) if f not in seen]
+    return sorted(seen)
+
+
+def _module_files(dotted: str) -> list[Path]:
+    parts = dotted.split(".")[1:]
+    if not parts:
+        return [_PACKAGE / "__init__.py"]
+    candidates = [_PACKAGE.joinpath(*parts[:-1], parts[-1] + ".py"),
+                  _PACKAGE.joinpath(*parts, "__init__.py")]
+    return [path for path in candidates if path.is_file()]
+
+
 # --------------------------------------------------------------------------------------------
-# Lane loops: one per arity, taking the lanewise function as a C callable. Its type is only its
-# signature, so each loop compiles once and is cached on disk for every instruction.
+# Lane loops: for each definition (and the units bound to it), a loop over lanes generated
+# once, compiled with the definition inlined, cached on disk beside the compiled programs.
 # --------------------------------------------------------------------------------------------
 
-def _c_callable(function: Callable, arity: int, units=()):
-    signature = types.int64(*[types.int64] * arity, *units)
-    return numba.cfunc(signature, nopython=True, cache=cache_supported(function))(function)
-
-
-@njit(nogil=True)
-def _lanes1(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k])
-
-
-@njit(nogil=True)
-def _lanes2(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k])
-
-
-@njit(nogil=True)
-def _lanes3(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k])
-
-
-@njit(nogil=True)
-def _lanes4(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k])
-
-
-@njit(nogil=True)
-def _lanes5(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k])
-
-
-@njit(nogil=True)
-def _lanes6(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k], a[5, k])
-
-
-@njit(nogil=True)
-def _lanes7(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k], a[5, k], a[6, k])
-
-
-@njit(nogil=True)
-def _lanes3_unit(f, a, u, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], u)
-
-
-@njit(nogil=True)
-def _lanes4_unit(f, a, u, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], u)
-
-
-@njit(nogil=True)
-def _lanes5_unit(f, a, u, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k], u)
-
-
-@njit(nogil=True)
-def _lanes8(f, a, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k], a[5, k], a[6, k], a[7, k])
-
-
-@njit(nogil=True)
-def _lanes8_unit(f, a, u, out):
-    for k in range(out.size):
-        out[k] = f(a[0, k], a[1, k], a[2, k], a[3, k], a[4, k], a[5, k], a[6, k], a[7, k], u)
-
-
-_LOOPS = {1: _lanes1, 2: _lanes2, 3: _lanes3, 4: _lanes4, 5: _lanes5, 6: _lanes6, 7: _lanes7,
-          8: _lanes8}
-_UNIT_LOOPS = {3: _lanes3_unit, 4: _lanes4_unit, 5: _lanes5_unit, 8: _lanes8_unit}
-_C_CALLABLES: dict = {}
+_PACKAGE = Path(__file__).resolve().parent.parent
+_LOOPS: dict = {}
 
 
 def lanes(function, *arguments) -> np.ndarray:
-    """``function`` (a lanewise definition or :func:`helper`, ints in, int out) applied to
-    every lane: each argument a lane array or an int for every lane; uint32 out."""
-    function = getattr(function, "py_func", function)
-    if function not in _C_CALLABLES:
-        _C_CALLABLES[function] = _c_callable(function, len(arguments))
-    size = max(np.size(a) for a in arguments)
-    return _each_lane(_C_CALLABLES[function], list(arguments), [], size)
+    """``function`` (a module-level :func:`helper` or lanewise definition: ints in, an int
+    out) applied to every lane: each argument a lane array or an int for every lane; uint32
+    out. For tests and for the views that need one part of an instruction (the LUT entries)."""
+    arrays = [np.asarray(a) for a in arguments]
+    size = max(a.size for a in arrays)
+    arrays = [np.broadcast_to(a, (size,)) if a.ndim == 0 else a for a in arrays]
+    python = getattr(function, "py_func", function)
+    return _run((python.__module__, python.__name__, None), arrays, [], [], size)
 
 
-def _each_lane(c_callable, operands, fields, lanes: int, units=()) -> np.ndarray:
-    """``f(*operands[k], *fields, *units)`` for every lane k, as uint32."""
-    arguments = np.empty((len(operands) + len(fields), lanes), dtype=np.int64)
-    for row, values in enumerate([*operands, *fields]):
-        arguments[row] = values
-    out = np.empty(lanes, dtype=np.int64)
-    if units:
-        _UNIT_LOOPS[len(arguments)](c_callable, arguments, *units, out)
-    else:
-        _LOOPS[len(arguments)](c_callable, arguments, out)
-    return out.astype(np.uint32)
+def _run(definition: tuple, arrays, scalars, units, size: int) -> np.ndarray:
+    """The definition ``(module, name, attribute)`` over ``size`` lanes of ``arrays``, with
+    ``scalars`` and units (a model's datapath by name, else a C callable) after them."""
+    names = tuple(fma.LANE_FUNCTIONS.get(rules) if fused else None for rules, fused in units)
+    key = (definition, len(arrays), len(scalars), names)
+    if key not in _LOOPS:
+        _LOOPS[key] = _loop(*key)
+    out = np.empty(size, dtype=np.uint32)
+    runtime = [unit for unit, name in zip(units, names) if name is None]
+    arguments = [*[np.ascontiguousarray(a) for a in arrays], *[np.int64(v) for v in scalars]]
+    if not runtime:
+        parallel_for(_LOOPS[key], size, *arguments, out)
+        return out
+    (rules, fused), = runtime                   # one datapath a platform, read at run time
+    with fma.runtime_rules(rules, fused):
+        parallel_for(_LOOPS[key], size, *arguments, fma.multiply_add_unit(rules, fused), out)
+    return out
+
+
+def _loop(definition: tuple, n_arrays: int, n_scalars: int, unit_names: tuple):
+    module, name, attribute = definition
+    arrays = [f"a{k}" for k in range(n_arrays)]
+    scalars = [f"s{k}" for k in range(n_scalars)]
+    passed = [f"u{k}" for k, unit in enumerate(unit_names) if unit is None]
+    units = [unit if unit is not None else f"u{k}" for k, unit in enumerate(unit_names)]
+    bound = f"{name}.{attribute}" if attribute else name
+    call = ", ".join([f"np.int64({a}[k])" for a in arrays] + scalars + units)
+    files = imported_files((Path(importlib.import_module(module).__file__),))
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in files:
+        digest.update(path.read_bytes())
+    source = "\n".join([
+        '"""sfpu-sim lane loop. Generated by sfpu_sim.isa.lanewise; do not edit."""',
+        f"# definitions {digest.hexdigest()[:16]}",
+        "import numpy as np", "from sfpu_sim.jit import njit",
+        f"from {module} import {name}",
+        *[f"from sfpu_sim.fma import {unit}" for unit in unit_names if unit is not None],
+        f"DEFINITION = {bound}", "", "",
+        "@njit(nogil=True)",
+        f"def run({', '.join(['start', 'stop', *arrays, *scalars, *passed, 'out'])}):",
+        "    for k in range(np.uint64(start), np.uint64(stop)):",
+        f"        out[k] = DEFINITION({call.replace(bound, 'DEFINITION')})", ""])
+    text = hashlib.sha256(source.encode()).hexdigest()[:20]
+    return jit.load_generated(source, f"sfpu_sim_lanes_{text}").run
