@@ -149,7 +149,7 @@ def kernel_source(result, name: str, scheme: str = "horner", command: str = "",
         "",
         f"register_kernel({name!r}, {name},",
         f"                function={_expression(result) or result.function!r},",
-        f"                provenance={_provenance(result, scheme)!r},",
+        f"                provenance={(command or _provenance(result, scheme))!r},",
         f"                description={description or _description(result)!r})",
         "",
     ]
@@ -166,6 +166,7 @@ def _expression(result) -> str | None:
 
 
 def _provenance(result, scheme: str) -> str:
+    """The fit as a command, where the file was written without the one that ran."""
     formats = result.formats[0] if len(set(result.formats)) == 1 else ",".join(result.formats)
     expression = _expression(result)
     fitted = result.function if expression is None else f"--reference '{expression}'"
