@@ -1,4 +1,5 @@
-"""Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, max, min.
+"""Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
+max, min, and the comparisons x == y, x != y, x < y, x <= y, x > y, x >= y (1.0 or 0.0).
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -10,7 +11,11 @@ Why float64 suffices, and how: a product of two BF16, FP16 or FP32 values is exa
 sum rounded *to odd* at 53 bits: ``s`` if it is exact or odd, else its neighbour toward ``t``.
 Rounding that to any format of at most 51 bits, in any nearest or directed mode, is the
 correctly rounded exact sum (Boldo and Melquiond, IEEE TC 57(4), 2008), so every policy holds.
+A quotient is rounded to odd the same way: float64's ``q = x / y`` is correctly rounded, and
+the sign of the exact residual ``x - q*y`` (the product split exactly by Dekker's TwoProduct;
+``x - p`` is exact by Sterbenz's lemma) says on which side of ``q`` the true quotient lies.
 max and min are exact. NaN in either operand gives NaN; max(-0, +0) = +0, min(-0, +0) = -0.
+A comparison is IEEE's: false where either operand is NaN (so ``!=`` is true), -0 == +0.
 """
 from __future__ import annotations
 
@@ -36,6 +41,37 @@ def _sum_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(inexact & even, toward, s)
 
 
+def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Veltkamp's split: ``a == high + low``, each with at most 26 significant bits."""
+    c = a * 134217729.0                                 # 2**27 + 1
+    high = c - (c - a)
+    return high, a - high
+
+
+def _quotient_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x / y rounded to odd at float64's 53 bits (module docstring), element-wise. Operands of
+    16-bit formats keep every intermediate far from float64's overflow and underflow."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        q = x / y
+        q_high, q_low = _split(np.where(np.isfinite(q), q, 0.0))
+        y_high, y_low = _split(np.where(np.isfinite(y), y, 0.0))
+        p = q * y
+        error = ((q_high * y_high - p) + q_high * y_low + q_low * y_high) + q_low * y_low
+        residual = (x - p) - error                      # the sign of x - q*y, exactly
+    inexact = np.isfinite(q) & np.isfinite(y) & (residual != 0)
+    even = (q.view(np.uint64) & np.uint64(1)) == 0
+    upward = (residual > 0) == (y > 0)                  # x/y = q + residual/y
+    toward = np.nextafter(q, np.where(upward, np.inf, -np.inf))
+    return np.where(inexact & even, toward, q)
+
+
+def _comparison(compare):
+    def exact(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return compare(x, y).astype(np.float64)     # NaN compares false (!= true)
+    return exact
+
+
 def _product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         return x * y                                    # exact: at most 48 significant bits
@@ -57,8 +93,15 @@ BINARY_FUNCTIONS = {
     "sub": (lambda x, y: _sum_to_odd(x, -y), "x - y"),
     "rsub": (lambda x, y: _sum_to_odd(y, -x), "y - x"),
     "mul": (_product, "x * y"),
+    "div": (_quotient_to_odd, "x / y"),
     "max": (_maximum, "max(x, y), NaN if either is NaN"),
     "min": (_minimum, "min(x, y), NaN if either is NaN"),
+    "eq": (_comparison(np.equal), "1 if x == y else 0"),
+    "ne": (_comparison(np.not_equal), "1 if x != y else 0"),
+    "lt": (_comparison(np.less), "1 if x < y else 0"),
+    "le": (_comparison(np.less_equal), "1 if x <= y else 0"),
+    "gt": (_comparison(np.greater), "1 if x > y else 0"),
+    "ge": (_comparison(np.greater_equal), "1 if x >= y else 0"),
 }
 
 
@@ -67,7 +110,7 @@ def binary_reference(function: str, x_bits, y_bits, policy: str = "rne", *,
                      ftz: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``function(x, y)`` of two input-format pattern arrays (DAZ: denormal inputs read as
     signed zero), correctly rounded under ``policy``: (output patterns, the value as float64:
-    exact, or rounded to odd where a sum is not)."""
+    exact, or rounded to odd where a sum or quotient is not)."""
     if function not in BINARY_FUNCTIONS:
         raise UnknownBinaryFunction(f"unknown binary function {function!r} (known: "
                                     f"{', '.join(BINARY_FUNCTIONS)})")
