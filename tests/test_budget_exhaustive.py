@@ -139,7 +139,7 @@ def test_report_engine_cuda_reaches_the_fp32_sweeps_jobs(tmp_path, monkeypatch, 
     try:
         code, _, err = _run(capsys, "report", "reciprocal_fp32", "--arch", "blackhole",
                             "--in", "fp32", "--exhaustive", "--range=1,1.0001", "--engine",
-                            "cuda", "--format", "json", "--out", str(tmp_path / "out"),
+                            "cuda", "--files", "json", "--out", str(tmp_path / "out"),
                             "--state", str(tmp_path / "state.json"))
     finally:
         engines.set_engine(None)

@@ -49,7 +49,7 @@ def test_report_writes_md_png_json_and_prints_the_summary(capsys, tmp_path):
 
 def test_report_format_option_limits_the_files(capsys, tmp_path):
     code, _, _ = run(capsys, "report", "tanh", "--arch", "wormhole", "--out", str(tmp_path),
-                     "--format", "json")
+                     "--files", "json")
     assert code == 0
     assert [p.name for p in tmp_path.iterdir()] == ["tanh_wormhole_bf16_rne.json"]
 
@@ -57,7 +57,7 @@ def test_report_format_option_limits_the_files(capsys, tmp_path):
 def test_report_csv_writes_harness_rows(capsys, tmp_path):
     target = tmp_path / "csv" / "tanh.csv"
     code, _, _ = run(capsys, "report", "tanh", "--arch", "blackhole", "--out",
-                     str(tmp_path / "out"), "--format", "md", "--csv", str(target))
+                     str(tmp_path / "out"), "--files", "md", "--csv", str(target))
     assert code == 0
     lines = target.read_text().splitlines()
     assert lines[0].startswith("op,input_format,output_format,chip_arch,distribution,")
@@ -69,7 +69,7 @@ def test_report_csv_writes_harness_rows(capsys, tmp_path):
 def test_report_all_writes_every_report_and_an_index(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh")])
     code, out, _ = run(capsys, "report", "--all", "--arch", "blackhole", "--out",
-                       str(tmp_path), "--format", "md,json")
+                       str(tmp_path), "--files", "md,json")
     assert code == 0
     index = (tmp_path / "README.md").read_text()
     assert "| Kernel | Chip | Mode | Dst | Reference | Max ULP | Mean ULP (over inputs) | " \
@@ -90,7 +90,7 @@ def test_report_all_reports_a_broken_kernel_and_writes_the_others(capsys, tmp_pa
     monkeypatch.setitem(registry._REGISTRY, "broken", spec)
     monkeypatch.setattr(registry, "specs", lambda: [spec, registry.get("tanh")])
     code, _, err = run(capsys, "report", "--all", "--arch", "blackhole", "--out",
-                       str(tmp_path), "--format", "json")
+                       str(tmp_path), "--files", "json")
     assert code == 1
     assert "sfpu-sim: error: broken on blackhole: kernels/broken.py:3: too many live" in err
     index = (tmp_path / "README.md").read_text()
@@ -199,7 +199,7 @@ def test_compare_one_kernel_on_both_chips(capsys, tmp_path):
 
 def test_compare_repeated_arch_sweeps_each_chip(capsys, tmp_path):
     code, out, _ = run(capsys, "compare", "tanh", "--arch", "blackhole", "--arch", "wormhole",
-                       "--out", str(tmp_path), "--format", "md")
+                       "--out", str(tmp_path), "--files", "md")
     assert code == 0
     assert "`tanh@blackhole` vs `tanh@wormhole`" in out
 
@@ -221,9 +221,9 @@ def test_compare_saved_summaries_before_and_after(capsys, tmp_path):
 
 def test_compare_a_saved_report_json_with_a_fresh_sweep(capsys, tmp_path):
     code, _, _ = run(capsys, "report", "tanh", "--arch", "wormhole", "--out", str(tmp_path),
-                     "--format", "json")
+                     "--files", "json")
     code, out, _ = run(capsys, "compare", str(tmp_path / "tanh_wormhole_bf16_rne.json"),
-                       "tanh@blackhole", "--out", str(tmp_path), "--format", "json")
+                       "tanh@blackhole", "--out", str(tmp_path), "--files", "json")
     assert code == 0
     assert "`tanh@wormhole` vs `tanh@blackhole`" in out
     assert "from tanh_wormhole_bf16_rne, `tanh@blackhole` from sweep" in out
@@ -237,7 +237,7 @@ def test_compare_of_saved_sweep_summaries_is_lane_by_lane(capsys, tmp_path):
         (tmp_path / name).write_text(out)
     code, out, _ = run(capsys, "compare", str(tmp_path / "before.json"),
                        str(tmp_path / "after.json"), "--out", str(tmp_path / "cmp"),
-                       "--format", "json")
+                       "--files", "json")
     assert code == 0
     assert ("| `tanh_approx@blackhole vs tanh@blackhole` | 65,025 | 32,352 | 2 | 32,654 | 17 |"
             in out)
@@ -248,7 +248,7 @@ def test_compare_refuses_an_output_that_is_one_of_its_inputs(capsys, tmp_path):
     saved = tmp_path / "compare_tanh-blackhole_vs_tanh-wormhole.json"
     saved.write_text(out)
     code, _, err = run(capsys, "compare", str(saved), "tanh@wormhole", "--out", str(tmp_path),
-                       "--format", "json")
+                       "--files", "json")
     assert code == 2 and "is an input of this run" in err
     assert json.loads(saved.read_text())["kernel"] == "tanh"
 
@@ -271,9 +271,10 @@ def test_compare_needs_two_items(capsys, tmp_path):
     code, _, err = run(capsys, "compare", "tanh@blackhole", "--out", str(tmp_path))
     assert code == 2
     assert "compare needs at least two items" in err
-    code, _, err = run(capsys, "compare", "tanh", "tanh_approx", "--out", str(tmp_path))
+    code, _, err = run(capsys, "compare", "tanh@blackhole", "--arch", "all", "--out",
+                       str(tmp_path))
     assert code == 2
-    assert "give its chip as tanh@blackhole, or --arch (repeatable)" in err
+    assert "compare needs at least two items: a kernel on two chips, KERNEL@ARCH" in err
 
 
 def test_budget_prints_llk_rows_for_each_chip(capsys):
@@ -291,9 +292,10 @@ def test_budget_prints_llk_rows_for_each_chip(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["report", "tanh"], "--arch is required (blackhole or wormhole)"),
+    (["report", "tanh", "--arch", "nosuch"], "--arch 'nosuch': choose wormhole, blackhole or "
+                                             "all"),
     (["report"], "give a KERNEL (or --all for every registered kernel)"),
-    (["report", "tanh", "--arch", "blackhole", "--format", "pdf"], "--format 'pdf': choose"),
+    (["report", "tanh", "--arch", "blackhole", "--files", "pdf"], "--files 'pdf': choose"),
     (["budget", "nosuch"], "unknown kernel 'nosuch' (known: "),
     (["sweep", "tanh", "--arch", "blackhole", "--dest", "fp32", "--in", "fp32",
       "--csv", "/proc/no/such/dir/x.csv"], "cannot create output directory /proc/no/such/dir"),

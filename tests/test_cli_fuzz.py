@@ -36,9 +36,10 @@ NUMBERS = (["0", "1", "2", "1.5", "-2.5", "0x3f80", "65535"],
 # How much work to do: never a small positive number where it would ask for billions of
 # inputs (--stride 1) or of chunks (--chunk 1).
 AMOUNTS = (["65536", "1048576", "262144"], ["0", "-1", "1.5", "4194305", "2147483648"])
-RANGES = (["1,2", "-10,10", "0,0", "1,1.0001", "-0,0", "0x3f80,0x4000"],
+RANGES = (["1,2", "-10,10", "0,0", "1,1.0001", "-0,0", "0x3f80,0x4000", "-pi/64,pi/64",
+           "0,log(2)/8"],
           ["2,1", "nan,1", "1,nan", "inf,-inf", "-inf,inf", ",", "1,", ",1", "1", "1,2,3",
-           "1e309,2", "a,b"])
+           "1e309,2", "a,b", "pi,pi", "exp(1000),inf", "1e-400*pi,1", "sqrt(-1),1"])
 PATHS = (["out", "out/deeper/still", "report.json", "p.s", "."],
          ["", "..", "../", "../../x", "x/../../y", "é.json", "x" * 300])
 KERNELS = (["exp", "tanh"], ["", "nope", "../exp", "EXP", "exp@", "-exp", "tanh@x"])
@@ -47,7 +48,8 @@ SWEPT = (KERNELS[0] + ["binary_add_2026_09", "binary_max_2026_09"], KERNELS[1])
 SECOND = {"--y": (["1", "-2.5", "1,2", "0x3f80,3", "nan"], ["", ",", "1,", "x", "0x"]),
           "--y-range": (["1,2", "0,0", "1,1.0001", "-0,0", "-2,-1.5"],
                         ["2,1", "nan,1", ",", "1,", "1", "1,2,3", "a,b", "1.001,1.002"])}
-ARCH = (["wormhole", "blackhole"], ["WORMHOLE", "both", "x"])
+ARCH = (["wormhole", "blackhole"], ["WORMHOLE", "both", "x", "all", "wormhole,blackhole", ",",
+                                   "wormhole,"])
 FLAG = None
 
 
@@ -84,18 +86,19 @@ COMMANDS = {                   # name: (options, positional values, how many it 
                                                bad=("0=99999999999", "16=1", "=", "a=b",
                                                     "-1=0", "0=nan")),
              "--lanes": (["1", "32", "100"], ["0", "-1", "3200000000"]),
-             "--lane": (["0", "1"], ["-1", "99999"]), "--trace": FLAG,
+             "--lane": (["0", "1", "0,1,2"], ["-1", "99999", "0,", "a"]), "--trace": FLAG,
              "--dst": choices("0=1", "1=0x3f80", bad=("99999=1", "0=", "x=1", "-1=1")),
-             "--dst-format": choices("fp32", "bf16"), "--strict": FLAG, "--bits": FLAG,
+             "--dest": choices("fp32", "bf16"), "--strict": FLAG, "--bits": FLAG,
              "--verbose": FLAG}, (["p.s"], PATHS[0] + PATHS[1]), (1, 1)),
     "sweep": ({**CELL, **SELECT, **FP32, **SECOND, "--json": FLAG,
                "--csv": (PATHS[0] + ["-"], PATHS[1])}, SWEPT, (1, 1)),
-    "eval": ({**CELL, "--y": SECOND["--y"], "--json": FLAG}, NUMBERS, (2, 4)),  # FIRST: kernel
+    "eval": ({**CELL, "--y": SECOND["--y"], "--x": NUMBERS, "--json": FLAG}, NUMBERS,
+             (2, 4)),                                                       # FIRST: kernel
     "trace": ({**CELL, "--x": NUMBERS, "--bits": FLAG}, KERNELS, (1, 1)),
-    "report": ({**CELL, **SELECT, **FP32, **SECOND, "--out": PATHS, "--format": FORMATS,
+    "report": ({**CELL, **SELECT, **FP32, **SECOND, "--out": PATHS, "--files": FORMATS,
                 "--csv": (PATHS[0] + ["-"], PATHS[1]), "--harness-csv": PATHS},
                KERNELS, (1, 1)),
-    "compare": ({**CELL, **SELECT, "--out": PATHS, "--format": FORMATS,
+    "compare": ({**CELL, **SELECT, "--out": PATHS, "--files": FORMATS,
                  "--name": (["mine"], PATHS[1] + ["x/y"])},
                 (["exp@wormhole", "exp@blackhole", "tanh", "exp"],
                  ["tanh@x", "missing.json", "@", "report.json", "p.s"]), (1, 3)),
@@ -116,7 +119,7 @@ COMMANDS = {                   # name: (options, positional values, how many it 
              "--degree": (["1", "2", "3"], ["0", "-1", "nan", "99999999999999999999"]),
              "--parity": choices("odd", "even"), "--error": choices("absolute", "relative"),
              "--weight": (["1", "x"], ["1/x", "x**-1", "__import__('os')", "(", "1e309"]),
-             "--format": choices("fp32", "bf16", bad=("", "fp64")),
+             "--coeff-format": choices("fp32", "bf16", bad=("", "fp64")),
              "--fix": (["0=1"], ["=", "a=b", "9=1"]),
              "--precision": (["64", "128"], ["0", "-1", "99999999"]), "--json": FLAG,
              "--name": (["mine"], PATHS[1]), "--scheme": choices("horner", "estrin"),

@@ -49,7 +49,7 @@ def test_reference_option_selects_the_correctly_rounded_gelu(capsys):
 
 def test_diagnose_at_the_shared_maximum(capsys):
     """C1 at -8.375 (published max 9904 there) and at 3 (x >= 3 returns x: 0 ULP)."""
-    data = _json(capsys, "--diagnose", "-8.375", "3", "--methods", "C1")
+    data = _json(capsys, "--diagnose", "--x=-8.375,3", "--methods", "C1")
     rows = data["methods"]["C1"]
     assert [(r["input_bits"], r["ulp"]) for r in rows] == [("0xc106", 9904), ("0x4040", 0)]
 
@@ -135,7 +135,7 @@ def test_all_runs_every_mode_in_the_studys_order(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["--methods", "B2"], "unknown GELU study method 'B2'"),
-    (["--diagnose", "abc"], "--diagnose 'abc': not a number"),
+    (["--diagnose", "--x", "abc"], "--diagnose 'abc': not a number"),
     (["--reference", "exact"], "--reference 'exact': choose study or correct"),
     (["--saturation", "--calibrate"], "choose one mode"),
     (["--store-truncates"], "--store-truncates applies to the device kernels"),

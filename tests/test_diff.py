@@ -78,7 +78,8 @@ def test_diff_of_programs_of_different_shapes_aligns_them_and_says_so(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["diff", "tanh", "nosuch", "--arch", "wormhole"], "unknown kernel 'nosuch'"),
-    (["diff", "tanh", "tanh_approx"], "give its chip as tanh@wormhole, or --arch"),
+    (["diff", "tanh", "tanh_approx", "--json"],
+     "--json prints one diff: give one --arch, or @CHIP on both items"),
     (["diff", "tanh", "tanh_fp32", "--arch", "wormhole"], "choose one with --dest"),
 ])
 def test_diff_bad_items_are_one_line(capsys, argv, message):

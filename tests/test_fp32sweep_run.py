@@ -258,7 +258,7 @@ def test_bad_fp32_sweep_input_is_one_line_and_exit_2(tmp_path, capsys, monkeypat
 
 def test_fp32_report_is_written_from_the_summary(tmp_path, capsys):
     assert main(["report", "reciprocal_fp32", "--arch", "blackhole", "--in", "fp32",
-                 "--stride", str(1 << 20), "--out", str(tmp_path / "r"), "--format",
+                 "--stride", str(1 << 20), "--out", str(tmp_path / "r"), "--files",
                  "md,json"]) == 0
     (md,) = (tmp_path / "r").glob("*.md")
     text = md.read_text()

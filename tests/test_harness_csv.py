@@ -53,7 +53,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 
 
 def report_argv(directory, *extra) -> list[str]:
-    return ["report", "tanh", "--arch", "blackhole", "--format", "json", "--out",
+    return ["report", "tanh", "--arch", "blackhole", "--files", "json", "--out",
             str(directory / "reports"), "--harness-csv", str(directory / "acc"), *extra]
 
 

@@ -67,7 +67,7 @@ def test_kernel_file_works_in_sweep_eval_trace_show_budget_and_report(capsys, tm
     code, out, _ = run(capsys, "budget", "user_square", "--kernels", str(path))
     assert code == 0 and out.count("user_square") == 2
     code, out, _ = run(capsys, "report", "user_square", "--arch", "blackhole", "--out",
-                       str(tmp_path / "out"), "--format", "json", "--kernels", str(path))
+                       str(tmp_path / "out"), "--files", "json", "--kernels", str(path))
     assert code == 0
     assert json.loads((tmp_path / "out" / "user_square_blackhole_bf16_rne.json").read_text())[
         "max_ulp"] == 1
@@ -76,7 +76,7 @@ def test_kernel_file_works_in_sweep_eval_trace_show_budget_and_report(capsys, tm
 def test_kernel_file_in_compare_and_in_pytest_helper(capsys, tmp_path, isolated):
     path = write(tmp_path, SQUARE)
     code, out, _ = run(capsys, "compare", "user_square@wormhole", "user_square@blackhole",
-                       "--out", str(tmp_path), "--format", "json", "--kernels", str(path))
+                       "--out", str(tmp_path), "--files", "json", "--kernels", str(path))
     assert code == 0 and "user_square" in out
     registry.load_kernel_files([path])
     # Wormhole's SFPMUL turns a NaN into Inf: special values fail unless declared.

@@ -54,7 +54,7 @@ def test_from_a_sweep_json_locates_its_worst_lanes(tmp_path, capsys):
      "--range '1,0': need LO <= HI, neither NaN"),
     (["locate", "--from", "missing.json"],
      "--from missing.json: cannot read (No such file or directory)"),
-    (["locate", "--worst", "2"], "locate: give KERNEL and --arch (or --from SWEEP.json)"),
+    (["locate", "--worst", "2"], "locate: give KERNEL (or --from SWEEP.json)"),
 ])
 def test_bad_scope_is_one_line(argv, message, capsys):
     assert main(argv) == 2

@@ -230,12 +230,12 @@ def test_report_and_compare_name_the_expression(capsys, tmp_path):
     saved = tmp_path / "tanh.json"
     saved.write_text(json.dumps(_sweep(capsys)))
     code, _, _ = run(capsys, "report", "tanh", "--arch", "blackhole", "--reference",
-                       "tanh(x)", "--format", "json", "--out", str(tmp_path))
+                       "tanh(x)", "--files", "json", "--out", str(tmp_path))
     assert code == 0
     report = json.loads((tmp_path / "tanh_blackhole_bf16_rne.json").read_text())
     assert report["function"] == "tanh(x) (user expression)"
     code, _, _ = run(capsys, "compare", "tanh@blackhole", str(saved), "--reference",
-                       "tanh(x)", "--format", "json", "--out", str(tmp_path), "--name", "c")
+                       "tanh(x)", "--files", "json", "--out", str(tmp_path), "--name", "c")
     assert code == 0
     notes = json.loads((tmp_path / "c.json").read_text())["notes"]
     assert {"setting": "function", "values": ["tanh(x) (user expression)", "tanh"]} in notes

@@ -50,7 +50,7 @@ def test_csv_never_replaces_a_device_node(capsys, tmp_path):
         pytest.skip("no /dev/full character device on this machine")
     try:
         code, _, err = run(capsys, "report", "tanh", "--arch", "wormhole", "--out",
-                           str(tmp_path), "--format", "json", "--csv", str(device))
+                           str(tmp_path), "--files", "json", "--csv", str(device))
     finally:
         if not stat.S_ISCHR(os.stat(device).st_mode):      # put the device back if lost
             os.unlink(device)
@@ -67,7 +67,7 @@ def test_csv_writes_through_a_symlink_and_keeps_it(capsys, tmp_path):
     link = tmp_path / "link.csv"
     link.symlink_to(target)
     code, _, _ = run(capsys, "report", "tanh", "--arch", "wormhole", "--out",
-                     str(tmp_path / "out"), "--format", "json", "--csv", str(link))
+                     str(tmp_path / "out"), "--files", "json", "--csv", str(link))
     assert code == 0
     assert link.is_symlink() and os.readlink(link) == str(target)
     assert target.read_text().splitlines()[0].startswith("op,input_format,")
@@ -75,7 +75,7 @@ def test_csv_writes_through_a_symlink_and_keeps_it(capsys, tmp_path):
 
 def test_csv_dash_writes_to_standard_output(capsys, tmp_path):
     code, out, _ = run(capsys, "report", "tanh", "--arch", "wormhole", "--out",
-                       str(tmp_path), "--format", "json", "--csv", "-")
+                       str(tmp_path), "--files", "json", "--csv", "-")
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("op,input_format,") and len(lines) == 1 + 65025
@@ -105,7 +105,7 @@ def test_report_all_honours_dest(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh")])
     monkeypatch.setattr(registry, "chained_specs", lambda: [])
     code, _, _ = run(capsys, "report", "--all", "--arch", "wormhole", "--dest", "fp32",
-                     "--out", str(tmp_path), "--format", "json")
+                     "--out", str(tmp_path), "--files", "json")
     assert code == 0
     assert json.loads((tmp_path / "tanh_wormhole_fp32_rne.json").read_text())["dest"] == "fp32"
 
@@ -198,7 +198,7 @@ def test_an_interrupted_report_all_says_so_in_its_index(capsys, tmp_path, monkey
 
     monkeypatch.setattr(sweeping, "run_sweep", stop_on_second)
     code, _, _ = run(capsys, "report", "--all", "--arch", "wormhole", "--out", str(tmp_path),
-                     "--format", "json,md")
+                     "--files", "json,md")
     assert code == 130
     index = (tmp_path / "README.md").read_text()
     assert "**Incomplete:** 1 of 2 report sets done" in index

@@ -160,7 +160,7 @@ def test_compare_of_summaries_over_different_ranges_says_so(capsys, tmp_path, su
                                       "text": "x in [-1, 1]"})
     a, b = _saved(tmp_path, "all.json", summary), _saved(tmp_path, "narrow.json", narrow)
     code, out, _ = run(capsys, "compare", str(a), str(b), "--out", str(tmp_path),
-                       "--format", "json", "--name", "c")
+                       "--files", "json", "--name", "c")
     assert code == 0
     assert ("> **Not like for like:** `selection` differs (`tanh@wormhole (all)`: every input, "
             "`tanh@wormhole (narrow)`: x in [-1, 1]); the numbers below are not directly "
@@ -177,7 +177,7 @@ def test_compare_of_fp32_sweeps_over_different_walks_says_so(capsys, tmp_path):
         assert code == 0
         paths.append(_saved(tmp_path, f"s{stride}.json", json.loads(out)))
     code, out, _ = run(capsys, "compare", *map(str, paths), "--out", str(tmp_path),
-                       "--format", "json")
+                       "--files", "json")
     assert code == 0
     assert ("> **Not like for like:** `walk` differs (`reciprocal_fp32@wormhole (s1048576)`: "
             "Tenstorrent's strided FP32 walk, one value in 1,048,576: 4,080 inputs, "

@@ -223,7 +223,7 @@ register_kernel("user_same", same, function="user_broken", reference={reference}
 @pytest.mark.parametrize("command", [
     ("eval", "user_same", "--arch", "wormhole", "1.5"),
     ("sweep", "user_same", "--arch", "wormhole"),
-    ("report", "user_same", "--arch", "wormhole", "--format", "json"),
+    ("report", "user_same", "--arch", "wormhole", "--files", "json"),
     ("locate", "user_same", "--arch", "wormhole", "--x", "1.5"),
     ("budget", "user_same"),
 ])

@@ -400,8 +400,8 @@ LONG_NAME = "x" * 300          # longer than a file name may be (ENAMETOOLONG), 
     ["info", "--kernels", LONG_NAME],
     ["sweep", "exp", "--arch", "wormhole", "--csv", LONG_NAME],
     ["sweep", "exp", "--arch", "wormhole", "--dest", "fp32", "--in", "fp32", "--state", LONG_NAME],
-    ["compare", LONG_NAME, "exp@blackhole", "--format", "json"],
-    ["compare", "exp@wormhole", "exp@blackhole", "--format", "json", "--name", LONG_NAME],
+    ["compare", LONG_NAME, "exp@blackhole", "--files", "json"],
+    ["compare", "exp@wormhole", "exp@blackhole", "--files", "json", "--name", LONG_NAME],
 ], ids=["kernels", "csv", "state", "compare-item", "compare-name"])
 def test_a_name_longer_than_the_file_system_takes_is_one_line(argv, capsys, tmp_path,
                                                               monkeypatch):

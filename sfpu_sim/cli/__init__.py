@@ -4,6 +4,28 @@ Each command group is a module here with ``add_parser(sub, parents)``; ``COMMAND
 lists them in the order ``--help`` shows them. Every subcommand takes ``--kernels PATH``
 (repeatable): kernel files loaded before it runs, as ``$SFPU_SIM_KERNELS`` is.
 
+One option scheme (:mod:`sfpu_sim.cli.options`) in every command:
+
+- ``--arch CHIP`` names chips: ``wormhole``, ``blackhole`` or ``all`` (both), repeated or
+  comma-separated (``--arch wormhole --arch blackhole``). A command that can run on several
+  chips runs on each chip named, and without ``--arch`` on every chip (a kernel's: every chip
+  it runs on): run, explain, kernel show, trace, eval, sweep, report, compare, budget, diff,
+  locate, fit. An output that holds one chip's result (``--json``, ``--csv``,
+  ``--harness-csv``) needs one chip, refused with several. Running on both makes no sense
+  where the output is one chip's encoding: ``export`` requires one ``--arch``; ``asm`` and
+  ``disasm`` take one, blackhole unless named. ``study gelu`` runs its host forms unless
+  ``--arch`` names chips for its kernels. Each says so in its ``--help``.
+- Inputs are ``--x VALUE``, and lists are comma-separated or repeated (``--x 1.5,-2 --x 3``,
+  ``--lane 0,1,2``); ``eval`` also takes its inputs as arguments.
+- ``--range LO,HI`` takes numbers or constant expressions at either end
+  (``--range=-pi/4,pi/4``), in every command, with the grammar of ``fit --interval``.
+- ``--dest`` chooses the Dst format, ``--files md,png,json`` a report's files,
+  ``--coeff-format`` fit's coefficient formats.
+- An old spelling (``report --format``, ``compare --format``, ``fit --format``, ``fit --arch
+  both``, ``run --dst-format``, ``study gelu --diagnose X``) works for one release, as its new
+  one does, and prints one line on stderr naming the new spelling.
+- Tables fit a terminal; piped or written to a file, each row prints whole on one line.
+
 Every error a user can cause is an :class:`~sfpu_sim.errors.SfpuSimError`: it is printed as one
 line and the command exits with its ``exit_code`` (2), without a traceback; Ctrl-C exits 130.
 Every command writes through :mod:`sfpu_sim.cli.output` (JSON alone on stdout under ``--json``,
@@ -46,9 +68,26 @@ def _common_options() -> argparse.ArgumentParser:
     return common
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A command's parser; ``intermixed``: its positionals may come after options too, all of
+    them (``eval KERNEL --arch wormhole 1.5 --x 2``), which argparse's positional with
+    ``nargs="*"`` alone would not take past the first option."""
+
+    intermixed = False
+    _parsing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if not self.intermixed or self._parsing:
+            return super().parse_known_args(args, namespace)
+        self._parsing = True                 # the intermixed parse calls this method twice
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._parsing = False
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sfpu-sim",
-                                     description=sfpu_sim.__doc__.splitlines()[0])
+    parser = CommandParser(prog="sfpu-sim", description=sfpu_sim.__doc__.splitlines()[0])
     parser.add_argument("--version", action="version",
                         version=f"sfpu-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

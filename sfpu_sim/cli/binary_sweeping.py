@@ -34,7 +34,8 @@ def second_operand(parser, command: str, unary_handler) -> None:
     if command != "eval":
         parser.add_argument("--y-range", metavar="LO,HI",
                             help="binary kernels: every pattern of the --in format in "
-                                 "[LO, HI] as the second operand, each against every x")
+                                 "[LO, HI] as the second operand, each against every x; LO and "
+                                 "HI as --range takes them (pi/4, log(2))")
 
     def handler(args, console: Console) -> int:
         has_y = args.y is not None or getattr(args, "y_range", None) is not None
@@ -62,8 +63,9 @@ def second_operands(args, dest: str):
     import numpy as np
 
     from sfpu_sim import formats
+    from sfpu_sim.cli.options import value_range
     from sfpu_sim.cli.running import kernel_inputs
-    from sfpu_sim.selection import Selection, SelectionError
+    from sfpu_sim.selection import Selection
 
     fmt = args.input_format
     if getattr(args, "y_range", None) is None:
@@ -72,10 +74,7 @@ def second_operands(args, dest: str):
         return y, f"y = {', '.join(texts)} ({len(y)} value{'' if len(y) == 1 else 's'})"
     if args.y is not None:
         raise SfpuSimError("give --y VALUES or --y-range LO,HI, not both")
-    try:
-        chosen = Selection.from_options(args.y_range)
-    except SelectionError as error:                     # its message names --range
-        raise SfpuSimError(str(error).replace("--range", "--y-range")) from None
+    chosen = Selection(value_range(args.y_range, "--y-range"))
     every = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[fmt].dtype)
     values = formats.bits_to_float64(every, fmt)
     inside = np.flatnonzero(chosen.mask(values))

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, run_sweep, sweep_options
+from sfpu_sim.cli.options import chips
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.version import __version__
 
@@ -37,9 +38,7 @@ def cmd_budget(args, console: Console) -> int:
                            "table (e.g. Gelu), or --all (every op of the table)")
     jobs = []
     for name in args.kernels:
-        spec = kernel_spec(name)
-        chips = [args.arch] if args.arch else [c for c in CHIPS if c in spec.chips]
-        jobs += [(name, chip) for chip in chips]
+        jobs += [(name, chip) for chip in chips(args, kernel_spec(name).chips)]
     models = []
     with Progress(total=len(jobs), what="budget") as progress:
         for name, chip in jobs:
@@ -77,11 +76,11 @@ def _budget_table(args, console: Console) -> int:
     rows = predict.choose_rows(args.kernels or None)
     # --emit-yaml: Blackhole unless named: unkeyed rows already hold Wormhole's measurements,
     # and a predicted row keyed arch: wormhole would outrank them in the harness's resolution.
-    chips = [args.arch] if args.arch else ["blackhole"] if args.emit_yaml else list(CHIPS)
+    chosen = chips(args) if args.arch else ["blackhole"] if args.emit_yaml else list(CHIPS)
     target = _emit_target(args.emit_yaml) if args.emit_yaml else None
     records = []
     with Progress(total=None, what="budget") as progress:
-        for record in predict.records(rows, chips, progress=progress.step):
+        for record in predict.records(rows, chosen, progress=progress.step):
             records.append(record)
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
@@ -141,11 +140,11 @@ def _budget_exhaustive(args, console: Console) -> int:
                            "or --all, not kernels (sweep --in fp32 --exhaustive sweeps a "
                            "kernel)")
     rows = predict.choose_rows(args.kernels or None)
-    chips = [args.arch] if args.arch else list(CHIPS)
     value_range = selection(args).range
     records = []
     with Progress(total=None, what="budget --exhaustive") as progress:
-        for record in exhaustive.records(rows, chips, value_range, progress=progress.step):
+        for record in exhaustive.records(rows, chips(args), value_range,
+                                         progress=progress.step):
             records.append(record)
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
@@ -210,9 +209,9 @@ def _budget_check(args, console: Console) -> int:
         raise SfpuSimError("budget: --check FILE takes no ops, kernels, --all or --emit-yaml "
                            "(it checks every row of FILE it can model)")
     table = budget_file.read(args.check)
-    chips = [args.arch] if args.arch else list(budget_file.CHIPS)
+    chosen = chips(args, budget_file.CHIPS)
     with Progress(total=None, what="budget --check") as progress:
-        checks = budget_file.check(table, chips, explicit=bool(args.arch),
+        checks = budget_file.check(table, chosen, explicit=bool(args.arch),
                                    progress=progress.step)
     lines, status = budget_file.report(checks, args.check)
     for line in lines:
@@ -233,15 +232,13 @@ def add_parser(sub, parents) -> None:
                         help="every unary row of the accuracy table, every cell, both chips")
     budget.add_argument("--json", action="store_true",
                         help="with ops or --all: one JSON object per cell on stdout")
-    sweep_options(budget, arch="budget", select=True)
+    sweep_options(budget, arch="the chips (default: every chip each kernel runs on; with "
+                               "--emit-yaml, blackhole; with --check, each row's own chip, "
+                               "Wormhole for rows without arch)", budget=True, select=True)
     budget.add_argument("--exhaustive", action="store_true",
                         help="with ops or --all and --in Float32: each Float32 cell over "
                              "every FP32 input (or every one in --range), beside the "
                              "harness's strided walk")
-    budget.add_argument("--arch", choices=list(CHIPS),
-                        help="one chip (default: every chip each kernel runs on; with "
-                             "--emit-yaml, blackhole; with --check, each row's own chip, "
-                             "Wormhole for rows without arch)")
     budget.add_argument("--emit-yaml", metavar="FILE",
                         help="with ops or --all: write the predicted cells as rows of tt-llk's "
                              "sfpu_accuracy_budget.yaml, keyed by chip")

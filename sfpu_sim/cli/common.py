@@ -1,5 +1,6 @@
-"""What the subcommands share: the chips, kernel lookup, input parsing, the progress display,
-the sweep options and running one sweep for a command.
+"""What the subcommands share: kernel lookup, input parsing, the progress display, the sweep
+options, running one sweep for a command, and running a command on each chip it names (the
+option grammar itself, ``--arch`` and ``--range`` among it: :mod:`sfpu_sim.cli.options`).
 
 Knows the public API of the package (registry, sweeps, reports), nothing deeper.
 """
@@ -7,12 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from sfpu_sim.cli.options import CHIPS, RANGE_HELP, arch_option, chips, value_range
 from sfpu_sim.errors import SfpuSimError
-
-CHIPS = {
-    "wormhole": "Wormhole B0",
-    "blackhole": "Blackhole A0",
-}
 
 
 class Progress:
@@ -74,9 +71,10 @@ def kernel_spec(name: str, *, binary: bool = False):
 
 
 def selection(args):
-    """The inputs a command counts: ``--range`` and ``--region`` (both optional); a region
-    must be one of the function of the command's one-operand KERNEL (refused in one line
-    naming them; a binary kernel's x axis takes any region name)."""
+    """The inputs a command counts: ``--range`` (:func:`~sfpu_sim.cli.options.value_range`:
+    numbers or constant expressions) and ``--region`` (both optional); a region must be one
+    of the function of the command's one-operand KERNEL (refused in one line naming them; a
+    binary kernel's x axis takes any region name)."""
     from sfpu_sim import registry
     from sfpu_sim.selection import Selection
 
@@ -86,7 +84,36 @@ def selection(args):
         else None
     if function is not None and getattr(args, "reference", None):
         function = registry.with_reference(spec, args.reference).function
-    return Selection.from_options(getattr(args, "range", None), name, function)
+    region = Selection.from_options(None, name, function).region
+    text = getattr(args, "range", None)
+    return Selection(value_range(text) if text is not None else None, region)
+
+
+def on_each_chip(handler, documents: dict[str, str] | None = None):
+    """``handler`` (of one ``args.arch``) run on each chip ``--arch`` names, by default every
+    chip of the command's KERNEL, a heading before each where there are several.
+    ``documents``: the options (dest: what it writes) whose output holds one chip's result,
+    refused with several chips before any work."""
+    def each_chip(args, console):
+        from sfpu_sim import registry
+
+        kernel = getattr(args, "kernel", None)
+        chosen = chips(args, registry.get(kernel).chips if kernel else None)
+        for dest, what in (documents or {}).items():
+            if len(chosen) > 1 and getattr(args, dest, None) not in (None, False):
+                raise SfpuSimError(f"--{dest.replace('_', '-')} {what}: give one --arch "
+                                   f"(here: {', '.join(chosen)})")
+        status = 0
+        for k, chip in enumerate(chosen):
+            if len(chosen) > 1:
+                if k:
+                    console.print()
+                console.print(f"{CHIPS[chip]} (--arch {chip}):", highlight=False,
+                              soft_wrap=True)
+            status = max(status, handler(argparse.Namespace(**{**vars(args), "arch": chip}),
+                                         console))
+        return status
+    return each_chip
 
 
 def reference_option(parser, what: str = "sweeps") -> None:
@@ -198,21 +225,24 @@ def parse_bf16(text: str) -> int:
     return int(round_values(np.array([value]), "rne", "bf16")[0])
 
 
-def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
-                  select: bool = False, measure: bool = True, fp32: bool = False) -> None:
-    """The options that name a sweep's cell and its measurement (``fp32``: also those of FP32
-    input sweeps, ``--in fp32``)."""
+ARCH_HELP = "the chips to run on (default: every chip the kernel runs on)"
+
+
+def sweep_options(parser: argparse.ArgumentParser, *, arch: str = ARCH_HELP,
+                  budget: bool = False, select: bool = False, measure: bool = True,
+                  fp32: bool = False) -> None:
+    """The options that name a sweep's cell and its measurement: ``--arch`` (its help:
+    ``arch``), the Dst, formats and reference; ``select``: ``--range``/``--region``; ``fp32``:
+    also those of FP32 input sweeps (``--in fp32``); ``budget``: the budget's formats and no
+    ``--ulp``."""
     from sfpu_sim import formats, ulp
 
     tensor_formats = sorted(formats.FORMATS)         # sweeps.FORMATS, without importing numba
-    if arch == "required":
-        parser.add_argument("--arch", choices=list(CHIPS), required=True)
-    elif arch == "optional":
-        parser.add_argument("--arch", choices=list(CHIPS))
+    arch_option(parser, arch)
     if measure:
         parser.add_argument("--reference-rounding", choices=list(formats.policies()),
                             default="rne", help="how the reference is rounded (default: rne)")
-    if arch != "budget" and measure:
+    if not budget and measure:
         parser.add_argument("--ulp", choices=list(ulp.CONVENTIONS), default="daz-index",
                             help="ULP convention (default: daz-index)")
     parser.add_argument("--dest", choices=["bf16", "fp32"],
@@ -220,11 +250,11 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = "required",
                              "(is_fp32_dest_acc_en: the kernel's FP32-Dst instantiation runs); "
                              "default: the kernel's own")
     parser.add_argument("--in", dest="input_format", choices=tensor_formats, default="bf16",
-                        type=_table_format if arch == "budget" else None,
+                        type=_table_format if budget else None,
                         help="input format: bf16 (all 65,536 patterns, default) or fp32 "
                              "(FP32 patterns through an FP32 Dst: --stride, --exhaustive)"
                         if fp32 else "input tensor format (default: bf16; budget also takes "
-                        "the table's names, Float16_b, Float16, Float32)" if arch == "budget"
+                        "the table's names, Float16_b, Float16, Float32)" if budget
                         else "input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=tensor_formats,
                         default="bf16",
@@ -244,9 +274,7 @@ def selection_options(parser, what: str = "count only") -> None:
     """``--range LO,HI`` and ``--region NAME``, read by :func:`selection`."""
     from sfpu_sim.selection import REGIONS, REGIONS_BY_FUNCTION, SIGN_REGIONS
 
-    parser.add_argument("--range", metavar="LO,HI",
-                        help=f"{what} inputs x with LO <= x <= HI (write --range=-10,10 when "
-                             f"LO is negative)")
+    parser.add_argument("--range", metavar="LO,HI", help=f"{what} inputs x with {RANGE_HELP}")
     parser.add_argument("--region", metavar="NAME",
                         help=f"{what} the inputs of one region of the report's table, one of "
                              f"the kernel's function's: {', '.join(r.name for r in REGIONS)} "

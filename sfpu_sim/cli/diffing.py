@@ -8,19 +8,17 @@ from rich.console import Console
 from rich.table import Table
 
 from sfpu_sim.cli.common import CHIPS, kernel_spec, selection
+from sfpu_sim.cli.options import chips
 from sfpu_sim.errors import SfpuSimError
 
 
-def _resolve(text: str, default_arch: str | None):
-    """``[FILE.py:]NAME[@CHIP]`` -> (label, KernelSpec, chip). A file given here is loaded on
-    its own, so two files may both define a kernel of the same name."""
+def _resolve(text: str):
+    """``[FILE.py:]NAME[@CHIP]`` -> (name, KernelSpec, chip or None). A file given here is
+    loaded on its own, so two files may both define a kernel of the same name."""
     from sfpu_sim import registry
 
     body, _, chip = text.rpartition("@") if "@" in text else (text, "", "")
-    chip = chip or default_arch
-    if chip is None:
-        raise SfpuSimError(f"diff {text!r}: give its chip as {text}@wormhole, or --arch")
-    if chip not in CHIPS:
+    if chip and chip not in CHIPS:
         raise SfpuSimError(f"diff {text!r}: unknown chip {chip!r} (choose from: "
                            f"{', '.join(CHIPS)})")
     if ".py:" in body:
@@ -29,8 +27,23 @@ def _resolve(text: str, default_arch: str | None):
         if name not in specs:
             raise SfpuSimError(f"diff {text!r}: {path} registers no kernel {name!r} (it "
                                f"registers: {', '.join(sorted(specs)) or 'none'})")
-        return f"{body}@{chip}", specs[name], chip
-    return f"{body}@{chip}", kernel_spec(body), chip
+        return body, specs[name], chip or None
+    return body, kernel_spec(body), chip or None
+
+
+def _pairs(args) -> list[tuple]:
+    """The programs to diff, ((label, spec, chip), (label, spec, chip)) per pair: an item
+    without @CHIP on each chip of --arch (by default every chip both kernels run on)."""
+    items = [_resolve(args.a), _resolve(args.b)]
+    free = [spec for _, spec, chip in items if chip is None]
+    common = set(CHIPS).intersection(*(spec.chips for spec in free))
+    pairs = []
+    for chip in chips(args, common) if free else [None]:
+        pair = tuple((f"{name}@{fixed or chip}", spec, fixed or chip)
+                     for name, spec, fixed in items)
+        if pair not in pairs:
+            pairs.append(pair)
+    return pairs
 
 
 def _inputs(args, path):
@@ -67,12 +80,25 @@ def _followed(first: dict) -> str:
 
 
 def cmd_diff(args, console: Console) -> int:
+    """A against B on each chip (a pair per chip where an item has no @CHIP)."""
+    pairs = _pairs(args)
+    if args.json and len(pairs) > 1:
+        raise SfpuSimError(f"--json prints one diff: give one --arch, or @CHIP on both items "
+                           f"(here: {', '.join(a[0] + ' vs ' + b[0] for a, b in pairs)})")
+    status = 0
+    for k, (a, b) in enumerate(pairs):
+        if k:
+            console.print()
+        status = max(status, _diff_pair(args, a, b, console))
+    return status
+
+
+def _diff_pair(args, a, b, console: Console) -> int:
     from sfpu_sim.diff import diff
     from sfpu_sim.report.files import json_text
     from sfpu_sim.sweeps import DevicePath
 
-    label_a, spec_a, chip_a = _resolve(args.a, args.arch)
-    label_b, spec_b, chip_b = _resolve(args.b, args.arch)
+    (label_a, spec_a, chip_a), (label_b, spec_b, chip_b) = a, b
     dest = args.dest or spec_a.dest
     if not args.dest and spec_a.dest != spec_b.dest:
         raise SfpuSimError(f"{label_a} is written for a {spec_a.dest.upper()} Dst and "
@@ -117,6 +143,7 @@ def cmd_diff(args, console: Console) -> int:
 def add_parser(sub, parents) -> None:
     """Register this module's subcommands (``parents``: the options every command takes)."""
     from sfpu_sim.cli.common import sweep_options
+    from sfpu_sim.cli.options import values_option
 
     diff = sub.add_parser(
         "diff", parents=parents,
@@ -128,11 +155,10 @@ def add_parser(sub, parents) -> None:
                     "'diff old.py:my_exp new.py:my_exp --arch blackhole'.")
     diff.add_argument("a", metavar="A")
     diff.add_argument("b", metavar="B")
-    diff.add_argument("--arch", choices=list(CHIPS), help="chip for items without @CHIP")
-    diff.add_argument("--x", action="append", metavar="VALUE",
-                      help="an input (a number, rounded to nearest even with a note when "
-                           "not exact, or 0x bits; BF16, FP16 with --in fp16; repeatable) "
-                           "instead of every pattern")
-    sweep_options(diff, arch="none", select=True, measure=False)
+    values_option(diff, "--x", "inputs (numbers, rounded to nearest even with a note when not "
+                               "exact, or 0x bits; BF16, FP16 with --in fp16) instead of every "
+                               "pattern; negative: --x=-3")
+    sweep_options(diff, arch="chips for items without @CHIP, a diff each (default: every chip "
+                             "both kernels run on)", select=True, measure=False)
     diff.add_argument("--json", action="store_true", help="print JSON on stdout")
     diff.set_defaults(handler=cmd_diff)

@@ -7,6 +7,7 @@ from pathlib import Path
 from rich.console import Console
 
 from sfpu_sim.cli.common import CHIPS, kernel_spec
+from sfpu_sim.cli.options import arch_option, one_chip
 from sfpu_sim.errors import SfpuSimError
 
 
@@ -15,15 +16,16 @@ def cmd_export(args, console: Console) -> int:
     or to stdout. The text is made before anything is written: a refusal writes nothing."""
     from sfpu_sim.tt_llk_export import export
 
+    chip = one_chip(args, "the exported C++")
     target = _target(args.out, args.force)
-    text = export(kernel_spec(args.kernel, binary=True), args.arch, args.style)
+    text = export(kernel_spec(args.kernel, binary=True), chip, args.style)
     if target is None:
         sys.stdout.write(text)
         return 0
     from sfpu_sim.report.files import atomic_write
 
     atomic_write(target, text)
-    console.print(f"wrote {target} ({args.style} style, {CHIPS[args.arch]})", highlight=False,
+    console.print(f"wrote {target} ({args.style} style, {CHIPS[chip]})", highlight=False,
                   markup=False, soft_wrap=True)
     return 0
 
@@ -55,7 +57,8 @@ def add_parser(sub, parents) -> None:
                     "(vFloat, v_if, dst_reg), refused in one line where the program has no "
                     "faithful sfpi spelling.")
     export.add_argument("kernel", metavar="KERNEL")
-    export.add_argument("--arch", choices=list(CHIPS), required=True)
+    arch_option(export, "the one chip the C++ is for (required: a kernel's C++ is one "
+                        "chip's)", required=True)
     export.add_argument("--style", choices=("tti", "sfpi"), required=True,
                         help="tti: TTI_SFP* calls; sfpi: sfpi C++")
     export.add_argument("--out", metavar="FILE",

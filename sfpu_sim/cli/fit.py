@@ -6,6 +6,7 @@ the device path of :mod:`sfpu_sim.sweeps`, references and ULP distances.
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import sys
@@ -14,7 +15,14 @@ from fractions import Fraction
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS
+from sfpu_sim.cli.options import (
+    CHIPS,
+    RANGE_HELP,
+    arch_option,
+    chips,
+    old_spelling,
+    value_range,
+)
 from sfpu_sim.errors import SfpuSimError
 
 ULP_CONVENTION = "daz-index"
@@ -34,10 +42,11 @@ def cmd_fit(args, console: Console) -> int:
     if args.emit:                     # checked before the fit, so a refused run writes nothing
         emit.kernel_name(args.emit, args.name)
         RunFiles(inputs=args.kernel_files).claim(args.emit, "--emit")
-    result = fit(args.function, args.interval, powers=args.powers, degree=args.degree,
-                 parity=args.parity, error=args.error, weight=args.weight,
-                 formats=args.format, fix=args.fix, precision=args.precision,
-                 backend=args.backend)
+    with coefficient_format_option():
+        result = fit(args.function, args.interval, powers=args.powers, degree=args.degree,
+                     parity=args.parity, error=args.error, weight=args.weight,
+                     formats=args.coeff_format, fix=args.fix, precision=args.precision,
+                     backend=args.backend)
     emitted = prediction = None
     if args.emit:
         path, name = emit.write_kernel(result, args.emit, args.name, args.scheme or "horner",
@@ -66,6 +75,18 @@ def cmd_fit(args, console: Console) -> int:
     return 0
 
 
+@contextlib.contextmanager
+def coefficient_format_option():
+    """The design layer names the coefficient formats ``--format``; this command spells it
+    ``--coeff-format``."""
+    from sfpu_sim.design.coefficient_formats import BadFormat
+
+    try:
+        yield
+    except BadFormat as error:
+        raise BadFormat(str(error).replace("--format", "--coeff-format", 1)) from None
+
+
 def _fitted_function(args) -> str:
     """FUNCTION, or --reference EXPR (an expression in x): exactly one of them."""
     if (args.function is None) == (args.reference is None):
@@ -87,13 +108,14 @@ def _command(args) -> str:
     parts.append(f"--error {args.error}")
     if args.weight:
         parts.append(f"--weight {shlex.quote(args.weight)}")
-    parts.append(f"--format {args.format}")
+    parts.append(f"--coeff-format {args.coeff_format}")
     if args.fix:
         parts.append(f"--fix {args.fix}")
     if args.backend != "sfpu-sim":
         parts.append(f"--backend {args.backend}")
     if getattr(args, "target", "real") == "device":
-        parts.append(f"--target device --arch {args.arch} --dest {args.dest or 'bf16'}"
+        parts.append(f"--target device --arch {','.join(chips(args))} --dest "
+                     f"{args.dest or 'bf16'}"
                      + (f" --scheme {args.scheme}" if args.scheme else ""))
     return " ".join(parts)
 
@@ -138,20 +160,23 @@ def _print(result, console: Console) -> None:
 # ------------------------------------------------------------------------------------------
 
 def _float_range(text: str | None, result):
-    """The ``--range`` (default: the fit's interval) as the closed float range holding exactly
-    the floats inside the real interval (ends such as pi/4 rounded inward)."""
+    """The ``--range`` (:func:`~sfpu_sim.cli.options.value_range`, as every command reads it;
+    default: the fit's interval) as the closed float range holding exactly the floats inside
+    the real interval (ends such as pi/4 rounded inward), and its text."""
     import math
 
     from sfpu_sim.design.interval import parse_interval
 
-    bounds = parse_interval(text, "--range") if text else parse_interval(result.interval)
+    if text:
+        return value_range(text), text.strip()
+    bounds = parse_interval(result.interval)
     lo, hi = bounds.inner()
     low, high = float(lo), float(hi)
     if Fraction(low) < lo:
         low = math.nextafter(low, math.inf)
     if Fraction(high) > hi:
         high = math.nextafter(high, -math.inf)
-    return (low, high), bounds
+    return (low, high), bounds.text
 
 
 def _polynomial_bits(result, inputs):
@@ -184,12 +209,11 @@ def _predict(result, path, name: str, args) -> dict:
 
     registry.load_kernel_files([path])
     spec = registry.get(name)
-    (low, high), bounds = _float_range(args.range, result)
+    (low, high), range_text = _float_range(args.range, result)
     selection = Selection((low, high))
     dest = args.dest or spec.dest
-    chips = list(CHIPS) if args.arch in (None, "both") else [args.arch]
     rows, first = {}, None
-    for chip in chips:
+    for chip in chips(args, spec.chips):
         swept = sweep(spec, chip, dest=dest, ulp_convention=ULP_CONVENTION,
                       selection=selection)
         s = swept.summary
@@ -203,7 +227,7 @@ def _predict(result, path, name: str, args) -> dict:
     rows = {"polynomial": {"max_ulp": polynomial["max"], "mean_ulp": polynomial["mean"],
                            "exact_fraction": polynomial["exact_fraction"],
                            "counted": polynomial["counted"]}, **rows}
-    return {"range": [low, high], "range_text": bounds.text, "inputs": int(inputs.size),
+    return {"range": [low, high], "range_text": range_text, "inputs": int(inputs.size),
             "reference": f"{result.function} correctly rounded to BF16 (rne)",
             "ulp_convention": ULP_CONVENTION, "dest": dest, "output_format": "bf16",
             "rows": rows}
@@ -263,9 +287,10 @@ def add_parser(sub, parents) -> None:
     parser.add_argument("--error", choices=("absolute", "relative"), default="absolute")
     parser.add_argument("--weight", metavar="EXPR", help="an expression in x multiplying the "
                                                          "error, e.g. exp(-x)")
-    parser.add_argument("--format", default="fp32", metavar="F[,F...]",
+    parser.add_argument("--coeff-format", default="fp32", metavar="F[,F...]",
                         help=f"coefficient format(s): {', '.join(COEFFICIENT_FORMATS)}, one "
-                             f"for all or one per power (default fp32)")
+                             f"for all or one per power (default fp32); was --format")
+    old_spelling(parser, "--format", "--coeff-format", "fit", dest="coeff_format")
     parser.add_argument("--fix", metavar="K=V[,K=V]", help="fix coefficients, e.g. 0=1")
     parser.add_argument("--precision", type=int, default=128, metavar="BITS",
                         help="Remez working precision (default 128, at most 4096)")
@@ -284,10 +309,10 @@ def add_parser(sub, parents) -> None:
     parser.add_argument("--sweep", action="store_true",
                         help="run the emitted kernel over the BF16 inputs in --range and print "
                              "the predicted device ULP per chip")
-    parser.add_argument("--arch", choices=list(CHIPS) + ["both"], default="both",
-                        help="chips for --sweep and --target device (default both)")
-    parser.add_argument("--range", metavar="LO,HI", help="inputs for --sweep (default: the "
-                                                         "interval)")
+    arch_option(parser, "chips for --sweep and --target device (default: every chip; "
+                        "'both' is the old spelling of all)", old_both="fit")
+    parser.add_argument("--range", metavar="LO,HI", help=f"inputs for --sweep (default: the "
+                                                         f"interval): {RANGE_HELP}")
     parser.add_argument("--dest", choices=sorted(FORMATS), help="Dst format for --sweep (default: the "
                                                         "kernel's, bf16)")
     parser.set_defaults(handler=cmd_fit)
@@ -321,11 +346,11 @@ def _fit_device(args, console: Console) -> int:
         emit.kernel_name(args.emit, args.name)
         RunFiles(inputs=args.kernel_files).claim(args.emit, "--emit")
     scheme = args.scheme or "horner"
-    result = fit_device(args.function, args.interval, powers=args.powers, degree=args.degree,
-                        parity=args.parity, formats=args.format, fix=args.fix,
-                        precision=args.precision,
-                        chips=list(CHIPS) if args.arch in (None, "both") else [args.arch],
-                        dest=args.dest or "bf16", scheme=scheme)
+    with coefficient_format_option():
+        result = fit_device(args.function, args.interval, powers=args.powers,
+                            degree=args.degree, parity=args.parity, formats=args.coeff_format,
+                            fix=args.fix, precision=args.precision, chips=chips(args),
+                            dest=args.dest or "bf16", scheme=scheme)
     emitted = None
     if args.emit:
         _, name = emit.write_kernel(result.fit, args.emit, args.name, scheme,

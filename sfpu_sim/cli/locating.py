@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, parse_bf16, selection_options
+from sfpu_sim.cli.options import arch_option, chips, values_option
 from sfpu_sim.errors import SfpuSimError
 
 SHORT_DEFINITIONS = (
@@ -199,8 +200,8 @@ def _from_sweep(args):
     if not isinstance(data, dict):
         raise SfpuSimError(f"--from {args.from_json}: not a sweep --json summary")
     cell, inputs = sweep_json_inputs(data, f"--from {args.from_json}")
-    for option, given in (("KERNEL", args.kernel), ("--arch", args.arch),
-                          ("--dest", args.dest)):
+    arch = ",".join(chips(args)) if args.arch else None
+    for option, given in (("KERNEL", args.kernel), ("--arch", arch), ("--dest", args.dest)):
         wanted = cell["kernel" if option == "KERNEL" else option[2:]]
         if given is not None and given != wanted:
             raise SfpuSimError(f"--from {args.from_json}: the sweep ran {wanted!r}, but "
@@ -212,9 +213,8 @@ def _from_sweep(args):
 
 
 def cmd_locate(args, console: Console) -> int:
-    """Run a kernel with its exact shadow and say where precision is lost."""
+    """Run a kernel with its exact shadow on each chip and say where precision is lost."""
     from sfpu_sim.cli.common import selection
-    from sfpu_sim.shadow import locate
 
     chosen = selection(args)
     if args.from_json is not None:
@@ -222,19 +222,34 @@ def cmd_locate(args, console: Console) -> int:
             raise SfpuSimError("locate --from: the lanes are the sweep's worst; --x, --range "
                                "and --region choose other lanes")
         kernel, arch, dest, inputs, text = _from_sweep(args)
-        options = dict(inputs=inputs, inputs_text=text)
-    else:
-        if (args.x is None) == (args.worst is None):
-            raise SfpuSimError("locate: give --x VALUE (repeatable), --worst N or --from "
-                               "SWEEP.json")
-        if args.x is not None and not chosen.everything:
-            raise SfpuSimError("locate: --range and --region choose the lanes of --worst N; "
-                               "--x names its lanes itself")
-        if args.kernel is None or args.arch is None:
-            raise SfpuSimError("locate: give KERNEL and --arch (or --from SWEEP.json)")
-        kernel, arch, dest = args.kernel, args.arch, args.dest
-        options = dict(worst=args.worst, selection=chosen) if args.x is None else \
-            dict(inputs=[parse_bf16(x) for x in args.x])
+        _locate(args, kernel, arch, dest, dict(inputs=inputs, inputs_text=text), console)
+        return 0 if args.json else _definitions(console)
+    if (args.x is None) == (args.worst is None):
+        raise SfpuSimError("locate: give --x VALUE (repeatable), --worst N or --from "
+                           "SWEEP.json")
+    if args.x is not None and not chosen.everything:
+        raise SfpuSimError("locate: --range and --region choose the lanes of --worst N; "
+                           "--x names its lanes itself")
+    if args.kernel is None:
+        raise SfpuSimError("locate: give KERNEL (or --from SWEEP.json)")
+    options = dict(worst=args.worst, selection=chosen) if args.x is None else \
+        dict(inputs=[parse_bf16(x) for x in args.x])
+    arches = chips(args, kernel_spec(args.kernel).chips)
+    if args.json and len(arches) > 1:
+        raise SfpuSimError(f"--json prints one chip's result: give one --arch (here: "
+                           f"{', '.join(arches)})")
+    for k, arch in enumerate(arches):
+        if k:
+            console.print()
+        _locate(args, args.kernel, arch, args.dest, options, console)
+    return 0 if args.json else _definitions(console)
+
+
+def _locate(args, kernel: str, arch: str, dest: str | None, options: dict,
+            console: Console) -> None:
+    """One chip's run: its JSON, or its tables (the definitions follow them once)."""
+    from sfpu_sim.shadow import locate
+
     spec = kernel_spec(kernel)
     with Progress(what="locate") as progress:
         progress.begin(f"{spec.name} on {arch}")
@@ -243,7 +258,7 @@ def cmd_locate(args, console: Console) -> int:
         from sfpu_sim.report.files import json_text
 
         sys.stdout.write(json_text(found.to_json()))
-        return 0
+        return
     console.print(f"locate {found.kernel} ({found.function}) on {CHIPS[found.arch]}, Dst "
                   f"{found.dest.upper()}: {found.selection}", highlight=False, markup=False,
                   soft_wrap=True)
@@ -265,6 +280,9 @@ def cmd_locate(args, console: Console) -> int:
         console.print("err, added: FP32 ULP; growth: relative; lost: bits. Dim rows: not on "
                       "the path to the stored value. ◀: located." + hidden,
                       highlight=False, markup=False, soft_wrap=True)
+
+
+def _definitions(console: Console) -> int:
     for line in SHORT_DEFINITIONS:
         console.print(line, highlight=False, markup=False, soft_wrap=True)
     return 0
@@ -286,11 +304,10 @@ def add_parser(sub, parents) -> None:
              "datapath and store")
     parser.add_argument("kernel", metavar="KERNEL", nargs="?",
                         help="a kernel name or an assembly file (not needed with --from)")
-    parser.add_argument("--arch", choices=list(CHIPS),
-                        help="the chip (required unless --from names it)")
-    parser.add_argument("--x", action="append", metavar="VALUE",
-                        help="an input (float literal rounded to BF16, or 0x BF16 bits; "
-                             "negative: --x=-3); repeat for more lanes")
+    arch_option(parser, "the chips to run on (default: every chip the kernel runs on; with "
+                        "--from, the sweep's)")
+    values_option(parser, "--x", "inputs, one lane each (float literals rounded to BF16, or "
+                                 "0x BF16 bits; negative: --x=-3)")
     parser.add_argument("--worst", type=_lanes, metavar="N",
                         help="the N inputs of largest device ULP over all 65,536 BF16 inputs "
                              "(or over --range / --region; with --from: its first N)")

@@ -9,6 +9,8 @@ the process. Knows nothing of what the commands print.
 - **Text is shown, never obeyed:** the console interprets no rich markup or emoji codes (a
   kernel's provenance ``[/]`` prints as written) and writes control characters as escapes
   (ESC as ``\\x1b``, :func:`sfpu_sim.display.printable`).
+- **Width:** tables fit a terminal's width; written to a pipe or a file (no ``$COLUMNS``),
+  every row prints whole on one line instead of folding at 80 columns.
 - **Any encoding:** a character the stream's encoding lacks (``PYTHONIOENCODING=ascii``) is
   written as a JSON-style ``\\uXXXX`` escape: readable on a terminal, and the same string to a
   JSON reader.
@@ -42,6 +44,8 @@ INTERRUPTED = 130                  # the shell's code for a run ended by Ctrl-C 
 GRACE_S = 1.0                      # how long an interrupted command may take to unwind
 REDELIVER_S = 0.01                 # a swallowed Ctrl-C is raised again this much later
 ESCAPE = "sfpu-sim-escape"         # the codec error handler for characters an encoding lacks
+PLAIN_WIDTH = 1 << 16              # columns of output that is not a terminal: no table folds
+RULE_WIDTH = 80                    # a rule's width there
 
 
 class OutputError(SfpuSimError):
@@ -132,10 +136,27 @@ def command_streams():
 class TerminalConsole(Console):
     """A rich console that shows every string as written: no markup, no emoji codes, control
     characters escaped. Every string a console renders (print's arguments, table cells and
-    titles) passes through :meth:`render_str`."""
+    titles) passes through :meth:`render_str`.
+
+    On a terminal, tables fit its width. Anywhere else (a pipe, a file) without ``$COLUMNS``,
+    rich would assume 80 columns and fold every wider table into fragments: there the console
+    is :data:`PLAIN_WIDTH` wide, so each row prints on one line, as wide as it is."""
 
     def __init__(self, **options):
         super().__init__(markup=False, emoji=False, **options)
+        self.plain = ("width" not in options and not self.is_terminal
+                      and not os.environ.get("COLUMNS", "").strip())
+        if self.plain:
+            self.width = PLAIN_WIDTH
+
+    def rule(self, title="", **options) -> None:
+        """A rule as wide as a terminal's (80 columns) where the console is plain."""
+        if not self.plain:
+            return super().rule(title, **options)
+        from rich.rule import Rule
+
+        self.print(Rule(title, **options), width=RULE_WIDTH)
+        return None
 
     def render_str(self, text: str, **options):
         text = printable(text)
@@ -158,6 +179,12 @@ def _stderr_line(text: str) -> None:
 
 def error(message: str) -> None:
     _stderr_line(f"sfpu-sim: error: {message}")
+
+
+def deprecation(line: str) -> None:
+    """An old spelling's one line (``sfpu-sim: --format is deprecated for report; use
+    --files``)."""
+    _stderr_line(line)
 
 
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -8,8 +8,18 @@ import platform
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS
+from sfpu_sim.cli.common import CHIPS, on_each_chip
+from sfpu_sim.cli.options import (
+    arch_option,
+    chips,
+    lane_number,
+    old_spelling,
+    one_chip,
+    values_option,
+)
 from sfpu_sim.errors import SfpuSimError
+
+ENCODING = "blackhole"          # asm and disasm: one chip's encoding, this one unless named
 from sfpu_sim.version import __version__
 
 
@@ -43,7 +53,8 @@ def cmd_asm(args, console: Console) -> int:
     """Assemble a file: one word per line, with its canonical text as a comment."""
     from sfpu_sim.asm import assemble_file, format_instruction
 
-    program = assemble_file(args.file, args.arch)
+    program = assemble_file(args.file, one_chip(args, "asm's output (instruction words)",
+                                                ENCODING))
     for instruction in program:
         print(f"{instruction.word:#010x}  # {format_instruction(instruction)}")
     return 0
@@ -52,19 +63,20 @@ def cmd_asm(args, console: Console) -> int:
 def cmd_disasm(args, console: Console) -> int:
     from sfpu_sim.asm import decode, format_instruction
 
+    chip = one_chip(args, "disasm's reading of a word", ENCODING)
     for text in args.words:
         try:
             word = int(text, 0)
         except ValueError:
             raise SfpuSimError(f"{text!r} is not an instruction word (write e.g. 0x8f000000)")
-        print(format_instruction(decode(word, args.arch, source=text)))
+        print(format_instruction(decode(word, chip, source=text)))
     return 0
 
 
-def _explain_rows(text: str, arch: str) -> list[tuple[str, list]]:
+def _explain_rows(text: str, arches: list[str]) -> list[tuple[str, list]]:
     """(title, fields) for one ``explain`` argument: a 16-bit pattern (BF16 and FP16 readings),
-    a 32-bit pattern (FP32, and the instruction word it is on ``arch`` if it decodes), or a
-    number (its FP32 and BF16 patterns, rounded to nearest even)."""
+    a 32-bit pattern (FP32, and the instruction word it is on each chip of ``arches`` where it
+    decodes), or a number (its FP32 and BF16 patterns, rounded to nearest even)."""
     import math
 
     import numpy as np
@@ -89,12 +101,15 @@ def _explain_rows(text: str, arch: str) -> list[tuple[str, list]]:
         if digits > 8:
             raise SfpuSimError(f"explain {text!r}: more than 32 bits")
         rows = [(f"{bits:#010x} as FP32: {fp32_text(bits)}", float_fields(bits, "fp32"))]
-        try:
-            instruction = decode(bits, arch)
-            rows.append((f"{bits:#010x} as an instruction on {CHIPS[arch]}: "
-                         f"{format_instruction(instruction)}", instruction_fields(instruction)))
-        except IsaError as error:
-            rows.append((f"{bits:#010x} is not an instruction on {CHIPS[arch]}: {error}", []))
+        for arch in arches:
+            try:
+                instruction = decode(bits, arch)
+                rows.append((f"{bits:#010x} as an instruction on {CHIPS[arch]}: "
+                             f"{format_instruction(instruction)}",
+                             instruction_fields(instruction)))
+            except IsaError as error:
+                rows.append((f"{bits:#010x} is not an instruction on {CHIPS[arch]}: {error}",
+                             []))
         return rows
     try:
         value = float(lowered)
@@ -116,7 +131,7 @@ def _explain_rows(text: str, arch: str) -> list[tuple[str, list]]:
 def cmd_explain(args, console: Console) -> int:
     """Bit fields of values and instruction words."""
     for text in args.items:
-        for title, fields in _explain_rows(text, args.arch):
+        for title, fields in _explain_rows(text, chips(args)):
             table = Table(title=title, title_justify="left")
             for column in ("field", "bits", "binary", "value", "meaning"):
                 table.add_column(column, no_wrap=column != "meaning")
@@ -285,8 +300,8 @@ def cmd_run(args, console: Console) -> int:
 
     program = assemble_file(args.file, args.arch)
     machine = Machine(args.arch, lanes=args.lanes, strict=args.strict)
-    machine.config.sfpu_fp32 = args.dst_format == "fp32"
-    machine.config.srcb_format = args.dst_format
+    machine.config.sfpu_fp32 = args.dest == "fp32"
+    machine.config.srcb_format = args.dest
     for option in args.lreg or []:
         index, values = _parse_lreg_option(option)
         if len(values) > machine.lanes:
@@ -295,30 +310,30 @@ def cmd_run(args, console: Console) -> int:
         machine.lreg[index, :len(values) if len(values) > 1 else machine.lanes] = values
     dst_rows = []
     for option in args.dst or []:
-        row, values = _parse_dst_option(option, args.dst_format)
+        row, values = _parse_dst_option(option, args.dest)
         if len(values) > machine.lanes:
             raise SfpuSimError(f"--dst {option!r}: {len(values)} values for "
                                f"{machine.lanes} lanes")
-        current = machine.dst.read_lanes(row, args.dst_format)
+        current = machine.dst.read_lanes(row, args.dest)
         current[:len(values) if len(values) > 1 else machine.lanes] = values
-        machine.dst.write_lanes(row, current, args.dst_format)
+        machine.dst.write_lanes(row, current, args.dest)
         dst_rows.append(row)
-    lanes = args.lane or [0]
-    for lane in lanes:
+    shown = args.lane or [0]
+    for lane in shown:
         if not 0 <= lane < machine.lanes:
             raise SfpuSimError(f"--lane {lane} out of range (0..{machine.lanes - 1})")
     addresses = sorted(set(dst_rows) | {ins.imm10 for ins in program
                                         if ins.mnemonic in ("SFPLOAD", "SFPSTORE")})
-    trace = machine.record(lanes, addresses) if args.trace else None
+    trace = machine.record(shown, addresses) if args.trace else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ProgramWarning)
         machine.run(program)
     _report_warnings(caught, args.verbose)
     if trace is not None:
         console.print(render_trace(trace, args.bits))
-    console.print(render_registers(machine, lanes))
+    console.print(render_registers(machine, shown))
     if addresses:
-        console.print(render_dst(machine, addresses, lanes, args.dst_format))
+        console.print(render_dst(machine, addresses, shown, args.dest))
     return 0
 
 
@@ -329,12 +344,14 @@ def add_parser(sub, parents) -> None:
 
     asm = sub.add_parser("asm", parents=parents, help="assemble a file to 32-bit instruction words")
     asm.add_argument("file")
-    asm.add_argument("--arch", choices=sorted(CHIPS), default="blackhole")
+    arch_option(asm, f"the one chip whose encoding to write (default: {ENCODING}); its output "
+                     f"is one chip's instruction words")
     asm.set_defaults(handler=cmd_asm)
 
     disasm = sub.add_parser("disasm", parents=parents, help="disassemble 32-bit instruction words")
     disasm.add_argument("words", nargs="+", metavar="WORD")
-    disasm.add_argument("--arch", choices=sorted(CHIPS), default="blackhole")
+    arch_option(disasm, f"the one chip whose encoding to read (default: {ENCODING}); its "
+                        f"output is one chip's instructions")
     disasm.set_defaults(handler=cmd_disasm)
 
     explain = sub.add_parser("explain", parents=parents,
@@ -343,28 +360,30 @@ def add_parser(sub, parents) -> None:
     explain.add_argument("items", nargs="+", metavar="ITEM",
                          help="0x1234 (BF16/FP16), 0x3f800000 (FP32 and instruction word), or "
                               "a number such as 1.5 (put -- before negative ones)")
-    explain.add_argument("--arch", choices=sorted(CHIPS), default="blackhole",
-                         help="chip whose encodings decode instruction words")
+    arch_option(explain, "the chips whose encodings decode instruction words (default: "
+                         "every chip)")
     explain.set_defaults(handler=cmd_explain)
 
     run = sub.add_parser("run", parents=parents, help="run an assembly file and show registers lane by lane")
     run.add_argument("file")
-    run.add_argument("--arch", choices=sorted(CHIPS), required=True)
+    arch_option(run, "the chips to run on, a fresh machine each (default: every chip)")
     run.add_argument("--lreg", action="append", metavar="REG=VALUE[,VALUE...]",
                      help="preset an LReg in every lane (or lanes 0, 1, ... from a list); "
                           "values are floats (1.5, -inf, nan), integers, or 0x bit patterns")
     run.add_argument("--lanes", type=int, default=32, help="lanes (a multiple of 32)")
-    run.add_argument("--lane", type=int, action="append", help="lane(s) to show (default 0)")
+    values_option(run, "--lane", "lanes to show (default 0), e.g. --lane 0,1,2", "LANE",
+                  item=lane_number)
     run.add_argument("--trace", action="store_true", help="show what every instruction changed")
     run.add_argument("--dst", action="append", metavar="ADDRESS=VALUE[,VALUE...]",
                      help="preset the Dst cells an SFPLOAD at ADDRESS reads, in every lane (or "
                           "lanes 0, 1, ... from a list)")
-    run.add_argument("--dst-format", choices=("fp32", "bf16"), default="fp32",
+    run.add_argument("--dest", choices=("fp32", "bf16"), default="fp32",
                      help="Dst format: fp32 (32-bit cells, SFPLOAD mode 0 = FP32) or bf16 "
-                          "(default fp32)")
+                          "(default fp32); was --dst-format")
+    old_spelling(run, "--dst-format", "--dest", "run", dest="dest", choices=("fp32", "bf16"))
     run.add_argument("--strict", action="store_true", help="hazards are errors, not warnings")
     run.add_argument("--bits", action="store_true",
                      help="with --trace: the sign|exponent|mantissa bits of every new value")
     run.add_argument("--verbose", action="store_true",
                      help="every warning, not one line per kind")
-    run.set_defaults(handler=cmd_run)
+    run.set_defaults(handler=on_each_chip(cmd_run))

@@ -4,7 +4,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, kernel_spec, sweep_options
+from sfpu_sim.cli.common import CHIPS, kernel_spec, on_each_chip, sweep_options
+from sfpu_sim.cli.options import arch_option, values_option
 from sfpu_sim.cli.sweeping import cmd_eval
 
 
@@ -116,17 +117,17 @@ def add_parser(sub, parents) -> None:
     show = kernel_sub.add_parser("show", parents=parents, help="instruction listing with source lines and a "
                                               "static cost estimate")
     show.add_argument("kernel", metavar="NAME")
-    show.add_argument("--arch", choices=list(CHIPS), required=True)
-    show.set_defaults(handler=cmd_kernel_show)
+    arch_option(show, "the chips whose program to list (default: every chip the kernel runs "
+                      "on)")
+    show.set_defaults(handler=on_each_chip(cmd_kernel_show))
 
     trace = sub.add_parser("trace", parents=parents, help="instruction by instruction, what the lanes of the "
                                          "given inputs hold (hex, FP32, BF16)")
     trace.add_argument("kernel", metavar="NAME")
-    trace.add_argument("--x", action="append", required=True, metavar="VALUE",
-                       help="an input: a number (rounded to the --in format, nearest "
-                            "even; a note says when one is not exact) or 0x bits of it "
-                            "(FP32: 8 hex digits); negative: --x=-3; repeat for more lanes")
+    values_option(trace, "--x", "inputs, one lane each: numbers (rounded to the --in format, "
+                                "nearest even; a note says when one is not exact) or 0x bits "
+                                "of it (FP32: 8 hex digits); negative: --x=-3", required=True)
     sweep_options(trace)
     trace.add_argument("--bits", action="store_true",
                        help="the sign|exponent|mantissa bits of every new value")
-    trace.set_defaults(handler=cmd_trace, json=False)
+    trace.set_defaults(handler=on_each_chip(cmd_trace), json=False)

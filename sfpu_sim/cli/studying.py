@@ -5,12 +5,15 @@ Knows the public API of :mod:`sfpu_sim.study` (workbench, validation modes, repo
 """
 from __future__ import annotations
 
+import argparse
 import sys
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim.cli.common import on_each_chip
+from sfpu_sim.cli.options import arch_option, deprecated, values_option
 from sfpu_sim.errors import SfpuSimError
 
 REFERENCE_MODE = "<reference values>"      # --reference given without a value
@@ -42,8 +45,18 @@ def _flag(mode: str) -> str:
     return "--" + mode.replace("_", "-")
 
 
+class _Diagnose(argparse.Action):
+    """``--diagnose``; the inputs written after it are the old spelling of ``--x``."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if values:
+            deprecated(namespace, "--diagnose X", "study gelu", "--diagnose --x X")
+        setattr(namespace, self.dest, list(values))
+
+
 def _mode(args) -> str:
-    chosen = [name for name, on in (("diagnose", args.diagnose is not None),
+    chosen = [name for name, on in (("diagnose", args.diagnose is not None
+                                     or args.x is not None),
                                     ("reference", args.reference == REFERENCE_MODE),
                                     ("saturation", args.saturation),
                                     ("calibrate", args.calibrate),
@@ -70,7 +83,7 @@ def _run(mode: str, args, options: dict, methods: list[str]) -> dict:
     if mode == "analyze":
         return workbench.analyze(methods, rounding=rounding, **options)
     if mode == "diagnose":
-        return workbench.diagnose(args.diagnose, methods, **options)
+        return workbench.diagnose([*(args.diagnose or []), *(args.x or [])], methods, **options)
     if mode == "reference":
         return workbench.reference_values()
     if mode == "saturation":
@@ -87,11 +100,18 @@ def _run(mode: str, args, options: dict, methods: list[str]) -> dict:
 def cmd_study_gelu(args, console: Console) -> int:
     """The study's modes: --analyze (default), --diagnose, --reference, --saturation,
     --calibrate, --regression, --derivative, --verify-knots, --all; or --write-report DIR."""
+    if args.write_report is not None:
+        return _write_report(args, console)
+    if args.arch is None:
+        return _study(args, console)
+    return on_each_chip(_study, {"json": "prints one chip's data"})(args, console)
+
+
+def _study(args, console: Console) -> int:
+    """The modes on the host forms (``args.arch`` None) or one chip's kernels."""
     from sfpu_sim.report.files import json_text
     from sfpu_sim.study import workbench
 
-    if args.write_report is not None:
-        return _write_report(args, console)
     mode = _mode(args)
     options = _options(args)
     methods = workbench.check_methods(args.methods)
@@ -326,9 +346,8 @@ def add_parser(sub, parents) -> None:
     modes = gelu.add_argument_group("modes (one; --analyze is the default)")
     modes.add_argument("--analyze", action="store_true",
                        help="the study's table: mean, max, worst input, P50/P90/P99, regions")
-    modes.add_argument("--diagnose", nargs="*", metavar="X",
-                       help="each method at these inputs (numbers as C++ float literals, or "
-                            "0x BF16 patterns; none: the study's points)")
+    modes.add_argument("--diagnose", nargs="*", action=_Diagnose, metavar="X",
+                       help="each method at the inputs --x gives (none: the study's points)")
     modes.add_argument("--reference", nargs="?", const=REFERENCE_MODE, metavar="study|correct",
                        help="alone: the reference values at the study's key points; with a "
                             "value: the reference to score against (study: its cancelling "
@@ -352,9 +371,10 @@ def add_parser(sub, parents) -> None:
     gelu.add_argument("--methods", nargs="+", metavar="ID",
                       help="method ids (default: all): B1 B1v2 R1 R2 R3 R4 R5 A1-poly7 "
                            "A1-poly9 B3 C1")
-    gelu.add_argument("--arch", choices=("wormhole", "blackhole"),
-                      help="run the gelu_study_* SFPU kernels on this chip instead of the host "
-                           "forms")
+    values_option(gelu, "--x", "--diagnose's inputs (numbers as C++ float literals, or 0x "
+                               "BF16 patterns; alone, it chooses --diagnose); negative: --x=-3")
+    arch_option(gelu, "run the gelu_study_* SFPU kernels on these chips instead of the host "
+                      "forms (default: the host forms, no chip)")
     gelu.add_argument("--host-fma", choices=("on", "off"), default="on",
                       help="host forms: fuse the multiply-adds the study's build contracted "
                            "(on, default) or round them twice (off)")

@@ -13,11 +13,13 @@ from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
     kernel_spec,
+    on_each_chip,
     reference_option,
     run_sweep,
     sweep_options,
 )
 from sfpu_sim.cli.gating import add_harness_option, harness_files
+from sfpu_sim.cli.options import chips, old_spelling, values_option
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.version import __version__
 
@@ -80,13 +82,24 @@ def _no_fp32_csv(args) -> None:
                            "2**32 rows); use --json or the report")
 
 
+def report_files(text: str) -> tuple[str, ...]:
+    """``--files md,png,json``: the report files to write (an unknown name refused in one line
+    naming ``--files``)."""
+    from sfpu_sim import report
+
+    try:
+        return report.parse_formats(text)
+    except SfpuSimError as error:
+        raise type(error)(str(error).replace("--format", "--files", 1)) from None
+
+
 def cmd_report(args, console: Console) -> int:
-    """Sweep a kernel and write its diagnostic report (Markdown, PNG, JSON)."""
+    """Sweep a kernel on each chip and write its diagnostic reports (Markdown, PNG, JSON)."""
     from sfpu_sim import report
     from sfpu_sim.report.files import RunFiles, output_directory
     from sfpu_sim.report.terminal import render
 
-    formats = report.parse_formats(args.format)
+    formats = report_files(args.files)
     files = RunFiles(inputs=args.kernel_files)
     if args.all:
         if args.kernel or args.csv or args.harness_csv:
@@ -99,26 +112,31 @@ def cmd_report(args, console: Console) -> int:
     if not args.kernel:
         raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
     spec = kernel_spec(args.kernel)                    # an unknown name before any directory
-    if not args.arch:
-        raise SfpuSimError("--arch is required (blackhole or wormhole)")
+    chosen = chips(args, spec.chips)
+    for option, given in (("--csv", args.csv), ("--harness-csv", args.harness_csv)):
+        if given is not None and len(chosen) > 1:
+            raise SfpuSimError(f"{option} writes one chip's rows: give one --arch (here: "
+                               f"{', '.join(chosen)})")
     out = output_directory(args.out)
-    _claim_report(files, out, formats, args, spec.name, args.arch, args.dest or spec.dest)
+    for chip in chosen:
+        _claim_report(files, out, formats, args, spec.name, chip, args.dest or spec.dest)
     csv_target = _csv_target(args.csv, files)
     _no_fp32_csv(args)
     harness = harness_files(args, spec, files)           # per-op accuracy files, checked now
-    with Progress() as progress:
-        result = run_sweep(args, args.kernel, args.arch, progress)
-        progress.step("writing the report")
-        m, written = report.write(result, out, formats)
-        if csv_target is not None:
-            _write_csv(csv_target, m, result, console)
-        if harness is not None:
-            harness.write(m, result.arrays, console)
-    if csv_target == STDOUT:
-        return 0
-    console.print(render(m))
-    for path in written.values():
-        console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
+    for chip in chosen:
+        with Progress() as progress:
+            result = run_sweep(args, args.kernel, chip, progress)
+            progress.step("writing the report")
+            m, written = report.write(result, out, formats)
+            if csv_target is not None:
+                _write_csv(csv_target, m, result, console)
+            if harness is not None:
+                harness.write(m, result.arrays, console)
+        if csv_target == STDOUT:
+            return 0
+        console.print(render(m))
+        for path in written.values():
+            console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
     return 0
 
 
@@ -153,7 +171,7 @@ def _research_reports(out, files) -> list[tuple[str, object]]:
 
 def _default_cell(args) -> bool:
     """``report --all`` with nothing narrowed or changed: the rebuild of reports/."""
-    return (args.arch is None and args.dest is None and args.reference_rounding == "rne"
+    return (chips(args) == list(CHIPS) and args.dest is None and args.reference_rounding == "rne"
             and args.ulp == "daz-index" and args.input_format == "bf16"
             and args.output_format == "bf16" and args.range is None and args.region is None)
 
@@ -162,8 +180,9 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     from sfpu_sim import registry, report
     from sfpu_sim.report.files import atomic_write
 
+    chosen = chips(args)
     jobs = [(spec, chip) for spec in [*registry.specs(), *registry.chained_specs()]
-            for chip in CHIPS if chip in spec.chips and (args.arch is None or chip == args.arch)]
+            for chip in CHIPS if chip in spec.chips and chip in chosen]
     if not jobs:
         raise SfpuSimError("no registered kernel runs on the chosen chip")
     for spec, chip in jobs:
@@ -299,8 +318,9 @@ def cmd_eval(args, console: Console) -> int:
 
 
 def _compare_items(args) -> list[tuple[str, object, str]]:
-    """Each ITEM resolved, nothing swept yet: ``KERNEL`` (on every --arch), ``KERNEL@ARCH``,
-    or a saved ``.json`` summary -> (label, summary or (kernel, chip), source)."""
+    """Each ITEM resolved, nothing swept yet: ``KERNEL`` (on each chip of --arch, by default
+    every chip it runs on), ``KERNEL@ARCH``, or a saved ``.json`` summary -> (label, summary
+    or (kernel, chip), source)."""
     from pathlib import Path
 
     from sfpu_sim.report.compare import check_summary
@@ -318,12 +338,8 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
             items.append((f"{data['kernel']}@{data['arch']}", data, text))
             continue
         kernel, _, arch = text.partition("@")
-        arches = [arch] if arch else (args.arch or [])
-        if not arches:
-            raise SfpuSimError(f"compare {text!r}: give its chip as {text}@blackhole, or "
-                               "--arch (repeatable)")
-        kernel_spec(kernel)                            # an unknown name fails before sweeping
-        for chip in arches:
+        spec = kernel_spec(kernel)                     # an unknown name fails before sweeping
+        for chip in [arch] if arch else chips(args, spec.chips):
             if chip not in CHIPS:
                 raise SfpuSimError(f"compare {text!r}: unknown chip {chip!r} (choose from: "
                                    f"{', '.join(CHIPS)})")
@@ -344,11 +360,11 @@ def cmd_compare(args, console: Console) -> int:
     from sfpu_sim.report import compare, model
     from sfpu_sim.report.files import RunFiles, output_directory
 
-    formats = report.parse_formats(args.format)
+    formats = report_files(args.files)
     compare.check_stem(args.name, args.out)
     items = _compare_items(args)
     if len(items) < 2:
-        raise SfpuSimError("compare needs at least two items: kernels with --arch, "
+        raise SfpuSimError("compare needs at least two items: a kernel on two chips, "
                            "KERNEL@ARCH, or saved .json summaries")
     out = output_directory(args.out)
     stem = args.name or ("compare_" + "_vs_".join(
@@ -379,6 +395,21 @@ def cmd_compare(args, console: Console) -> int:
     return 0
 
 
+FILES_HELP = "the files to write, comma-separated: md, png, json (default: all three)"
+ONE_SUMMARY = {"json": "prints one chip's summary", "csv": "writes one chip's rows"}
+
+
+def _eval_inputs(handler):
+    """``eval``'s inputs: its X arguments, then every ``--x`` (at least one of them)."""
+    def with_inputs(args, console):
+        args.values = [*args.values, *(args.x or [])]
+        if not args.values:
+            raise SfpuSimError("eval: give inputs: X... after KERNEL, or --x VALUE "
+                               "(comma-separated, repeatable)")
+        return handler(args, console)
+    return with_inputs
+
+
 def add_parser(sub, parents) -> None:
     """Register this module's subcommands (``parents``: the options every command takes)."""
     report = sub.add_parser("report", parents=parents, help="exhaustive sweep and diagnostic report (Markdown, "
@@ -387,13 +418,16 @@ def add_parser(sub, parents) -> None:
     report.add_argument("--all", action="store_true",
                         help="every registered kernel on every chip it runs on, plus a "
                              "README.md index in --out")
-    sweep_options(report, arch="optional", select=True, fp32=True)
+    sweep_options(report, arch="the chips to report on (default: every chip the kernel runs "
+                               "on; with --all, every chip)", select=True, fp32=True)
     report.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"output directory (default: {DEFAULT_OUT}/)")
-    report.add_argument("--format", default="md,png,json",
-                        help="comma-separated: md, png, json (default: all three)")
+    report.add_argument("--files", default="md,png,json", metavar="md,png,json",
+                        help=FILES_HELP + "; was --format")
+    old_spelling(report, "--format", "--files", "report", dest="files")
     report.add_argument("--csv", metavar="FILE",
-                        help="also write per-input rows in the tt-llk accuracy-harness schema")
+                        help="also write per-input rows in the tt-llk accuracy-harness schema "
+                             "(one chip)")
     add_harness_option(report)
     second_operand(report, "report", cmd_report)          # --y, --y-range: binary kernels
     reference_option(report, "report's sweep")
@@ -402,37 +436,46 @@ def add_parser(sub, parents) -> None:
                                          "the JSON summary (--json)")
     sweep.add_argument("kernel", metavar="KERNEL")
     sweep_options(sweep, select=True, fp32=True)
-    sweep.add_argument("--json", action="store_true", help="print the JSON summary on stdout")
+    sweep.add_argument("--json", action="store_true",
+                       help="print the JSON summary on stdout (one chip)")
     sweep.add_argument("--csv", metavar="FILE",
-                       help="also write per-input rows in the tt-llk accuracy-harness schema")
+                       help="also write per-input rows in the tt-llk accuracy-harness schema "
+                            "(one chip)")
     second_operand(sweep, "sweep", cmd_sweep)          # --y, --y-range: binary kernels
+    sweep.set_defaults(handler=on_each_chip(sweep.get_default("handler"), ONE_SUMMARY))
     reference_option(sweep, "sweep")
 
     evaluate = sub.add_parser("eval", parents=parents, help="run a kernel on given inputs: output, reference "
                                            "and ULP for each")
+    evaluate.intermixed = True                # X after options too, with or without --x
     evaluate.add_argument("kernel", metavar="KERNEL")
-    evaluate.add_argument("values", nargs="+", metavar="X",
+    evaluate.add_argument("values", nargs="*", metavar="X",
                           help="numbers (rounded to the --in format, nearest even; a note "
                                "says when one is not exact) or 0x bit patterns of it (FP32: 8 "
-                               "hex digits); put -- before values such as -inf")
+                               "hex digits); put -- before values such as -inf; or --x")
+    values_option(evaluate, "--x", "inputs, as X (after the X arguments); negative: --x=-3")
     sweep_options(evaluate)
-    evaluate.add_argument("--json", action="store_true", help="print JSON on stdout")
+    evaluate.add_argument("--json", action="store_true", help="print JSON on stdout (one chip)")
     second_operand(evaluate, "eval", cmd_eval)          # --y, --y-range: binary kernels
+    evaluate.set_defaults(handler=_eval_inputs(on_each_chip(evaluate.get_default("handler"),
+                                                            {"json": "prints one chip's "
+                                                                     "results"})))
 
     compare = sub.add_parser("compare", parents=parents, help="compare sweeps or saved JSON summaries: Markdown for a PR body on "
                         "stdout, plus Markdown, PNG and JSON files in --out",
-        description="Items: KERNEL (swept on every --arch given), KERNEL@ARCH, or a saved "
-                    "JSON summary (sweep --json or a report's .json). Examples: "
-                    "'compare tanh@blackhole tanh@wormhole', 'compare tanh --arch blackhole "
-                    "--arch wormhole', 'compare main.json branch.json'.")
+        description="Items: KERNEL (swept on each --arch, by default every chip it runs on), "
+                    "KERNEL@ARCH, or a saved JSON summary (sweep --json or a report's .json). "
+                    "Examples: 'compare tanh' (Wormhole against Blackhole), 'compare "
+                    "tanh@blackhole tanh@wormhole', 'compare tanh tanh_approx --arch "
+                    "blackhole', 'compare main.json branch.json'.")
     compare.add_argument("items", nargs="+", metavar="ITEM")
-    sweep_options(compare, arch="none", select=True)
-    compare.add_argument("--arch", action="append", choices=list(CHIPS),
-                         help="chip(s) for items without @ARCH (repeatable)")
+    sweep_options(compare, arch="chips for items without @ARCH (default: every chip the kernel "
+                                "runs on)", select=True)
     compare.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                          help=f"output directory (default: {DEFAULT_OUT}/)")
-    compare.add_argument("--format", default="md,png,json",
-                         help="comma-separated: md, png, json (default: all three)")
+    compare.add_argument("--files", default="md,png,json", metavar="md,png,json",
+                         help=FILES_HELP + "; was --format")
+    old_spelling(compare, "--format", "--files", "compare", dest="files")
     compare.add_argument("--name", metavar="STEM", help="file name stem of the outputs")
     compare.set_defaults(handler=cmd_compare)
     reference_option(compare, "kernels it sweeps (not saved summaries)")
