@@ -22,6 +22,7 @@ agreement bit for bit.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -340,12 +341,27 @@ def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: in
     t, source, digest = _generate(m, instructions, capture_at, uniform, lanes_at_once)
     try:
         function = _load(source, digest)
-        function.compile(SIGNATURE)             # now, so that a failure falls back
+        with _deep_recursion():
+            function.compile(SIGNATURE)         # now, so that a failure falls back
     except Exception as error:                  # numba's limits, never a wrong answer
         raise NotCompiled(f"numba could not compile it ({type(error).__name__}: "
                           f"{str(error).splitlines()[0][:120] if str(error) else ''})") from None
     _mark_ready(digest)
     return Compiled.of(t, function, source, digest, instructions)
+
+
+@contextlib.contextmanager
+def _deep_recursion(limit: int = 20_000):
+    """numba rebuilds SSA form recursively, a frame or two per basic block on a path: a long
+    program two lanes side by side went past Python's default 1,000 frames (RecursionError,
+    then a second compile one lane at a time, on every run). Python-to-Python calls use no C
+    stack since 3.11, so a deeper limit costs only memory."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(previous, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(previous)
 
 
 def _helpers_digest(semantics=()) -> str:
