@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.util
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
