@@ -14,6 +14,7 @@ import pytest
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
+from tests.binary_pairs import pairs
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0,
@@ -21,10 +22,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xF
 
 
 def _pairs(count: int = 4096, seed: int = 23):
-    rng = np.random.default_rng(seed)
-    x, y = (rng.integers(0, 1 << 16, count).astype(np.uint16) for _ in range(2))
-    sx, sy = np.meshgrid(SPECIALS, SPECIALS)
-    return np.concatenate([x, sx.ravel()]), np.concatenate([y, sy.ravel()])
+    return pairs(SPECIALS, count, seed)
 
 
 # One compile per chip by default (the ttnn kernel); the generic arm under slow.

@@ -18,6 +18,7 @@ from sfpu_sim.binary_device import (
 )
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
+from tests.binary_pairs import pairs
 
 CHIPS = ("wormhole", "blackhole")
 BINARY = ("binary_add_2026_09", "binary_sub_2026_09", "binary_rsub_2026_09",
@@ -28,11 +29,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xF
 
 
 def _pairs(count: int = 4096, seed: int = 17):
-    """Random BF16 pairs plus every pair of the special patterns."""
-    rng = np.random.default_rng(seed)
-    x, y = (rng.integers(0, 1 << 16, count).astype(np.uint16) for _ in range(2))
-    sx, sy = np.meshgrid(SPECIALS, SPECIALS)
-    return np.concatenate([x, sx.ravel()]), np.concatenate([y, sy.ravel()])
+    return pairs(SPECIALS, count, seed)
 
 
 # Compiling is the cost: one program per family by default (add, max/min, the RNE multiply),

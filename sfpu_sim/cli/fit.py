@@ -147,6 +147,11 @@ def _print(result, console: Console) -> None:
         ("equioscillation points", ", ".join(f"{x:.6g}" for x in result.equioscillation_points)),
         ("coefficients from", f"{result.method} (backend {result.backend})"),
     ]
+    _print_rows(console, lines)
+
+
+def _print_rows(console, lines) -> None:
+    """Label / value rows, the labels bold, long values folded."""
     summary = Table(show_header=False, box=None)
     summary.add_column(style="bold")
     summary.add_column(overflow="fold")
@@ -398,9 +403,4 @@ def _print_device(result, console: Console) -> None:
                       + "; ".join([f"x={row['x']:.9g} ({row['x_bits']}) {row['bound']} "
                                    f"{row['end']:.9g} ({row['end_bits']})"
                                    for row in case["inputs"]] + case["coefficient_bounds"])))
-    summary = Table(show_header=False, box=None)
-    summary.add_column(style="bold")
-    summary.add_column(overflow="fold")
-    for label, text in lines:
-        summary.add_row(label, text)
-    console.print(summary)
+    _print_rows(console, lines)
