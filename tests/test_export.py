@@ -172,13 +172,17 @@ def dsl_source(lines: list[str]) -> list[str]:
     return out
 
 
+class NotInDsl(Exception):
+    """The export calls an sfpi function the DSL does not have, so it cannot be retraced."""
+
+
 def retraced(program):
     """The program the DSL traces from the sfpi export of ``program``."""
     init, body, before, _ = sfpi_parts(program)
     source = "\n".join(["def init():", "    pass", *dsl_source(init), "", "def body():",
                         "    pass", *dsl_source(before + body)])
     if re.search(r"lz_nosgn|int32_to_u?int8|approx_recip<false>", source):
-        pytest.skip("an sfpi function the DSL does not have")
+        raise NotInDsl(program)
     namespace = {name: getattr(sfpi, name) for name in sfpi.__all__}
     exec(compile(source, "<sfpi export>", "exec"), namespace)      # noqa: S102 - test code
     return sfpi.trace(namespace["body"], program.arch, init=namespace["init"], name="retraced")
@@ -224,7 +228,10 @@ def test_sfpi_export_of_every_exportable_kernel_computes_what_its_program_comput
             export(registry.get(name), chip, "sfpi")
         except ExportRefused:
             continue
-        assert_sfpi_computes_the_same(name, chip)
+        try:
+            assert_sfpi_computes_the_same(name, chip)
+        except NotInDsl:                  # counted out: the total below must still hold
+            continue
         checked += 1
     assert checked >= 400
 
