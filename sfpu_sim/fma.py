@@ -29,6 +29,7 @@ and the foundation issue's note.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from typing import NamedTuple
 
@@ -38,7 +39,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-from sfpu_sim.jit import cache_supported, njit
+from sfpu_sim.jit import njit
 from sfpu_sim.threads import parallel_for
 
 __all__ = ["FmaRules", "IEEE", "BLACKHOLE", "WORMHOLE", "fma_ieee", "fma_blackhole", "fma_wormhole",
@@ -246,8 +247,8 @@ def _datapath(x, y, z, rules):
 
 # The multiply-add as a unit lanewise instruction definitions receive (sfpu_sim.isa.lanewise):
 # the three models' one-lane datapaths, which generated code imports by name and inlines; and
-# for other rules (sfpu_sim.determinism's platforms) or an unfused host's two roundings, a C
-# callable the Machine's lane loops take as an argument, compiled when first asked for.
+# for other rules (sfpu_sim.determinism's platforms) or an unfused host's two roundings, one
+# C callable reading its rules at run time (runtime_unit), which the Machine's loops take.
 @numba.njit(inline="always")
 def lane_ieee(x, y, z):
     return _datapath(x, y, z, IEEE)
@@ -294,28 +295,18 @@ def _runtime_lane(x, y, z):
     return _datapath(x, y, z, rules)
 
 
-_UNITS: dict = {}
-
-
-def multiply_add_unit(rules: FmaRules, fused: bool = True):
-    """``x*y + z`` of one lane under ``rules`` as a C callable (``numba.cfunc``, int64
-    patterns); ``fused=False``: the product rounded alone first (a -0 addend), as a host
-    without a fused multiply-add computes it. Other than a model's fused datapath, the unit
-    reads its rules at run time: call it inside :func:`runtime_rules`."""
-    key = (rules, fused) if fused and rules in LANE_FUNCTIONS else "runtime"
-    if key not in _UNITS:
-        if key == "runtime":
-            _UNITS[key] = numba.cfunc(_UNIT_SIGNATURE, nopython=True)(_runtime_lane)
-        else:
-            function = globals()[LANE_FUNCTIONS[rules]].py_func
-            _UNITS[key] = numba.cfunc(_UNIT_SIGNATURE, nopython=True,
-                                      cache=cache_supported(function))(function)
-    return _UNITS[key]
+@functools.cache
+def runtime_unit():
+    """``x*y + z`` of one lane under the rules :func:`runtime_rules` set, as a C callable
+    (``numba.cfunc``, int64 patterns) the Machine's lane loops take as an argument; compiled
+    once a process (it holds this process's buffer address)."""
+    return numba.cfunc(_UNIT_SIGNATURE, nopython=True)(_runtime_lane)
 
 
 @contextlib.contextmanager
 def runtime_rules(rules: FmaRules, fused: bool = True):
-    """While in it, :func:`multiply_add_unit`'s run-time unit computes under ``rules``
+    """While in it, :func:`runtime_unit` computes under ``rules`` (``fused=False``: the
+    product rounded alone first, with a -0 addend, as a host without a fused multiply-add)
     (one platform at a time: other threads wait)."""
     with _RUNTIME_LOCK:
         _RUNTIME[:] = [0 if fused else 1, *(int(v) for v in rules[1:])]

@@ -23,6 +23,7 @@ agreement bit for bit.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import sys
 from dataclasses import dataclass
@@ -366,9 +367,16 @@ def _helpers_digest(semantics=()) -> str:
     """The digest of what a program calls or bakes in (numba's cache does not follow callees):
     the scalar helpers and the definitions of the instruction semantics the program calls,
     with every module of the package they import (:func:`sfpu_sim.isa.lanewise.imported_files`)."""
+    return _files_digest(tuple(lanewise.imported_files(
+        (Path(scalar.__file__), *sorted(lanewise.source_files(semantics))))))
+
+
+@functools.cache
+def _files_digest(paths: tuple[Path, ...]) -> str:
+    """Read once a process: every program generated (ready() generates them to learn their
+    names) would otherwise read and hash the same files again."""
     h = hashlib.sha256(numba.__version__.encode())
-    roots = (Path(scalar.__file__), *sorted(lanewise.source_files(semantics)))
-    for path in lanewise.imported_files(roots):
+    for path in paths:
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

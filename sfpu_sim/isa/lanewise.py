@@ -266,7 +266,7 @@ def _run(definition: tuple, arrays, scalars, units, size: int) -> np.ndarray:
         return out
     (rules, fused), = runtime                   # one datapath a platform, read at run time
     with fma.runtime_rules(rules, fused):
-        parallel_for(_LOOPS[key], size, *arguments, fma.multiply_add_unit(rules, fused), out)
+        parallel_for(_LOOPS[key], size, *arguments, fma.runtime_unit(), out)
     return out
 
 
