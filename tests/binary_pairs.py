@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.binary_device import run_binary_device
+
 
 def pairs(specials, count: int = 4096, seed: int = 17):
     """``count`` random BF16 pairs (seeded) followed by every pair of ``specials``."""
@@ -12,3 +14,12 @@ def pairs(specials, count: int = 4096, seed: int = 17):
     sx, sy = np.meshgrid(np.asarray(specials, dtype=np.uint16),
                          np.asarray(specials, dtype=np.uint16))
     return np.concatenate([x, sx.ravel()]), np.concatenate([y, sy.ravel()])
+
+
+def assert_compiled_equals_machine(program, x, y) -> None:
+    """The program compiled and on the Machine: the same output and kernel FP32 bits."""
+    fast = run_binary_device(program, x, y, engine="compiled")
+    slow = run_binary_device(program, x, y, engine="machine")
+    assert fast.engine == "compiled" and slow.engine == "machine"
+    np.testing.assert_array_equal(fast.output, slow.output)
+    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)

@@ -14,7 +14,7 @@ import pytest
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
-from tests.binary_pairs import pairs
+from tests.binary_pairs import assert_compiled_equals_machine, pairs
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0,
@@ -33,11 +33,7 @@ def _pairs(count: int = 4096, seed: int = 23):
 def test_binary_div_compiled_equals_machine(name, arch):
     program = registry.get(name).program(arch)
     x, y = _pairs()
-    fast = run_binary_device(program, x, y, engine="compiled")
-    slow = run_binary_device(program, x, y, engine="machine")
-    assert fast.engine == "compiled" and slow.engine == "machine"
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_compiled_equals_machine(program, x, y)
 
 
 # (x, y) -> BF16-Dst output. 1/3 = 0x3EAAAAAB in FP32 rounds to 0x3EAB (the generic arm's

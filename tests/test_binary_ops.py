@@ -18,7 +18,7 @@ from sfpu_sim.binary_device import (
 )
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import pairs
+from tests.binary_pairs import assert_compiled_equals_machine, pairs
 
 CHIPS = ("wormhole", "blackhole")
 BINARY = ("binary_add_2026_09", "binary_sub_2026_09", "binary_rsub_2026_09",
@@ -45,11 +45,7 @@ BINARY_DEFAULT = {("binary_add_2026_09", "wormhole"), ("binary_max_2026_09", "bl
 def test_binary_compiled_equals_machine(name, arch):
     program = registry.get(name).program(arch)
     x, y = _pairs()
-    fast = run_binary_device(program, x, y, engine="compiled")
-    slow = run_binary_device(program, x, y, engine="machine")
-    assert fast.engine == "compiled" and slow.engine == "machine"
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_compiled_equals_machine(program, x, y)
 
 
 @pytest.mark.slow
