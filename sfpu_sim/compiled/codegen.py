@@ -19,12 +19,14 @@ condition-code instructions are in :mod:`sfpu_sim.compiled.cc_statements`.
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 from types import SimpleNamespace
 
 import numpy as np
 
 from sfpu_sim.compiled.cc_statements import NotCompiled, PredicationOps
+from sfpu_sim.compiled.specialize import NotSpecialized, specialize
 from sfpu_sim.isa import lanes, loadstore
 from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD
 from sfpu_sim.isa.lanewise import Semantics
@@ -59,6 +61,7 @@ class Translation(PredicationOps):
         self.written: set[int] = set()
         self.uses_prng = False
         self.semantics_used: set[Semantics] = set()
+        self.imports: set[tuple[str, str, str]] = set()    # what specialised definitions call
         self.configs = 0
         self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
         self.k = -1
@@ -143,34 +146,47 @@ class Translation(PredicationOps):
 
     # --- instructions defined by their lanewise semantics (sfpu_sim.isa.lanewise) -------------
     def semantics(self, i) -> None:
-        """The record's own lanewise functions, called in the lane: operands into temporaries
-        first (VD may be one of them), then VD, then LaneFlags, as the Machine runs it."""
+        """The record's own lanewise functions, specialised to this instruction's fields and
+        written into the lane (:mod:`sfpu_sim.compiled.specialize`), as the Machine runs them:
+        every result computed from the operands before VD, then LaneFlags, is written. They
+        are computed in the enabled lanes only (the Machine computes every lane and writes
+        the enabled ones: the same bits, without the work for lanes that discard them)."""
         s = i.op.execute
         self.semantics_used.add(s)
         operands = [self.read(where(i)) for where in s.operands]
-        fields = [str(int(getattr(i, name))) for name in s.fields]
-        state = [str(int(getattr(self, name))) for name in s.state]
-        self.emit(f"e_ = {self.en()}")
-        names = [f"o{'abcdefg'[k]}_" for k in range(len(operands))]
-        for name, register in zip(names, operands):
-            self.emit(f"{name} = {register}")
-        written = []
+        constants = [int(getattr(i, name)) for name in s.fields] + \
+            [int(getattr(self, name)) for name in s.state]
+        statements, assignments = [], []
         if s.value is not None:
             units = [self.units[name] for name in s.units]
-            random = [] if s.prng is None else [self._random() if s.prng(i) else "0"]
-            arguments = ", ".join(names + random + fields + state + units)
-            self.emit(f"t_ = {s.name}_VALUE({arguments})")
-            self.write(i.vd, "t_", "e_")
-            written = ["t_"]
+            random = [] if s.prng is None else [self._random() if s.prng(i) else 0]
+            statements += self._specialized(s.value, [*operands, *random, *constants, *units],
+                                            "t_")
+            if i.vd < 8 or i.vd == 16:          # Machine.write: others are not written
+                self.used.add(i.vd)
+                self.written.add(i.vd)
+                assignments.append(f"r{i.vd} = t_")
         if s.flags is not None and s.sets_flags(i):
-            arguments = ", ".join([*written, "np.int64(f)", *names, *fields, *state])
-            self.set_flags(f"{s.name}_FLAGS({arguments}) != 0", "e_")
+            statements += self._specialized(
+                s.flags, [*(["t_"] if s.value is not None else []), "np.int64(f)", *operands,
+                          *constants], "tf_")
+            assignments.append("f = tf_ != 0")
+        self.guarded(self.en(), *statements, *assignments)
+
+    def _specialized(self, function, arguments: list, result: str) -> list[str]:
+        parameters = [a for a in inspect.signature(function).parameters]
+        try:
+            done = specialize(function, dict(zip(parameters, arguments, strict=True)), result)
+        except (NotSpecialized, ValueError) as error:
+            raise NotCompiled(f"instruction {self.k}: {error}") from None
+        self.imports |= done.imports
+        return done.lines
 
     def _random(self) -> str:
         """The lane's PRNG state, which then steps where the lane is enabled."""
         self.uses_prng = True
         self.emit("pr_ = p")
-        self.guarded("e_", "p = prng_step(p)")
+        self.guarded(self.en(), "p = prng_step(p)")
         return "pr_"
 
     @property

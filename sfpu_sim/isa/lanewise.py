@@ -11,9 +11,11 @@ Both engines derive from the one definition:
 - the Machine (:meth:`Semantics.execute`, the record's ``execute``) runs the function over its
   lane axis in a compiled loop: the function compiled once as a C callable (``numba.cfunc``,
   cached on disk) and called per lane by a loop of its arity;
-- the compiled engine (:mod:`sfpu_sim.compiled.codegen`) calls the same function, compiled with
-  ``numba.njit``, inside a program's per-lane code, where LLVM inlines it and folds the fields,
-  which are constants there.
+- the compiled engine (:mod:`sfpu_sim.compiled.codegen`) writes the same function's body into
+  a program's per-lane code, specialised to the instruction's fields
+  (:mod:`sfpu_sim.compiled.specialize`): its tests on fields decided, its returns made
+  assignments. A definition is therefore plain straight-line Python: ``if`` and ``return``,
+  no loops.
 
 Values are int64 holding 32-bit patterns (0 .. 2**32 - 1): a function masks what could leave
 that range. Writes follow the register file's rules (:meth:`Machine.write`: LReg 0-7 and 16,
@@ -112,8 +114,8 @@ class Semantics:
     none), set in the enabled lanes where ``sets_flags(instruction)`` holds (default:
     VD < 8). ``registers(m, i)``, when given, is the Machine's (operand registers,
     destination) for an instruction that addresses them per lane (through L7), which
-    compiled programs do not. ``name`` is how compiled programs refer to the functions
-    (``<name>_VALUE``, ``<name>_FLAGS``)."""
+    compiled programs do not. ``name`` is the record's name the definitions are bound to
+    in their module (how a pickled record is found again)."""
     name: str
     value: Callable | None
     operands: tuple[Callable, ...]
@@ -156,8 +158,8 @@ class Semantics:
         if flags is not None:
             m.set_flags(flags, lanes)
 
-    # --- the compiled engine: the same functions, inlined into a program ----------------------
-    # Inlined where they are called (numba's IR), so that a unit passed in is the callee there.
+    # The functions the Machine's lane loops call, inlined there (numba's IR: one call site a
+    # loop), so that a unit passed in is the callee there.
     @cached_property
     def value_scalar(self):
         return numba.njit(inline="always")(self.value)
@@ -170,15 +172,6 @@ class Semantics:
         """By reference (the module-level name it is defined under), as functions pickle: a
         record crosses to Dask workers without its compiled functions."""
         return _defined, ((self.value or self.flags).__module__, self.name)
-
-    def scalars(self) -> dict[str, object]:
-        """The names compiled programs call, and the compiled functions they name."""
-        named = {}
-        if self.value is not None:
-            named[f"{self.name}_VALUE"] = self.value_scalar
-        if self.flags is not None:
-            named[f"{self.name}_FLAGS"] = self.flags_scalar
-        return named
 
 
 def _defined(module: str, name: str) -> Semantics:
