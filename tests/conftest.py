@@ -32,6 +32,20 @@ VECTOR_SETS = [pytest.param(VECTORS, id="subset"),
                pytest.param(FULL_VECTORS, id="full", marks=pytest.mark.slow)]
 
 
+# Tests that take minutes on their own (measured cold, 2026-11-27): started first, so that
+# xdist's workers run everything else beside them instead of waiting on them at the end (the
+# reports check alone took 548 s, and came last by file name).
+LONG_FIRST = ("tests/test_reports_fresh.py::", "tests/test_parity.py::test_every_modelled",
+              "tests/test_export.py::test_sfpi_export_of_every_exportable")
+
+
+def pytest_collection_modifyitems(config, items):
+    def rank(item) -> int:
+        return next((k for k, prefix in enumerate(LONG_FIRST)
+                     if item.nodeid.startswith(prefix)), len(LONG_FIRST))
+    items.sort(key=rank)
+
+
 def load_vectors(name: str, directory: Path = VECTORS):
     path = directory / name
     if not path.exists():

@@ -84,11 +84,12 @@ _ON_DISK: dict[tuple, bool] = {}            # ready()'s answers for programs not
 # Longer programs run on the Machine: numba's compile time grows faster than the program (a
 # 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
 MAX_INSTRUCTIONS = 1000
-# Lanes run side by side, instruction by instruction: a kernel is mostly one chain of dependent
-# multiply-adds per lane, and two independent chains keep the core busy where one waits
-# (measured 1.2-1.5x on exp, tanh, log, gelu; four lanes were no faster, and slower on gelu,
-# whose code then no longer fits the instruction cache).
-LANES_AT_ONCE = 2
+# Lanes run side by side, instruction by instruction, when this is above 1: two independent
+# multiply-add chains can keep the core busy where one waits. Since each instruction runs under
+# its lane's enable (compiled.specialize), two lanes bought nothing but exp's 1.37x (1M inputs:
+# acosh, tanh_fp32, gelu, sin, log 0.87-1.06x) and cost 1.5-2.6x the compile time
+# (2026-11-27, this 2-core machine, one run): one lane at a time.
+LANES_AT_ONCE = 1
 # ... for programs up to this long: numba's recursion limit stopped a 307-instruction study
 # kernel run two lanes at once (a program that fails so is compiled one lane at a time).
 SIDE_BY_SIDE_INSTRUCTIONS = 256
