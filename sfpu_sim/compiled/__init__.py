@@ -7,9 +7,7 @@ bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine
 Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
 
 The compiled function keeps each lane's LRegs, flags and CC stack in local variables and runs
-every instruction before moving to the next lanes; it runs :data:`LANES_AT_ONCE` lanes side by
-side, each instruction for each of them in turn, so that their independent chains of
-multiply-adds overlap in the core. State that is the same in every lane is fixed while
+every instruction before moving to the next lane. State that is the same in every lane is fixed while
 compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp counters and
 every Dst address, the configuration, and the LRegs and LaneFlags whose value is the same in
 all lanes (constants). The same function runs a Machine (:func:`execute`: every lane's state
@@ -35,7 +33,7 @@ import numpy as np
 from sfpu_sim import jit, threads
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.compiled import scalar
-from sfpu_sim.compiled.codegen import LANE_LOCAL, MULTIPLY_ADDS, NotCompiled, Translation
+from sfpu_sim.compiled.codegen import MULTIPLY_ADDS, NotCompiled, Translation
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa import lanewise
 from sfpu_sim.isa.spec import Instruction, IsaError
@@ -84,16 +82,11 @@ _ON_DISK: dict[tuple, bool] = {}            # ready()'s answers for programs not
 # Longer programs run on the Machine: numba's compile time grows faster than the program (a
 # 5,179-instruction study kernel exhausted its recursion limit), and such programs are rare.
 MAX_INSTRUCTIONS = 1000
-# Lanes run side by side, instruction by instruction, when this is above 1: two independent
-# multiply-add chains can keep the core busy where one waits. Since each instruction runs under
-# its lane's enable (compiled.specialize), two lanes bought nothing but exp's 1.37x (1M inputs:
-# acosh, tanh_fp32, gelu, sin, log 0.87-1.06x) and cost 1.5-2.6x the compile time
-# (2026-11-27, this 2-core machine, one run): one lane at a time.
-LANES_AT_ONCE = 1
-# ... for programs up to this long: numba's recursion limit stopped a 307-instruction study
-# kernel run two lanes at once (a program that fails so is compiled one lane at a time).
-SIDE_BY_SIDE_INSTRUCTIONS = 256
-# Programs with at most this many multiply-add call sites (x LANES_AT_ONCE) get the datapath
+# One lane at a time. Two lanes side by side (independent multiply-add chains overlapping in the
+# core) paid 1.2-1.5x once; since each instruction runs under its lane's enable
+# (compiled.specialize) they bought only exp's 1.37x (1M inputs: acosh, tanh_fp32, gelu, sin,
+# log 0.87-1.06x) for 1.5-2.6x the compile time (2026-11-27, this 2-core machine), and went.
+# Programs with at most this many multiply-add call sites get the datapath
 # inlined at each (scalar.fma_*_inline); longer ones call it, to bound LLVM's compile time.
 INLINED_MULTIPLY_ADDS = 64
 ALL_LANES = np.uint64(0xFFFFFFFFFFFFFFFF)     # state_mask: every lane has its own state
@@ -200,9 +193,8 @@ def _marked_on_disk(template: Machine, instructions, capture_at, uniform) -> boo
     directory = jit.program_directory()
     if directory is None or len(instructions) > MAX_INSTRUCTIONS:
         return False
-    lanes_at_once = LANES_AT_ONCE if len(instructions) <= SIDE_BY_SIDE_INSTRUCTIONS else 1
     try:
-        _, _, digest = _generate(template, instructions, capture_at, uniform, lanes_at_once)
+        _, _, digest = _generate(template, instructions, capture_at, uniform)
     except NotCompiled:
         return False
     return (directory / f"{_module_name(digest)}.ready").exists()
@@ -319,26 +311,19 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     if len(instructions) > MAX_INSTRUCTIONS:
         raise NotCompiled(f"{len(instructions):,} instructions, more than the "
                           f"{MAX_INSTRUCTIONS:,} compiled")
-    side_by_side = len(instructions) <= SIDE_BY_SIDE_INSTRUCTIONS
-    try:
-        return _build_with(m, instructions, capture_at, uniform,
-                           LANES_AT_ONCE if side_by_side else 1)
-    except NotCompiled:
-        if not side_by_side or LANES_AT_ONCE == 1:
-            raise
-    return _build_with(m, instructions, capture_at, uniform, 1)    # numba's limits
+    return _build_with(m, instructions, capture_at, uniform)
 
 
-def _generate(m: Machine, instructions, capture_at, uniform, lanes_at_once: int):
+def _generate(m: Machine, instructions, capture_at, uniform):
     """(translation, source, digest) of the program's compiled form."""
-    sites = sum(i.mnemonic in MULTIPLY_ADDS for i in instructions) * lanes_at_once
+    sites = sum(i.mnemonic in MULTIPLY_ADDS for i in instructions)
     t = Translation(m, instructions, capture_at, inline_fma=sites <= INLINED_MULTIPLY_ADDS)
-    source = _source(t, instructions, capture_at, uniform, lanes_at_once)
+    source = _source(t, instructions, capture_at, uniform)
     return t, source, hashlib.sha256(source.encode()).hexdigest()[:24]
 
 
-def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: int) -> Compiled:
-    t, source, digest = _generate(m, instructions, capture_at, uniform, lanes_at_once)
+def _build_with(m: Machine, instructions, capture_at, uniform) -> Compiled:
+    t, source, digest = _generate(m, instructions, capture_at, uniform)
     try:
         function = _load(source, digest)
         with _deep_recursion():
@@ -353,9 +338,9 @@ def _build_with(m: Machine, instructions, capture_at, uniform, lanes_at_once: in
 @contextlib.contextmanager
 def _deep_recursion(limit: int = 20_000):
     """numba rebuilds SSA form recursively, a frame or two per basic block on a path: a long
-    program two lanes side by side went past Python's default 1,000 frames (RecursionError,
-    then a second compile one lane at a time, on every run). Python-to-Python calls use no C
-    stack since 3.11, so a deeper limit costs only memory."""
+    program (tanh_fp32, 131 instructions, then run two lanes side by side) went past Python's
+    default 1,000 frames. Python-to-Python calls use no C stack since 3.11, so a deeper limit
+    costs only memory."""
     previous = sys.getrecursionlimit()
     sys.setrecursionlimit(max(previous, limit))
     try:
@@ -382,18 +367,17 @@ def _files_digest(paths: tuple[Path, ...]) -> str:
     return h.hexdigest()[:16]
 
 
-def _source(t: Translation, instructions, capture_at, uniform, lanes_at_once: int) -> str:
+def _source(t: Translation, instructions, capture_at, uniform) -> str:
     lines = header(t, instructions, "from sfpu_sim.jit import njit")
-    per_item = LANES_PER_SFPU // lanes_at_once
     lines += ["", "", "@njit(nogil=True, error_model='numpy')",
               "def run(start, stop, lreg, macro, flags, stack_in, stack_out, prng, dst, capture, "
               "state_mask, keep_state):",
               f"    cfgv = np.zeros(({max(t.configs, 1)}, 8), dtype=np.int64)",
               f"    cfgf = np.zeros(({max(t.configs, 1)}, 8), dtype=np.bool_)",
               # unsigned indices: numba then skips the negative-index test on every access
-              f"    for first in range(np.uint64(start * {per_item}), "
-              f"np.uint64(stop * {per_item})):"]
-    lines += ["        " + line for line in lane_body(t, uniform, lanes_at_once)]
+              f"    for first in range(np.uint64(start * {LANES_PER_SFPU}), "
+              f"np.uint64(stop * {LANES_PER_SFPU})):"]
+    lines += ["        " + line for line in lane_body(t, uniform)]
     return "\n".join(lines) + "\n"
 
 
@@ -416,28 +400,12 @@ def _semantics_imports(t: Translation) -> list[str]:
             for module, name, alias in sorted(t.imports)]
 
 
-def lane_body(t: Translation, uniform, lanes_at_once: int) -> list[str]:
-    """The per-lane statements every engine runs, unindented: ``lanes_at_once`` lanes from
-    ``first`` (a uint64 the caller defines) read their state, run every instruction, and
-    write their state back when ``keep_state``."""
-    body = []
-    for j in range(lanes_at_once):
-        body.append(_side_by_side(f"lane = first * np.uint64({lanes_at_once}) + np.uint64({j})",
-                                  j))
-        body += [_side_by_side(line, j) for line in _prologue(t, uniform)]
-    for a, b in zip(t.starts, t.starts[1:]):
-        for j in range(lanes_at_once):
-            body += [_side_by_side(line, j) for line in t.lines[a:b]
-                     if j == 0 or not line.lstrip().startswith("#")]
-    body.append("if keep_state:")
-    for j in range(lanes_at_once):
-        body += ["    " + _side_by_side(line, j) for line in _epilogue(t)]
-    return body
-
-
-def _side_by_side(line: str, j: int) -> str:
-    """``line`` for the ``j``-th of the lanes run side by side: its own lane-local names."""
-    return LANE_LOCAL.sub(lambda name: f"{name.group(1)}_{j}", line)
+def lane_body(t: Translation, uniform) -> list[str]:
+    """The per-lane statements every engine runs, unindented: lane ``first`` (a uint64 the
+    caller defines) reads its state, runs every instruction, and writes its state back when
+    ``keep_state``."""
+    return ["lane = first", *_prologue(t, uniform), *t.lines, "if keep_state:",
+            *["    " + line for line in _epilogue(t)]]
 
 
 def _prologue(t: Translation, uniform) -> list[str]:

@@ -7,9 +7,8 @@ and the enables on the stack, the stack depth, the Dst/Sp counters, every Dst ce
 Knows nothing of loading or caching the result (:mod:`sfpu_sim.compiled`).
 
 Each snippet reads like its instruction in :mod:`sfpu_sim.isa` (same names, same branches),
-with lane enable applied where the Machine applies it. Each instruction's lines stand alone
-(``starts`` marks them; no guard spans two instructions) so that the caller can run several
-lanes' copies side by side. Whatever cannot be translated faithfully
+with lane enable applied where the Machine applies it; no guard spans two instructions.
+Whatever cannot be translated faithfully
 raises :class:`NotCompiled` with the reason; the caller then runs the Machine, so a program is
 either compiled exactly or not compiled at all. Static facts are computed by the Machine's own
 code on a shadow of its counters (``addr_mod_slot``, ``apply_partial_addr_mod``, ``dst_address``,
@@ -36,9 +35,6 @@ from sfpu_sim.machine import Machine
 LS = loadstore
 # The instructions whose snippet calls the chip's multiply-add (compiled.inline_fma counts them)
 MULTIPLY_ADDS = ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32")
-# Names of per-lane local variables (LRegs, flags, CC stack, PRNG, lane indices, temporaries):
-# each of the lanes run side by side gets its own copy (compiled._source renames them).
-LANE_LOCAL = re.compile(r"\b(lane|lu|st|g|l|f|p|[rs]\d+|[a-z]+_\d+)\b")
 MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI",
                                                      "SFPMULI", "SFPMUL24")}
 
@@ -67,16 +63,13 @@ class Translation(PredicationOps):
         self.k = -1
         self.open_guard: str | None = None
         self.enable_before: list[bool] = []    # CC enable as each instruction starts
-        self.starts: list[int] = []            # where each instruction's lines begin
         for k, instruction in enumerate(program):
             self.k = k
             self.enable_before.append(self.enable)
-            self.starts.append(len(self.lines))
             self.open_guard = None             # each instruction's lines stand alone
             if k == capture_at:
                 self.emit(f"capture[lane] = {self.read(instruction.vd)}")
             self.translate(k, instruction)
-        self.starts.append(len(self.lines))
         self._check_cells()
 
     # ---------------------------------------------------------------------------------------
@@ -99,14 +92,19 @@ class Translation(PredicationOps):
         return "f" if self.enable else "True"
 
     def write(self, vd: int, value: str, when: str) -> None:
+        self.guarded(when, *self.assignments(vd, value))
+
+    def assignments(self, vd: int, value: str) -> list[str]:
         """Machine.write: LReg 0-7 and 16 only; others are silently not written."""
         if not (vd < 8 or vd == 16):
-            return
+            return []
         self.used.add(vd)
         self.written.add(vd)
-        self.guarded(when, f"r{vd} = {value}")
+        return [f"r{vd} = {value}"]
 
     def guarded(self, when: str, *statements: str) -> None:
+        if not statements:
+            return
         if when == "True":
             for statement in statements:
                 self.emit(statement)
@@ -162,10 +160,7 @@ class Translation(PredicationOps):
             random = [] if s.prng is None else [self._random() if s.prng(i) else 0]
             statements += self._specialized(s.value, [*operands, *random, *constants, *units],
                                             "t_")
-            if i.vd < 8 or i.vd == 16:          # Machine.write: others are not written
-                self.used.add(i.vd)
-                self.written.add(i.vd)
-                assignments.append(f"r{i.vd} = t_")
+            assignments += self.assignments(i.vd, "t_")
         if s.flags is not None and s.sets_flags(i):
             statements += self._specialized(
                 s.flags, [*(["t_"] if s.value is not None else []), "np.int64(f)", *operands,
@@ -174,10 +169,10 @@ class Translation(PredicationOps):
         self.guarded(self.en(), *statements, *assignments)
 
     def _specialized(self, function, arguments: list, result: str) -> list[str]:
-        parameters = [a for a in inspect.signature(function).parameters]
+        parameters = list(inspect.signature(function).parameters)
         try:
             done = specialize(function, dict(zip(parameters, arguments, strict=True)), result)
-        except (NotSpecialized, ValueError) as error:
+        except NotSpecialized as error:
             raise NotCompiled(f"instruction {self.k}: {error}") from None
         self.imports |= done.imports
         return done.lines

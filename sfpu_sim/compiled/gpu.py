@@ -155,7 +155,7 @@ def source(t: Translation, instructions, uniform, cache_on_disk: bool) -> str:
               "    first = np.uint64(cuda.grid(1))",
               f"    cfgv = cuda.shared.array({shape}, np.int64)[{sfpu}]",
               f"    cfgf = cuda.shared.array({shape}, np.bool_)[{sfpu}]"]
-    lines += ["    " + line for line in cpu.lane_body(t, uniform, 1)]
+    lines += ["    " + line for line in cpu.lane_body(t, uniform)]
     return "\n".join(lines) + "\n"
 
 
