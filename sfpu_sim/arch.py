@@ -19,7 +19,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from sfpu_sim import fma, formats
+from sfpu_sim import fma
 from sfpu_sim.isa.spec import MAD, Instruction, NotOnChip, Opcode
 from sfpu_sim.isa.table import table as instruction_table
 
@@ -48,8 +48,9 @@ class Arch:
     # with their own arithmetic and conversions; both chips keep these defaults.
     fused: bool = True                   # SFPMAD rounds once (False: the product first, alone)
     mul_is_plain_product: bool = False   # SFPMUL reads a +0 addend as -0: a*b as a host has it
-    bf16_store: Callable = formats.fp32_to_bf16_truncate     # SFPSTORE FP32 -> BF16
-    fp32_store: Callable = formats.flush_denormals           # SFPSTORE FP32 -> FP32
+    bf16_store_rounds: bool = False      # SFPSTORE FP32 -> BF16 rounds to nearest even (else
+    #                                      truncates, as the chips do)
+    fp32_store_flushes: bool = True      # SFPSTORE FP32 -> FP32 flushes denormals (else keeps)
 
     @property
     def by_opcode(self) -> Mapping[int, Opcode]:

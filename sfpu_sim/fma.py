@@ -246,27 +246,74 @@ def _datapath(x, y, z, rules):
 
 
 # The multiply-add as a unit lanewise instruction definitions receive (sfpu_sim.isa.lanewise):
-# the three models' one-lane datapaths, which generated code imports by name and inlines; and
-# for other rules (sfpu_sim.determinism's platforms) or an unfused host's two roundings, one
-# C callable reading its rules at run time (runtime_unit), which the Machine's loops take.
-@numba.njit(inline="always")
+# the three models' one-lane datapaths, compiled once each (cached on disk) and called: numba's
+# own inline='always' typed and lowered the whole datapath again in every lane loop of a
+# multiply-add instruction (2-3 s each, cold), and LLVM's inlining of it with constant operands
+# costs about as much. Other rules (sfpu_sim.determinism's platforms) and an unfused host's two
+# roundings are one C callable reading its rules at run time (runtime_unit).
+_UNIT_SIGNATURE = types.int64(types.int64, types.int64, types.int64)
+_FIXED: set[str] = set()
+
+
+def unit(name: str):
+    """The datapath ``name`` (a value of :data:`LANE_FUNCTIONS`, or its ``_inlined`` form)
+    compiled for int64 operands alone, as code calling it must find it. Otherwise a call with a
+    constant operand (SFPADDI's 1.0, an immediate folded into a program) compiles the whole
+    datapath again for that literal value, about 2 s each. Compiled on first use, not at import:
+    a process whose programs all come from the disk cache never needs it."""
+    dispatcher = globals()[name]
+    if name not in _FIXED:
+        dispatcher.compile(_UNIT_SIGNATURE.args)
+        dispatcher.disable_compile()
+        _FIXED.add(name)
+    return dispatcher
+
+
+@intrinsic
+def _inline_into_callers(typingctx):
+    """Marks the function that calls it ``alwaysinline`` for LLVM. Why: a called datapath has
+    one set of branches for every multiply-add of a program, which the branch predictor cannot
+    tell apart, and its constant operands are not folded; inlined, each call site gets its own
+    (measured 1.3-1.4x on whole kernels). LLVM inlines when it links the callee into the
+    caller, so compile time grows far less than with numba's own ``inline='always'``."""
+    def codegen(context, builder, signature, args):
+        builder.function.attributes.add("alwaysinline")
+        return context.get_dummy_value()
+    return types.none(), codegen
+
+
+@njit(nogil=True)
 def lane_ieee(x, y, z):
     return _datapath(x, y, z, IEEE)
 
 
-@numba.njit(inline="always")
+@njit(nogil=True)
 def lane_blackhole(x, y, z):
     return _datapath(x, y, z, BLACKHOLE)
 
 
-@numba.njit(inline="always")
+@njit(nogil=True)
 def lane_wormhole(x, y, z):
     return _datapath(x, y, z, WORMHOLE)
 
 
-# The models' one-lane datapaths by rules: what generated code imports by name (inlined there).
+@njit(nogil=True)
+def lane_blackhole_inlined(x, y, z):
+    """:func:`lane_blackhole`, inlined by LLVM at each call site (compiled programs with
+    few multiply-adds: :func:`_inline_into_callers`)."""
+    _inline_into_callers()
+    return _datapath(x, y, z, BLACKHOLE)
+
+
+@njit(nogil=True)
+def lane_wormhole_inlined(x, y, z):
+    """:func:`lane_wormhole`, inlined by LLVM at each call site."""
+    _inline_into_callers()
+    return _datapath(x, y, z, WORMHOLE)
+
+
+# The models' one-lane datapaths by rules: what generated code imports by name.
 LANE_FUNCTIONS = {IEEE: "lane_ieee", BLACKHOLE: "lane_blackhole", WORMHOLE: "lane_wormhole"}
-_UNIT_SIGNATURE = types.int64(types.int64, types.int64, types.int64)
 
 # Rules no model has are read at run time from this process's buffer (as _lanes_any takes
 # them as an argument), so that one compiled function serves every platform: compiling one

@@ -33,10 +33,13 @@ import numba
 __all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 
 
-def njit(**options):
-    """``numba.njit(**options)`` with ``cache`` decided here (see the module docstring)."""
+def njit(signature=None, **options):
+    """``numba.njit(**options)`` with ``cache`` decided here (see the module docstring); with
+    ``signature``, compiled for it alone, now (or loaded from the cache)."""
     def decorate(func):
-        return numba.njit(cache=cache_supported(func), **options)(func)
+        if signature is None:
+            return numba.njit(cache=cache_supported(func), **options)(func)
+        return numba.njit(signature, cache=cache_supported(func), **options)(func)
     return decorate
 
 

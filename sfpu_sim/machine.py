@@ -25,7 +25,7 @@ from sfpu_sim import formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.asm import decode
 from sfpu_sim.isa import cc as cc_isa
-from sfpu_sim.isa import loadmacro
+from sfpu_sim.isa import lanewise, loadmacro
 from sfpu_sim.isa.spec import (  # noqa: F401 (HazardError, HazardWarning: machine's API too)
     DISABLE_BACKDOOR_LOAD,
     ROW_MASK_SHIFT,
@@ -410,12 +410,9 @@ class Machine:
 
     def advance_prng(self, lanes) -> np.ndarray:
         """Each lane in ``lanes`` returns its PRNG state and steps its LFSR (taps 31, 21, 1,
-        0; isa-reference §1.5); other lanes return their state unchanged."""
-        state = self.prng
-        parity = (state >> 31) ^ (state >> 21) ^ (state >> 1) ^ state
-        stepped = ((~parity & np.uint32(1)) << np.uint32(31)) | (state >> np.uint32(1))
-        current = state.copy()
-        np.copyto(self.prng, stepped, where=lanes)
+        0: :func:`~sfpu_sim.isa.lanewise.prng_step`); other lanes return their state unchanged."""
+        current = self.prng.copy()
+        np.copyto(self.prng, lanewise.lanes(lanewise.prng_step, current), where=lanes)
         return current
 
     # ----------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from sfpu_sim.cli import main
 from sfpu_sim.determinism import compare, resolve
 from sfpu_sim.determinism.pairs import Runner, compare_kernel, fp32_sample, populations
 from sfpu_sim.determinism.platforms import BY_KEY, IEEE_FMA, IEEE_NO_FMA, PLATFORMS
+from sfpu_sim.isa import lanewise, loadstore
 from sfpu_sim.registry import KernelSpec
 from sfpu_sim.sfpi import dst_reg, trace
 from tests import hellas_model as model
@@ -74,14 +75,23 @@ def test_chips_keep_their_arithmetic_and_stores():
     for chip, model_fn in ((WORMHOLE, fma.fma_wormhole), (BLACKHOLE, fma.fma_blackhole)):
         assert np.array_equal(chip.fma(a, b, c), model_fn(a, b, c))
         assert np.array_equal(chip.multiply(a, b, c), model_fn(a, b, c))
-        assert np.array_equal(chip.bf16_store(a), formats.fp32_to_bf16_truncate(a))
-        assert np.array_equal(chip.fp32_store(a), formats.flush_denormals(a))
+        assert np.array_equal(stored(chip, loadstore.BF16, a),
+                              formats.bf16_to_dst(formats.fp32_to_bf16_truncate(a)))
+        assert np.array_equal(stored(chip, loadstore.FP32, a),
+                              formats.fp32_to_dst(formats.flush_denormals(a)))
 
 
 def test_host_stores_round_to_nearest_even_and_keep_denormals():
     a, _, _ = operands(50_000)
-    assert np.array_equal(IEEE_FMA.bf16_store(a), formats.fp32_to_bf16_rne(a))
-    assert np.array_equal(IEEE_FMA.fp32_store(a), a)
+    assert np.array_equal(stored(IEEE_FMA, loadstore.BF16, a),
+                          formats.bf16_to_dst(formats.fp32_to_bf16_rne(a)))
+    assert np.array_equal(stored(IEEE_FMA, loadstore.FP32, a), formats.fp32_to_dst(a))
+
+
+def stored(arch, mode: int, a):
+    """SFPSTORE's Dst cells of ``a`` in ``mode`` on the platform ``arch``."""
+    return lanewise.lanes(loadstore.store_datum, a, mode, int(arch.sign_magnitude_conversions),
+                          int(arch.bf16_store_rounds), int(arch.fp32_store_flushes))
 
 
 def test_hosts_run_blackholes_instruction_stream():

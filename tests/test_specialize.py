@@ -13,6 +13,7 @@ import pytest
 from sfpu_sim import fma, registry
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.compiled.specialize import NotSpecialized, specialize
+from sfpu_sim.isa import cc, fields, integer, lanes, lanewise, loadstore
 from sfpu_sim.isa.fields import sfpdivp2
 from sfpu_sim.isa.lanewise import Semantics
 from sfpu_sim.isa.loadstore import sfploadi
@@ -93,6 +94,51 @@ def test_every_kernel_instruction_specialises_to_what_its_definition_computes():
                     values = [*row[8:8 + n_written], row[9] & 1, *row[:n_operands]]
                     assert run(*values) == semantics.flags(*values, *constants), \
                         (semantics.name, instruction, run.lines)
+
+
+# The lanewise rules of the instructions whose state the engines keep their own way (the CC
+# stack, SFPSWAP's two writes, SFPMOV's sources, SFPSHFT2's and SFPCONFIG's lane moves, Dst's
+# cells): (rule, how many values the program passes by name, constant combinations).
+_FLAGS = [[0, 0], [0, 1], [1, 0], [1, 1], [True, False], [False, True]]
+_STATE_RULES = [
+    (cc.pushc_top, 2, [[mod1] for mod1 in range(1, 16)], _FLAGS),
+    (cc.popc_flags, 2, [[mod1] for mod1 in range(16)], _FLAGS),
+    (cc.compc_flags, 2, [[0], [1]], _FLAGS),
+    (cc.mutated_top, 2, [[mod1] for mod1 in (2, 3, 6, 7, 10, 15)], _FLAGS),
+    (cc.compare_value, 1, [[]], [[0], [1], [True], [False]]),
+    (cc.greater_than, 2, [[]], None),
+    (cc.less_or_equal, 2, [[]], None),
+    (lanes.swaps, 3, [[0, mod1, lanes.VD_GETS_MIN.get(mod1, 0)] for mod1 in range(10)], None),
+    (integer.sfpshft, 2, [[imm12, lanes.shift_mode(mode)] for imm12 in (-2048, -33, -31, -1, 0,
+                                                                       1, 31, 32, 2047)
+                          for mode in (lanes.SHFT_LREG, lanes.SHFT_IMM)], None),
+    (fields.moved, 1, [[0], [1], [2]], None),
+    (lanes.config_writes, 2, [[0x5A5A, mod1, enable] for mod1 in (0, 1, 8, 9, 15)
+                              for enable in (0, 1)], [[c, f] for c in range(8) for f in (0, 1)]),
+    (lanes.constant_register, 1, [[mod1, 0x3F800000] for mod1 in (0, 1, 8, 9)], None),
+    (loadstore.load_datum, 2, [[inf, mode, sm, bits] for inf in (0, 1) for mode in range(16)
+                               for sm, bits in ((0, 7), (1, 10))], None),
+    (loadstore.store_datum, 1, [[mode, sm, rounds, flushes] for mode in range(16)
+                                for sm in (0, 1) for rounds, flushes in ((0, 1), (1, 0))], None),
+    (lanewise.prng_step, 1, [[]], None),
+]
+
+
+@pytest.mark.parametrize("rule, n_names, constants, values", _STATE_RULES,
+                         ids=[r[0].__name__ for r in _STATE_RULES])
+def test_the_rules_engines_apply_around_their_own_state_specialise_to_what_they_compute(
+        rule, n_names, constants, values):
+    rng = np.random.default_rng(20261128)
+    words = rng.integers(0, 1 << 32, (64, n_names), dtype=np.uint64).tolist()
+    if n_names == 3:          # swaps: two words, then the lane; equal and signed-zero pairs too
+        special = [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF]
+        words = [[a, b] for a, b, _ in words] + [[a, b] for a in special for b in special]
+        words = [[a, b, k % 32] for k, (a, b) in enumerate(words)]
+    python = getattr(rule, "py_func", rule)
+    for fixed in constants:
+        run = _specialised(rule, n_names, fixed)
+        for row in values or words:
+            assert run(*row) == python(*row, *fixed), (rule.__name__, fixed, row, run.lines)
 
 
 def test_fields_decide_the_branches_at_translation():

@@ -2,17 +2,17 @@
 
 Owns: turning a :class:`~sfpu_sim.isa.spec.Program` and the state it starts from into a
 numba-compiled function (:mod:`sfpu_sim.compiled.codegen` writes its source), caching it (in
-this process by program and state; on disk by the hash of its source, which holds everything it
-bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine`, leaving the
-Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
+this process by program and state; on disk by the hash of its source, which holds everything
+it bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine`, leaving
+the Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
 
-The compiled function keeps each lane's LRegs, flags and CC stack in local variables and runs
-every instruction before moving to the next lane. State that is the same in every lane is fixed while
-compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp counters and
-every Dst address, the configuration, and the LRegs and LaneFlags whose value is the same in
-all lanes (constants). The same function runs a Machine (:func:`execute`: every lane's state
-read and written back) or a sweep's batch of SFPUs that all start as one template SFPU
-(:func:`execute_sfpus`: only Dst exists for the whole batch, nothing is written back).
+The compiled function keeps each lane's LRegs, flags and CC stack in local variables and
+runs every instruction before moving to the next lane. State that is the same in every lane
+is fixed while compiling: CC enable and the enables on the stack, the stack depth, the Dst/Sp
+counters and every Dst address, the configuration, and the LRegs and LaneFlags whose value is
+the same in all lanes (constants). The same function runs a Machine (:func:`execute`: every
+lane's state read and written back) or a sweep's batch of SFPUs that all start as one template
+SFPU (:func:`execute_sfpus`: only Dst exists for the whole batch, nothing is written back).
 It needs LaneConfig zero and no tracing; a program or state it cannot compile
 faithfully runs on the Machine instead, with the reason given (:func:`execute`), never a
 different answer. The Machine stays the reference: tests/test_compiled.py holds the two to
@@ -30,7 +30,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sfpu_sim import jit, threads
+from sfpu_sim import fma, jit, threads
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.compiled import scalar
 from sfpu_sim.compiled.codegen import MULTIPLY_ADDS, NotCompiled, Translation
@@ -41,14 +41,9 @@ from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
 __all__ = ["execute", "execute_sfpus", "compile_for", "ready", "NotCompiled", "Compiled"]
 
-_SCALAR_NAMES = ("M32", "SIGN", "MAGNITUDE", "MANTISSA", "fma_wormhole", "fma_blackhole",
-                 "fma_wormhole_inline", "fma_blackhole_inline",
-                 "int32", "sign_magnitude_to_twos_complement",
-                 "twos_complement_to_sign_magnitude", "smag_less", "shift_signed_amount",
-                 "bf16_to_dst", "dst_to_bf16", "fp16_to_dst", "dst_to_fp16", "fp32_to_dst",
-                 "dst_to_fp32", "fp16a_to_fp32",
-                 "fp32_to_fp16a_truncate", "fp32_to_bf16_truncate", "flush_denormal",
-                 "prng_step", "lanes_meet")
+_SCALAR_NAMES = ("lanes_meet",)
+
+_DATAPATHS = ("lane_wormhole", "lane_blackhole", "lane_wormhole_inlined", "lane_blackhole_inlined")
 
 
 @dataclass
@@ -87,7 +82,7 @@ MAX_INSTRUCTIONS = 1000
 # (compiled.specialize) they bought only exp's 1.37x (1M inputs: acosh, tanh_fp32, gelu, sin,
 # log 0.87-1.06x) for 1.5-2.6x the compile time (2026-11-27, this 2-core machine), and went.
 # Programs with at most this many multiply-add call sites get the datapath
-# inlined at each (scalar.fma_*_inline); longer ones call it, to bound LLVM's compile time.
+# inlined at each (fma.lane_*_inlined); longer ones call it, to bound LLVM's compile time.
 INLINED_MULTIPLY_ADDS = 64
 ALL_LANES = np.uint64(0xFFFFFFFFFFFFFFFF)     # state_mask: every lane has its own state
 ONE_SFPU = np.uint64(LANES_PER_SFPU - 1)      # state_mask: every SFPU starts in one state
@@ -184,7 +179,7 @@ def ready(template: Machine, program, capture_at: int | None = None) -> bool:
     known = _MEMORY.get(key)
     if known is not None:
         return not isinstance(known, str)
-    if key not in _ON_DISK:                 # asked once a process: generating costs 5-30 ms
+    if key not in _ON_DISK:                 # asked once a process
         _ON_DISK[key] = _marked_on_disk(template, instructions, capture_at, uniform)
     return _ON_DISK[key]
 
@@ -325,6 +320,7 @@ def _generate(m: Machine, instructions, capture_at, uniform):
 def _build_with(m: Machine, instructions, capture_at, uniform) -> Compiled:
     t, source, digest = _generate(m, instructions, capture_at, uniform)
     try:
+        fma.unit(t.fma)                         # one signature, before a program calls it
         function = _load(source, digest)
         with _deep_recursion():
             function.compile(SIGNATURE)         # now, so that a failure falls back
@@ -349,12 +345,13 @@ def _deep_recursion(limit: int = 20_000):
         sys.setrecursionlimit(previous)
 
 
-def _helpers_digest(semantics=()) -> str:
+def _helpers_digest(definitions=()) -> str:
     """The digest of what a program calls or bakes in (numba's cache does not follow callees):
-    the scalar helpers and the definitions of the instruction semantics the program calls,
+    the scalar helpers, the datapaths and the lanewise definitions written into the program,
     with every module of the package they import (:func:`sfpu_sim.isa.lanewise.imported_files`)."""
     return _files_digest(tuple(lanewise.imported_files(
-        (Path(scalar.__file__), *sorted(lanewise.source_files(semantics))))))
+        (Path(scalar.__file__), Path(fma.__file__),
+         *sorted(lanewise.source_files(definitions))))))
 
 
 @functools.cache
@@ -386,11 +383,12 @@ def header(t: Translation, instructions, *imports: str) -> list[str]:
     change of a helper changes every program's source), its imports and constant tables."""
     return [f'"""sfpu-sim compiled program ({t.arch.name}, {len(instructions)} instructions). '
             f'Generated by sfpu_sim.compiled; do not edit."""',
-            f"# helpers {_helpers_digest(t.semantics_used)}",
+            f"# helpers {_helpers_digest(t.definitions)}",
             "import numpy as np", *imports,
             *_semantics_imports(t),
             "SEVEN = np.uint64(7)",
-            f"from sfpu_sim.compiled.scalar import ({', '.join(_SCALAR_NAMES)})", "",
+            f"from sfpu_sim.compiled.scalar import ({', '.join(_SCALAR_NAMES)})",
+            f"from sfpu_sim.fma import ({', '.join(_DATAPATHS)})", "",
             *t.tables]
 
 

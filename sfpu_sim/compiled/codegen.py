@@ -26,8 +26,9 @@ import numpy as np
 
 from sfpu_sim.compiled.cc_statements import NotCompiled, PredicationOps
 from sfpu_sim.compiled.specialize import NotSpecialized, specialize
-from sfpu_sim.isa import lanes, loadstore
+from sfpu_sim.isa import fields, lanes, lanewise, loadstore
 from sfpu_sim.isa.arith import INDIRECT_VA, INDIRECT_VD
+from sfpu_sim.isa.integer import sfpshft
 from sfpu_sim.isa.lanewise import Semantics
 from sfpu_sim.isa.spec import ExecutionError
 from sfpu_sim.machine import Machine
@@ -46,7 +47,7 @@ class Translation(PredicationOps):
                  inline_fma: bool = False):
         m = machine
         self.m, self.arch = m, m.arch
-        self.fma = f"fma_{m.arch.fma_rules.name}" + ("_inline" if inline_fma else "")
+        self.fma = f"lane_{m.arch.fma_rules.name}" + ("_inlined" if inline_fma else "")
         self.enable = m.cc.enable
         self.stack = [enable for _, enable in m.cc.stack]      # flags live in s0, s1, ...
         self.start_depth = len(self.stack)
@@ -57,6 +58,7 @@ class Translation(PredicationOps):
         self.written: set[int] = set()
         self.uses_prng = False
         self.semantics_used: set[Semantics] = set()
+        self.definitions: set = set()          # every lanewise function written into the lane
         self.imports: set[tuple[str, str, str]] = set()    # what specialised definitions call
         self.configs = 0
         self.cells: dict[int, list] = {}       # Dst offset -> [(lane, is_write)]
@@ -168,10 +170,17 @@ class Translation(PredicationOps):
             assignments.append("f = tf_ != 0")
         self.guarded(self.en(), *statements, *assignments)
 
-    def _specialized(self, function, arguments: list, result: str) -> list[str]:
+    def _specialized(self, function, arguments: list | dict, result: str) -> list[str]:
+        """``result = function(*arguments)`` (or by name) as the lane's statements."""
+        self.definitions.add(function)
         parameters = list(inspect.signature(function).parameters)
+        if isinstance(arguments, dict):
+            if set(arguments) != set(parameters):
+                raise ValueError(f"{function.__name__} takes {parameters}, not {list(arguments)}")
+        else:
+            arguments = dict(zip(parameters, arguments, strict=True))
         try:
-            done = specialize(function, dict(zip(parameters, arguments, strict=True)), result)
+            done = specialize(function, arguments, result)
         except NotSpecialized as error:
             raise NotCompiled(f"instruction {self.k}: {error}") from None
         self.imports |= done.imports
@@ -181,7 +190,7 @@ class Translation(PredicationOps):
         """The lane's PRNG state, which then steps where the lane is enabled."""
         self.uses_prng = True
         self.emit("pr_ = p")
-        self.guarded(self.en(), "p = prng_step(p)")
+        self.guarded(self.en(), *self._specialized(lanewise.prng_step, {"state": "p"}, "p"))
         return "pr_"
 
     @property
@@ -248,40 +257,14 @@ class Translation(PredicationOps):
             if width == 32:
                 cell = f"(({cell} << 16) | np.int64(dst[g, {tables[1]}[lu]]))"
             when = "True" if int32_all else self.en()
-            self.guarded(when, f"c_ = {cell}", f"r{i.vd} = {self._load_datum(mode, i.vd)}")
+            self.guarded(when, f"c_ = {cell}", *self._specialized(LS.load_datum, {
+                "cell": "c_", "old": f"r{i.vd}", "fp16a_inf": 0, "mode": mode,   # LaneConfig 0
+                "sign_magnitude": int(self.arch.sign_magnitude_conversions),
+                "int8_bits": self.arch.load_int8_magnitude_bits}, "t_"), f"r{i.vd} = t_")
             self.used.add(i.vd)
             self.written.add(i.vd)
         self.shadow.rwc.sp = sp
         Machine.apply_partial_addr_mod(self.shadow, slot)
-
-    def _load_datum(self, mode: int, vd: int) -> str:
-        """isa.loadstore.load_datum for the cell ``c``."""
-        sm = self.arch.sign_magnitude_conversions
-        sign = "((c_ >> 15) << 31)"
-        if mode == LS.FP16:
-            return "fp16a_to_fp32(dst_to_fp16(c_))"
-        if mode == LS.BF16:
-            return "(dst_to_bf16(c_) << 16)"
-        if mode in (LS.FP32, LS.INT32, LS.INT32_ALL):
-            return "dst_to_fp32(c_)"
-        if mode == LS.INT32_SM:
-            return "sign_magnitude_to_twos_complement(dst_to_fp32(c_))" if sm else "dst_to_fp32(c_)"
-        if mode == LS.INT8:
-            return f"({sign} | ((c_ >> 5) & {(1 << self.arch.load_int8_magnitude_bits) - 1}))"
-        if mode == LS.INT8_COMP:
-            value = f"({sign} | ((c_ >> 5) & 0x3FF))"
-            return f"sign_magnitude_to_twos_complement({value})" if sm else value
-        if mode == LS.INT16:
-            return f"({sign} | (c_ & 0x7FFF))"
-        if mode in (LS.UINT16, LS.LO16):
-            return "c_"
-        if mode == LS.HI16:
-            return "(c_ << 16)"
-        if mode == LS.LO16_ONLY:
-            return f"((r{vd} & 0xFFFF0000) | c_)"
-        if mode == LS.HI16_ONLY:
-            return f"((c_ << 16) | (r{vd} & 0xFFFF))"
-        return "0"
 
     def op_SFPSTORE(self, i):
         mode, int32_all, slot, _, address = self._address(i, "SFPSTORE", 0)
@@ -289,7 +272,10 @@ class Translation(PredicationOps):
         tables = self._cell_tables(address, width, LS.DEST_WR_COL_EXCHANGE, True)
         x = self.read(i.vd)
         when = "True" if int32_all else self.en()
-        stores = [f"c_ = {self._store_datum(mode, x)}"]
+        stores = [*self._specialized(LS.store_datum, {
+            "x": x, "mode": mode, "sign_magnitude": int(self.arch.sign_magnitude_conversions),
+            "bf16_rounds": int(self.arch.bf16_store_rounds),
+            "fp32_flushes": int(self.arch.fp32_store_flushes)}, "c_")]
         if width == 16:
             stores.append(f"dst[g, {tables[0]}[lu]] = c_ & 0xFFFF")
         else:
@@ -301,47 +287,16 @@ class Translation(PredicationOps):
             rwc.sp = (rwc.sp + self.shadow.config.sfpu_stack_incr) & LS.COUNTER_MASK
         Machine.apply_partial_addr_mod(self.shadow, slot)
 
-    def _store_datum(self, mode: int, x: str) -> str:
-        """isa.loadstore.store_datum of the LReg value ``x``."""
-        sm = self.arch.sign_magnitude_conversions
-        sign16 = f"(({x} >> 31) << 15)"
-        if mode == LS.FP16:
-            return f"fp16_to_dst(fp32_to_fp16a_truncate({x}))"
-        if mode == LS.BF16:
-            return f"bf16_to_dst(fp32_to_bf16_truncate({x}))"
-        if mode == LS.FP32:
-            return f"fp32_to_dst(flush_denormal({x}))"
-        if mode in (LS.INT32, LS.INT32_ALL):
-            return f"fp32_to_dst({x})"
-        if mode == LS.INT32_SM:
-            return f"fp32_to_dst(twos_complement_to_sign_magnitude({x}))" if sm else \
-                f"fp32_to_dst({x})"
-        if mode in (LS.INT8, LS.INT8_COMP):
-            value = f"twos_complement_to_sign_magnitude({x})" \
-                if mode == LS.INT8_COMP and sm else x
-            return f"fp16_to_dst({sign16} | 0x4000 | ({value} & 0x3FF))"
-        if mode == LS.INT16:
-            return f"({sign16} | ({x} & 0x7FFF))"
-        if mode in (LS.UINT16, LS.LO16_ONLY):
-            return f"({x} & 0xFFFF)"
-        if mode == LS.HI16_ONLY:
-            return f"({x} >> 16)"
-        if mode == LS.LO16:
-            return f"((({x} << 16) & M32) | ({x} >> 16))"
-        if mode == LS.HI16:
-            return x
-        return "0"
-
     # --- simple sub-unit: fields, integers, moves -----------------------------------------------
     def op_SFPMOV(self, i):
         when = "True" if i.mod1 == 2 else self.en()
         if not i.mod1 & 8:
-            value = self.read(i.vc)
-            self.write(i.vd, f"({value} ^ SIGN)" if i.mod1 & 1 else value, when)
+            self.guarded(when, *self._specialized(fields.moved, {
+                "vc": self.read(i.vc), "mod1": i.mod1}, "t_"), *self.assignments(i.vd, "t_"))
         elif i.vc == 9:                    # the PRNG: returns the state, steps it
             self.uses_prng = True
             self.emit("t_ = p")
-            self.guarded(when, "p = prng_step(p)")
+            self.guarded(when, *self._specialized(lanewise.prng_step, {"state": "p"}, "p"))
             self.write(i.vd, "t_", when)
         elif i.vc < 9:
             raise NotCompiled("SFPMOV from LoadMacro state is not compiled")
@@ -355,26 +310,21 @@ class Translation(PredicationOps):
     # --- lane movement and configuration -------------------------------------------------------
     def op_SFPSWAP(self, i):
         c, d = self.read(i.vc), self.read(i.vd)
-        if i.mod1 == 0:
-            swap = "True"
-        else:
-            gets_min = f"(({lanes.VD_GETS_MIN[i.mod1]} >> l) & 1) != 0"
-            swap = f"(smag_less({c}, {d}) if {gets_min} else not smag_less({c}, {d}))"
-        if self.en() == "True":
-            when = swap
-        else:
-            when = "f" if swap == "True" else f"f and {swap}"
         self.emit(f"tc_, td_ = {c}, {d}")
-        self.emit(f"sw_ = {when}")
-        self.write(i.vc, "td_", "sw_")
-        self.write(i.vd, "tc_", "sw_")
+        for line in self._specialized(lanes.swaps, {       # LaneConfig is zero: no exchange
+                "vc": "tc_", "vd": "td_", "lane": "l", "exchange": 0, "mod1": i.mod1,
+                "vd_gets_min": lanes.VD_GETS_MIN.get(i.mod1, 0)}, "sw_"):
+            self.emit(line)
+        self.emit(f"sx_ = {'f and ' if self.en() != 'True' else ''}sw_ != 0")
+        self.write(i.vc, "td_", "sx_")
+        self.write(i.vd, "tc_", "sx_")
 
     def op_SFPSHFT2(self, i):
         if i.mod1 < lanes.SHFT_LREG:
             raise NotCompiled(f"SFPSHFT2 mode {i.mod1} moves values between lanes")
-        source = self.read(i.imm12 & 15)
-        amount = f"int32({self.read(i.vc)})" if i.mod1 == lanes.SHFT_LREG else str(i.imm12)
-        self.write(i.vd, f"shift_signed_amount({source}, {amount})", self.en())
+        self.guarded(self.en(), *self._specialized(sfpshft, {
+            "vc": self.read(i.vc), "vb": self.read(i.imm12 & 15), "imm12": i.imm12,
+            "mod1": lanes.shift_mode(i.mod1)}, "t_"), *self.assignments(i.vd, "t_"))
 
     def op_SFPCONFIG(self, i):
         vd, mod1 = i.vd, i.mod1
@@ -388,10 +338,12 @@ class Translation(PredicationOps):
         self.read(0)
         self.guarded("l < 8", f"cfgv[{k}, lu] = r0", f"cfgf[{k}, lu] = f")   # grid row 0 first
         self.emit("lanes_meet()")               # before any lane reads what lanes 0-7 wrote
-        conditions = [f"(({i.imm16} >> (2 * (l & 7))) & 1) != 0"] if mod1 & 8 else []
-        if self.enable:
-            conditions.append(f"cfgf[{k}, lu & SEVEN]")
-        value = str(self.arch.constant_lregs[vd]) if mod1 & 1 else f"cfgv[{k}, lu & SEVEN]"
+        self._lanewise(lanes.config_writes, {
+            "column": "l & 7", "row0_flag": f"cfgf[{k}, lu & SEVEN]", "imm16": i.imm16,
+            "mod1": mod1, "cc_enable": int(self.enable)}, "cw_")
+        self._lanewise(lanes.constant_register, {
+            "src": f"cfgv[{k}, lu & SEVEN]", "mod1": mod1,
+            "default": self.arch.constant_lregs[vd]}, "cv_")
         self.used.add(vd)
         self.written.add(vd)
-        self.guarded(" and ".join(conditions) or "True", f"r{vd} = {value}")
+        self.guarded("cw_ != 0", f"r{vd} = cv_")

@@ -86,7 +86,7 @@ class Runner:
     def output(self, chip: str, arch, population: Population) -> np.ndarray:
         """The kernel's ``chip`` program run with ``arch``'s arithmetic and conversions."""
         key = (chip, arch.name, arch.fma_rules, arch.fused, arch.mul_is_plain_product,
-               arch.bf16_store, arch.fp32_store, population.name)
+               arch.bf16_store_rounds, arch.fp32_store_flushes, population.name)
         if key not in self._outputs:
             program = self.program(chip)
             if arch is not program.arch:

@@ -14,18 +14,13 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple
 
-from sfpu_sim import fma, formats
+from sfpu_sim import fma
 from sfpu_sim.arch import BLACKHOLE, WORMHOLE, Arch
-
-
-def _unchanged(bits):
-    """A binary32 host stores FP32 results as they are (denormals included)."""
-    return formats.FP32.bits(bits)
 
 
 IEEE_FMA = dataclasses.replace(
     BLACKHOLE, name="binary32-fma", title="binary32 with FMA", fma_rules=fma.IEEE,
-    mul_is_plain_product=True, bf16_store=formats.fp32_to_bf16_rne, fp32_store=_unchanged)
+    mul_is_plain_product=True, bf16_store_rounds=True, fp32_store_flushes=False)
 IEEE_NO_FMA = dataclasses.replace(IEEE_FMA, name="binary32-no-fma", title="binary32 without FMA",
                                   fused=False)
 
@@ -97,7 +92,7 @@ DIFFERENCES = (
     Difference("mul_plus_zero", "SFPMUL adds +0 (a -0 product becomes +0) instead of a plain "
                "product", arch=("mul_is_plain_product",)),
     Difference("store", "store conversion (BF16: SFPSTORE truncation vs nearest even; FP32: "
-               "denormals flushed vs kept)", arch=("bf16_store", "fp32_store")),
+               "denormals flushed vs kept)", arch=("bf16_store_rounds", "fp32_store_flushes")),
 )
 DIFFERENCE_BY_KEY = {d.key: d for d in DIFFERENCES}
 

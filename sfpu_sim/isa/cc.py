@@ -20,29 +20,54 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.lanewise import VC, Semantics
+from sfpu_sim.isa.lanewise import VC, Semantics, helper, int32, lanes
 from sfpu_sim.isa.spec import SIMPLE, Opcode, UndefinedBehaviour, Unsupported, operand_vb
 
-MAGNITUDE = np.uint32(0x7FFFFFFF)
+SIGN = 0x80000000
+
+
+@helper
+def sign_magnitude_less(c, d):
+    """Whether ``c < d`` with both read as sign-magnitude int32: negative patterns have their
+    magnitude bits inverted, then the keys compare as two's complement int32 (SFPGT.md
+    ``SignMagIsSmaller``). On FP32 bits this is the total order
+    -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN."""
+    key_c = int32(c ^ (0x7FFFFFFF if c & SIGN else 0))
+    key_d = int32(d ^ (0x7FFFFFFF if d & SIGN else 0))
+    return key_c < key_d
 
 
 def smag_less(c, d) -> np.ndarray:
-    """Per lane, whether ``c < d`` with both read as sign-magnitude int32: negative patterns
-    have their magnitude bits inverted, then the keys compare as two's complement int32
-    (SFPGT.md ``SignMagIsSmaller``). On FP32 bits this is the total order
-    -NaN < -Inf < ... < -0 < +0 < ... < +Inf < +NaN."""
-    def key(v):
-        v = np.asarray(v, dtype=np.uint32)
-        return (v ^ ((v >> np.uint32(31)) * MAGNITUDE)).view(np.int32)
-    return key(c) < key(d)
+    """:func:`sign_magnitude_less` in every lane (bool)."""
+    return lanes(sign_magnitude_less, c, d) != 0
 
 
-def bool_op(mod1: int, a, b):
-    """``BooleanOp(Mod1, A, B)`` of SFPPUSHC.md / SFPPOPC.md for mod1 1..12."""
-    return {1: lambda: b, 2: lambda: ~b, 3: lambda: a & b, 4: lambda: a | b,
-            5: lambda: a & ~b, 6: lambda: a | ~b, 7: lambda: ~a & b, 8: lambda: ~a | b,
-            9: lambda: ~a & ~b, 10: lambda: ~a | ~b, 11: lambda: a ^ b,
-            12: lambda: ~(a ^ b)}[mod1]()
+@helper
+def boolean_op(mod1, a, b):
+    """``BooleanOp(Mod1, A, B)`` of SFPPUSHC.md / SFPPOPC.md for mod1 1..12, on flags 0 / 1."""
+    if mod1 == 1:
+        return b
+    if mod1 == 2:
+        return 1 - b
+    if mod1 == 3:
+        return a & b
+    if mod1 == 4:
+        return a | b
+    if mod1 == 5:
+        return a & (1 - b)
+    if mod1 == 6:
+        return a | (1 - b)
+    if mod1 == 7:
+        return (1 - a) & b
+    if mod1 == 8:
+        return (1 - a) | b
+    if mod1 == 9:
+        return (1 - a) & (1 - b)
+    if mod1 == 10:
+        return (1 - a) | (1 - b)
+    if mod1 == 11:
+        return a ^ b
+    return 1 - (a ^ b)
 
 
 def _acts_on_enable(m, mnemonic: str) -> bool:
@@ -110,28 +135,61 @@ SFPSETCC = Semantics("SFPSETCC", None, (VC,), ("imm12", "mod1"), flags=sfpsetcc,
 EC, EI, RI = 1, 2, 8
 
 
+def encc_enable(mod1: int, imm12: int, enable: bool) -> bool:
+    """SFPENCC's UseLaneFlagsForLaneEnable: Imm2 bit 0 (mod1 & 2 EI), else inverted (mod1 & 1
+    EC), else kept."""
+    if mod1 & EI:
+        return bool(imm12 & 1)
+    return not enable if mod1 & EC else enable
+
+
+def encc_flags(mod1: int, imm12: int) -> bool:
+    """SFPENCC's LaneFlags, the same in every lane: Imm2 bit 1 (mod1 & 8 RI), else True."""
+    return bool(imm12 & 2) if mod1 & RI else True
+
+
 def sfpencc(m, i):
-    """SFPENCC: UseLaneFlagsForLaneEnable = Imm2 bit 0 (mod1 & 2 EI), else inverted (mod1 & 1
-    EC), else kept; LaneFlags = Imm2 bit 1 (mod1 & 8 RI), else True. Not LE-gated.
+    """SFPENCC: UseLaneFlagsForLaneEnable per :func:`encc_enable`, LaneFlags per
+    :func:`encc_flags`. Not LE-gated.
 
     Imm2 is instruction bits 12-13, as the Blackhole page and field name say (the 2025-06
     Wormhole text reads those bits from Mod1; isa-reference §6.4 treats that as a typo)."""
     if i.mod1 & (EI | EC) and _acts_on_enable(m, "SFPENCC"):
-        m.cc.enable = bool(i.imm12 & 1) if i.mod1 & EI else not m.cc.enable
-    m.set_flags(bool(i.imm12 & 2) if i.mod1 & RI else True, m.active)
+        m.cc.enable = encc_enable(i.mod1, i.imm12, m.cc.enable)
+    m.set_flags(encc_flags(i.mod1, i.imm12), m.active)
 
 
 # --------------------------------------------------------------------------------------------
-# The stack: SFPPUSHC, SFPPOPC, SFPCOMPC
+# The stack: SFPPUSHC, SFPPOPC, SFPCOMPC. Each is a lanewise rule for the flags (what a lane
+# computes) and a rule for the enables, which are the same in every lane; every engine keeps
+# the stack its own way and applies both.
 # --------------------------------------------------------------------------------------------
+
+PUSHC_INVERT = 13          # SFPPUSHC mod1 13 also inverts LaneFlags
+
+
+def pushc_top(top, flag, mod1):
+    """A lane's new top-of-stack flags from SFPPUSHC mod1 1..15 (Blackhole): 1-12
+    ``BooleanOp(mod1, top, LaneFlags)``; 13 the inverted LaneFlags (which LaneFlags become
+    too); 14 True; 15 False."""
+    if mod1 <= 12:
+        return boolean_op(mod1, top, flag)
+    if mod1 == PUSHC_INVERT:
+        return 1 - flag
+    return 1 if mod1 == 14 else 0
+
+
+def pushc_top_enable(mod1: int, enable: bool) -> bool:
+    """The top entry's new enable from SFPPUSHC mod1 1..15: 14 and 15 set it, others take
+    UseLaneFlagsForLaneEnable."""
+    return True if mod1 >= 14 else enable
+
 
 def sfppushc(m, i):
     """SFPPUSHC: mod1 0 pushes (LaneFlags, UseLaneFlagsForLaneEnable); a 9th entry is UB.
 
-    Blackhole mod1 1-15 replace the top entry instead (UB on an empty stack): 1-12
-    ``top = (BooleanOp(mod1, top.flags, LaneFlags), enable)``; 13 inverts LaneFlags, then
-    ``top = (LaneFlags, enable)``; 14 ``top = (True, True)``; 15 ``top = (False, True)``.
-    Not LE-gated."""
+    Blackhole mod1 1-15 replace the top entry instead (UB on an empty stack): its flags per
+    :func:`pushc_top`, its enable per :func:`pushc_top_enable`. Not LE-gated."""
     if not _acts_on_enable(m, "SFPPUSHC"):
         return
     flags, enable = m.cc.flags, m.cc.enable
@@ -141,21 +199,36 @@ def sfppushc(m, i):
     if not m.cc.stack:
         raise UndefinedBehaviour(f"SFPPUSHC mod1 {i.mod1} modifies the top of an empty CC stack")
     top_flags, _ = m.cc.stack[-1]
-    if i.mod1 <= 12:
-        top = (bool_op(i.mod1, top_flags, flags), enable)
-    elif i.mod1 == 13:
-        m.set_flags(~flags, m.active)
-        top = (m.cc.flags.copy(), enable)
-    else:
-        top = (np.full(m.lanes, i.mod1 == 14), True)
-    m.cc.stack[-1] = top
+    top = lanes(pushc_top, top_flags, flags, i.mod1) != 0
+    if i.mod1 == PUSHC_INVERT:
+        m.set_flags(top, m.active)
+    m.cc.stack[-1] = (top, pushc_top_enable(i.mod1, enable))
+
+
+def popc_flags(flag, top, mod1):
+    """A lane's LaneFlags after SFPPOPC: mod1 0 the top entry's flags; 1-12
+    ``BooleanOp(mod1, LaneFlags, top)``; 13 inverted; 14 True; 15 False."""
+    if mod1 == 0:
+        return top
+    if mod1 <= 12:
+        return boolean_op(mod1, flag, top)
+    if mod1 == 13:
+        return 1 - flag
+    return 1 if mod1 == 14 else 0
+
+
+def popc_enable(mod1: int, enable: bool, top_enable: bool) -> bool:
+    """UseLaneFlagsForLaneEnable after SFPPOPC: the top entry's for mod1 0-12, kept by 13,
+    True for 14 and 15."""
+    if mod1 <= 12:
+        return top_enable
+    return enable if mod1 == 13 else True
 
 
 def sfppopc(m, i):
     """SFPPOPC: mod1 0 pops the top into (LaneFlags, UseLaneFlagsForLaneEnable) (UB on an empty
-    stack). Other modes peek, reading an empty stack as (False, False): 1-12 ``enable =
-    top.enable; LaneFlags = BooleanOp(mod1, LaneFlags, top.flags)``; 13 inverts LaneFlags;
-    14 sets both True; 15 sets enable True, LaneFlags False. Not LE-gated.
+    stack); other modes peek, reading an empty stack as (False, False). LaneFlags per
+    :func:`popc_flags`, the enable per :func:`popc_enable`. Not LE-gated.
 
     Wormhole bug (``arch.popc_full_stack_bug``): a non-zero mod1 on a full stack also copies
     the top entry over the bottom one."""
@@ -169,28 +242,26 @@ def sfppopc(m, i):
         stack.pop()
     elif m.arch.popc_full_stack_bug and len(stack) == m.arch.cc_stack_depth:
         stack[0] = (top_flags.copy(), top_enable)
-    flags = m.cc.flags
-    if i.mod1 == 0:
-        m.cc.enable, flags = top_enable, top_flags
-    elif i.mod1 <= 12:
-        m.cc.enable, flags = top_enable, bool_op(i.mod1, flags, top_flags)
-    elif i.mod1 == 13:
-        flags = ~flags
-    else:
-        m.cc.enable, flags = True, i.mod1 == 14
+    flags = lanes(popc_flags, m.cc.flags, top_flags, i.mod1) != 0
+    m.cc.enable = popc_enable(i.mod1, m.cc.enable, top_enable)
     m.set_flags(flags, m.active)
+
+
+def compc_flags(flag, top, enabled):
+    """A lane's LaneFlags after SFPCOMPC (the "else" of a SIMT if/else): ``top and not
+    LaneFlags`` where ``enabled`` (the top entry's enable and UseLaneFlagsForLaneEnable, the
+    same in every lane), else False."""
+    if enabled:
+        return top & (1 - flag)
+    return 0
 
 
 def sfpcompc(m, i):
-    """SFPCOMPC (the "else" of a SIMT if/else): with top = the stack top, or (True, True) when
-    the stack is empty (unlike SFPPOPC's default), ``LaneFlags = top.flags and not
-    LaneFlags`` if top.enable and UseLaneFlagsForLaneEnable, else False. Not LE-gated."""
+    """SFPCOMPC: LaneFlags per :func:`compc_flags`, with top = the stack top, or (True, True)
+    when the stack is empty (unlike SFPPOPC's default). Not LE-gated."""
     top_flags, top_enable = m.cc.stack[-1] if m.cc.stack else (True, True)
-    if top_enable and m.cc.enable:
-        flags = top_flags & ~m.cc.flags
-    else:
-        flags = False
-    m.set_flags(flags, m.active)
+    enabled = int(top_enable and m.cc.enable)
+    m.set_flags(lanes(compc_flags, m.cc.flags, top_flags, enabled) != 0, m.active)
 
 
 # --------------------------------------------------------------------------------------------
@@ -198,36 +269,58 @@ def sfpcompc(m, i):
 # --------------------------------------------------------------------------------------------
 
 SET_CC, MUTATE_STACK, MUTATE_OR, SET_VD = 1, 2, 4, 8
-ALL_ONES = np.uint32(0xFFFFFFFF)
 
 
-def _compare_result(m, i, result):
-    """The common tail of SFPGT/SFPLE: in enabled lanes, mod1 & 8 SET_VD writes -1 / 0 to VD
-    and mod1 & 1 SET_CC writes LaneFlags; independently of lane enable, mod1 & 2 MUTATE_STACK
-    ANDs the result into the top entry's flags (ORs with mod1 & 4 MUTATE_OR), if any."""
+def greater_than(vc, vb):
+    """SFPGT's result in a lane: ``L[VB] > L[VC]`` in the sign-magnitude total order."""
+    smaller = sign_magnitude_less(vc, vb)
+    return 1 if smaller else 0
+
+
+def less_or_equal(vc, vb):
+    """SFPLE's result in a lane: ``L[VB] <= L[VC]`` in the sign-magnitude total order."""
+    smaller = sign_magnitude_less(vc, vb)
+    return 0 if smaller else 1
+
+
+def mutated_top(top, result, mod1):
+    """The top entry's flags after SFPGT/SFPLE with MUTATE_STACK: ORed with the result
+    (MUTATE_OR), else ANDed."""
+    if mod1 & MUTATE_OR:
+        return top | result
+    return top & result
+
+
+def compare_value(result):
+    """What SET_VD writes: -1 where the comparison holds, else 0."""
+    return 0xFFFFFFFF if result else 0
+
+
+def _compare(m, i, comparison):
+    """SFPGT/SFPLE: ``comparison`` of ``L[VC]`` and ``L[VB]`` (VB = VD unless SFPLOADMACRO
+    chose it); in enabled lanes, mod1 & 8 SET_VD writes :func:`compare_value` to VD and
+    mod1 & 1 SET_CC writes LaneFlags; independently of lane enable, mod1 & 2 MUTATE_STACK
+    updates the top entry's flags per :func:`mutated_top`, if there is one."""
+    result = lanes(comparison, m.read(i.vc), m.read(operand_vb(i)))
     enabled = m.enabled
     if i.mod1 & SET_VD:
-        m.write(i.vd, np.where(result, ALL_ONES, np.uint32(0)), enabled)
+        m.write(i.vd, lanes(compare_value, result), enabled)
     if i.mod1 & SET_CC:
-        m.set_flags(result, enabled)
+        m.set_flags(result != 0, enabled)
     if i.mod1 & MUTATE_STACK and m.cc.stack:
         top_flags, top_enable = m.cc.stack[-1]
-        mutated = top_flags | result if i.mod1 & MUTATE_OR else top_flags & result
+        mutated = lanes(mutated_top, top_flags, result, i.mod1) != 0
         m.cc.stack[-1] = (np.where(m.active, mutated, top_flags), top_enable)
 
 
 def sfpgt(m, i):
-    """SFPGT (Blackhole): result = ``L[VB] > L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
-    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
-    :func:`_compare_result`."""
-    _compare_result(m, i, smag_less(m.read(i.vc), m.read(operand_vb(i))))
+    """SFPGT (Blackhole): :func:`greater_than`, written per :func:`_compare`."""
+    _compare(m, i, greater_than)
 
 
 def sfple(m, i):
-    """SFPLE (Blackhole): result = ``L[VB] <= L[VC]`` (VB = VD unless SFPLOADMACRO chose it)
-    in the sign-magnitude total order (:func:`smag_less`); written per the mod1 bits of
-    :func:`_compare_result`."""
-    _compare_result(m, i, ~smag_less(m.read(i.vc), m.read(operand_vb(i))))
+    """SFPLE (Blackhole): :func:`less_or_equal`, written per :func:`_compare`."""
+    _compare(m, i, less_or_equal)
 
 
 # --------------------------------------------------------------------------------------------

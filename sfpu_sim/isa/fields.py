@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.isa import lanewise
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.lanewise import SIMPLE_VB, VC, Semantics, helper
 from sfpu_sim.isa.spec import SIMPLE, Opcode
@@ -115,6 +116,12 @@ SFPDIVP2 = Semantics("SFPDIVP2", sfpdivp2, (VC,), ("imm12", "mod1"))
 SFPABS = Semantics("SFPABS", sfpabs, (VC,), ("mod1",))
 
 
+def moved(vc, mod1):
+    """SFPMOV's value from a register in a lane: ``L[VC]``, its sign bit flipped with NEGATE
+    (mod1 & 1; a NaN's too)."""
+    return vc ^ SIGN if mod1 & 1 else vc
+
+
 # SFPMOV FROM_SPECIAL sources, by VC (SFPMOV.md): LoadMacro state, the PRNG, LaneConfig.
 def _special_source(m, vc: int, lanes):
     if vc < 4:
@@ -140,9 +147,7 @@ def sfpmov(m, i):
     if i.mod1 & 8:
         value = _special_source(m, i.vc, lanes)
     else:
-        value = m.read(i.vc)
-        if i.mod1 & 1:
-            value = value ^ np.uint32(SIGN)
+        value = lanewise.lanes(moved, m.read(i.vc), i.mod1)
     m.write(i.vd, value, lanes)
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim.isa import records as rec
-from sfpu_sim.isa.cc import smag_less
+from sfpu_sim.isa.cc import sign_magnitude_less
+from sfpu_sim.isa.integer import SHFT_ARG_IMM, sfpshft
+from sfpu_sim.isa import lanewise
 from sfpu_sim.isa.spec import (
     ENABLE_DEST_INDEX,
     EXCHANGE_SRCB_SRCC,
@@ -41,25 +43,35 @@ VD_GETS_MIN = {1: 0xFFFFFFFF, 2: 0x0000FFFF, 3: 0x00FF00FF, 4: 0xFF0000FF, 5: 0x
                6: 0x0000FF00, 7: 0x00FF0000, 8: 0xFF000000, 9: 0x00000000}
 
 
+def swaps(vc, vd, lane, exchange, mod1, vd_gets_min):
+    """Whether SFPSWAP exchanges ``L[VC]`` and ``L[VD]`` in a lane (lane enable aside):
+    always in mode 0; in modes 1-9 where VD would otherwise not get the minimum (bit ``lane``
+    of the mode's VDGetsMin mask ``vd_gets_min``) or the maximum (elsewhere), in the
+    sign-magnitude total order (equal values: no swap where VD gets the minimum, a harmless
+    swap where it gets the maximum); the lane's LaneConfig EXCHANGE_SRCB_SRCC (``exchange``)
+    inverts that decision."""
+    if mod1 == 0:
+        return 1
+    smaller = sign_magnitude_less(vc, vd)
+    if (vd_gets_min >> lane) & 1:
+        swap = 1 if smaller else 0
+    else:
+        swap = 0 if smaller else 1
+    return swap ^ exchange
+
+
 def sfpswap(m, i):
     """SFPSWAP: mod1 0 swaps ``L[VC]`` and ``L[VD]``; modes 1-9 swap where needed so that VD
     gets the minimum in the lanes of the mode's VDGetsMin mask (1 all lanes; 2-8 grid rows
-    01/02/03/0/1/2/3) and the maximum elsewhere (9 everywhere), in the sign-magnitude total
-    order of :func:`~sfpu_sim.isa.cc.smag_less` (equal values: no swap where VD gets the
-    minimum, a harmless swap where it gets the maximum).
+    01/02/03/0/1/2/3) and the maximum elsewhere (9 everywhere): :func:`swaps`.
 
     LaneConfig (the lane's own): EXCHANGE_SRCB_SRCC inverts the decision of modes 1-9;
     ENABLE_DEST_INDEX makes it argmin/argmax: the values are written back only to VC / VD
     below 4, and LReg[4 + (VC & 3)] and LReg[4 + (VD & 3)] are swapped alongside. Otherwise
     only VC / VD below 8 are written. In enabled lanes only."""
     c, d = m.read(i.vc).copy(), m.read(i.vd).copy()
-    if i.mod1 == 0:
-        swap = np.ones(m.lanes, dtype=bool)
-    else:
-        gets_min = ((np.uint32(VD_GETS_MIN[i.mod1]) >> m.lane_id) & 1).astype(bool)
-        vc_smaller = smag_less(c, d)
-        swap = np.where(gets_min, vc_smaller, ~vc_smaller)
-        swap ^= (m.lane_config & EXCHANGE_SRCB_SRCC) != 0
+    exchange = (m.lane_config & EXCHANGE_SRCB_SRCC) != 0
+    swap = lanewise.lanes(swaps, c, d, m.lane_id, exchange, i.mod1, VD_GETS_MIN.get(i.mod1, 0)) != 0
     swap &= m.enabled
     dest_index = (m.lane_config & ENABLE_DEST_INDEX) != 0
     plain, indexed = swap & ~dest_index, swap & dest_index
@@ -123,12 +135,10 @@ def _rows_up(m, v):
     return out.reshape(m.lanes)
 
 
-def _shift(value, amount):
-    """``value << amount`` for amount >= 0, else the logical ``value >> -amount``, the
-    distance taken modulo 32 (so +-32 shifts by 0)."""
-    amount = np.asarray(amount, dtype=np.int64)
-    distance = (np.where(amount >= 0, amount, -amount) & 31).astype(np.uint32)
-    return np.where(amount >= 0, value << distance, value >> distance).astype(np.uint32)
+def shift_mode(mod1: int) -> int:
+    """SFPSHFT's Mod1 for SFPSHFT2 SHFT_LREG / SHFT_IMM: the same shift of VB, by ``L[VC]``
+    read as int32 or by Imm12 (ARG_IMM; :func:`sfpu_sim.isa.integer.sfpshft`)."""
+    return SHFT_ARG_IMM if mod1 == SHFT_IMM else 0
 
 
 def _remember_rotate(m, vc) -> None:
@@ -162,8 +172,9 @@ def sfpshft2(m, i):
     = L[VC]`` so rotated; 4 SUBVEC_SHFLSHR1: ``L[VD] = L[VC]`` shifted right by one lane within
     each grid row, lanes 0/8/16/24 filled per :func:`_shflshr1_fill`; 5 SHFT_LREG: ``L[VD] =
     L[VB]`` shifted left by ``L[VC]`` (int32; negative: logical right); 6 SHFT_IMM: ``L[VD] =
-    L[Imm12 & 15]`` shifted by Imm12. VB is instruction bits 12-15 (the low 4 bits of the
-    Imm12 operand), or the register SFPLOADMACRO chose for an instruction it scheduled.
+    L[Imm12 & 15]`` shifted by Imm12 (both SFPSHFT's shift: :func:`shift_mode`). VB is
+    instruction bits 12-15 (the low 4 bits of the Imm12 operand), or the register
+    SFPLOADMACRO chose for an instruction it scheduled.
 
     Sources are read before any write; every write is gated per destination lane. Modes 0-2
     write the fixed L0-L3 (VD matters only for the backdoor); 3-6 write VD if < 8."""
@@ -188,10 +199,9 @@ def sfpshft2(m, i):
         result = _rotate_right(m, vc)
     elif mode == SHFLSHR1:
         result = _shift_right(m, m.read(i.vc), _shflshr1_fill(m))
-    elif mode == SHFT_LREG:
-        result = _shift(m.read(operand_vb(i, i.imm12 & 15)), m.read(i.vc).view(np.int32))
     else:
-        result = _shift(m.read(operand_vb(i, i.imm12 & 15)), i.imm12)
+        result = lanewise.lanes(sfpshft, m.read(i.vc), m.read(operand_vb(i, i.imm12 & 15)), i.imm12,
+                       shift_mode(mode))
     m.write(i.vd, result, enabled)
 
 
@@ -215,47 +225,57 @@ def _combine(mod1: int, old, value):
             6: lambda: old ^ value}[mod1 & 6]()
 
 
+def config_writes(column, row0_flag, imm16, mod1, cc_enable):
+    """Whether SFPCONFIG writes a lane (its own predication, not LaneEnabled): not where
+    mod1 & 8 IMM16_IS_LANE_MASK and Imm16 bit ``2 * column`` is clear, nor where its column's
+    row-0 lane has LaneFlags clear while UseLaneFlagsForLaneEnable (``cc_enable``)."""
+    if mod1 & IMM16_IS_LANE_MASK and not (imm16 >> (2 * column)) & 1:
+        return 0
+    if cc_enable and not row0_flag:
+        return 0
+    return 1
+
+
+def constant_register(src, mod1, default):
+    """LReg[11..14]'s new value: the column's row-0 LReg[0] (``src``), or with
+    IMM16_IS_VALUE the chip's reset constant (``default``)."""
+    return default if mod1 & IMM16_IS_VALUE else src
+
+
 def sfpconfig(m, i):
-    """SFPCONFIG: write VD-selected configuration from grid row 0, broadcast down each column.
+    """SFPCONFIG: write VD-selected configuration from grid row 0, broadcast down each column,
+    in the lanes :func:`config_writes` names (ROW_MASK and the backdoor are not consulted).
 
     ``src`` = LReg[0] of the column's row-0 lane; ``value`` = Imm16 with mod1 & 1
     IMM16_IS_VALUE, else ``src``. VD 0-3: LoadMacro InstructionTemplate[VD] = src; 4-7:
     Sequence[VD - 4] = value; 8: Misc (12 bits) assigned / ORed / ANDed / XORed with value by
     mod1 & 6; 9-10: nothing (NonContractual, the current silicon's behaviour); 11-14:
-    LReg[VD] = src, or with IMM16_IS_VALUE the chip's default constant (the reset values in
-    ``arch.constant_lregs``); 15: LaneConfig (18 bits) combined like Misc, and with
-    IMM16_IS_VALUE its bits 16-17 ORed back from before (Imm16 cannot reach them).
-
-    Its own predication, not LaneEnabled: a lane is written unless mod1 & 8 IMM16_IS_LANE_MASK
-    and Imm16 bit ``2 * (lane % 8)`` is clear, or its row-0 lane is disabled by LaneFlags
-    (when UseLaneFlagsForLaneEnable); ROW_MASK and the backdoor are not consulted."""
-    column = m.lane_id % 8
-    lanes = np.ones(m.lanes, dtype=bool)
-    if i.mod1 & IMM16_IS_LANE_MASK:
-        lanes &= ((np.uint32(i.imm16) >> (2 * column)) & 1).astype(bool)
-    if m.cc.enable:
-        lanes &= _from_row0(m, m.cc.flags)
+    :func:`constant_register` (the reset values in ``arch.constant_lregs``); 15: LaneConfig
+    (18 bits) combined like Misc, and with IMM16_IS_VALUE its bits 16-17 ORed back from
+    before (Imm16 cannot reach them)."""
+    written = lanewise.lanes(config_writes, m.lane_id % 8, _from_row0(m, m.cc.flags), i.imm16,
+                             i.mod1, int(m.cc.enable)) != 0
     src = _from_row0(m, m.lreg[0])
     value = np.uint32(i.imm16) if i.mod1 & IMM16_IS_VALUE else src
     vd = i.vd
     if vd < 4:
-        np.copyto(m.loadmacro.templates[vd], src, where=lanes)
+        np.copyto(m.loadmacro.templates[vd], src, where=written)
     elif vd < 8:
-        np.copyto(m.loadmacro.sequence[vd - 4], value, where=lanes)
+        np.copyto(m.loadmacro.sequence[vd - 4], value, where=written)
     elif vd == 8:
         misc = _combine(i.mod1, m.loadmacro.misc, value & np.uint32(MISC_BITS))
-        np.copyto(m.loadmacro.misc, misc, where=lanes)
+        np.copyto(m.loadmacro.misc, misc, where=written)
     elif vd < 11:
         pass
     elif vd < 15:
-        default = np.uint32(m.arch.constant_lregs[vd])
-        np.copyto(m.lreg[vd], default if i.mod1 & IMM16_IS_VALUE else src, where=lanes)
+        np.copyto(m.lreg[vd], lanewise.lanes(constant_register, src, i.mod1,
+                                             m.arch.constant_lregs[vd]), where=written)
     else:
         original = m.lane_config
         config = _combine(i.mod1, original, value & np.uint32(LANE_CONFIG_BITS))
         if i.mod1 & IMM16_IS_VALUE:
             config = config | (original & np.uint32(LANE_CONFIG_HIGH))
-        np.copyto(m.lane_config, config, where=lanes)
+        np.copyto(m.lane_config, config, where=written)
 
 
 def sfpnop(m, i):

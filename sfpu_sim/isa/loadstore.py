@@ -13,8 +13,8 @@ tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhol
 ``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch
 fields: ``sign_magnitude_conversions``, ``load_int8_magnitude_bits``,
 ``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 -> FP32 store conversions are
-``bf16_store`` and ``fp32_store`` (the chips truncate and flush; the binary32 hosts of
-:mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
+``bf16_store_rounds`` and ``fp32_store_flushes`` (the chips truncate and flush; the binary32
+hosts of :mod:`sfpu_sim.determinism` round to nearest even and keep denormals).
 
 Choice where the sources disagree: the Wormhole SFPSTORE page stores FP32 (mode 3, and SRCB
 resolved to it) raw, but ttsim v1.10.0's Wormhole golden vectors flush denormals to signed
@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim import formats
-from sfpu_sim.formats import sign_magnitude_to_twos_complement, twos_complement_to_sign_magnitude
+from sfpu_sim.isa import lanewise
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.convert import (
+    sign_magnitude_to_twos_complement,
+    twos_complement_to_sign_magnitude,
+)
 from sfpu_sim.isa.lanewise import VD, Semantics, helper
 from sfpu_sim.isa.spec import (
     BLOCK_DEST_WR_FROM_SFPU,
@@ -94,6 +97,83 @@ SFPLOADI = Semantics("SFPLOADI", sfploadi, (VD,), ("imm16", "mod0"))
 
 
 # --------------------------------------------------------------------------------------------
+# One lane of Dst's storage layout and of the SFPU's FP16 / BF16 conversions (what SFPLOAD and
+# SFPSTORE compute; :mod:`sfpu_sim.formats` has the same as array functions, for the sweeps'
+# unpacking and packing): exponent in the low bits (Dst.md; isa-reference §1.7).
+# --------------------------------------------------------------------------------------------
+
+@helper
+def bf16_to_dst(h):
+    return (h & 0x8000) | ((h & 0x7F) << 8) | ((h >> 7) & 0xFF)
+
+
+@helper
+def dst_to_bf16(d):
+    return (d & 0x8000) | ((d & 0xFF) << 7) | ((d >> 8) & 0x7F)
+
+
+@helper
+def fp16_to_dst(h):
+    return (h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)
+
+
+@helper
+def dst_to_fp16(d):
+    return (d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)
+
+
+@helper
+def fp32_to_dst(x):
+    return (bf16_to_dst(x >> 16) << 16) | (x & 0xFFFF)
+
+
+@helper
+def dst_to_fp32(d):
+    return (dst_to_bf16(d >> 16) << 16) | (d & 0xFFFF)
+
+
+@helper
+def fp16a_to_fp32(h, fp16a_inf):
+    """SFPLOAD's reading of an FP16 datum (:func:`sfpu_sim.formats.fp16a_to_fp32_bits`)."""
+    sign, e, m = (h & 0x8000) << 16, (h >> 10) & 0x1F, h & 0x3FF
+    if fp16a_inf and e == 31 and m == 0x3FF:
+        return sign | 0x7F800000
+    return sign | ((m << 13) if e == 0 else ((e + 112) << 23) | (m << 13))
+
+
+@helper
+def fp32_to_fp16a_truncate(x):
+    """SFPSTORE's FP32 -> FP16 (:func:`sfpu_sim.formats.fp32_to_fp16a_truncate`)."""
+    sign = (x >> 16) & 0x8000
+    e = ((x >> 23) & 0xFF) - 112
+    if e <= 0:
+        return sign
+    if e > 31:
+        return sign | 0x7FFF
+    return sign | (e << 10) | ((x & 0x7FFFFF) >> 13)
+
+
+@helper
+def fp32_to_bf16_truncate(x):
+    """SFPSTORE's FP32 -> BF16 (:func:`sfpu_sim.formats.fp32_to_bf16_truncate`)."""
+    return (x & 0x80000000 if (x & 0x7F800000) == 0 else x) >> 16
+
+
+@helper
+def fp32_to_bf16_rne(x):
+    """A binary32 host's FP32 -> BF16 (:func:`sfpu_sim.formats.fp32_to_bf16_rne`)."""
+    if (x & 0x7F800000) == 0x7F800000 and (x & 0x7FFFFF) != 0:
+        return ((x >> 16) & 0x8000) | 0x7FC0
+    return (x + 0x7FFF + ((x >> 16) & 1)) >> 16
+
+
+@helper
+def flush_denormal(x):
+    """A denormal FP32 pattern made zero of its sign (:func:`sfpu_sim.formats.daz`)."""
+    return x & 0x80000000 if (x & 0x7F800000) == 0 and (x & 0x7FFFFF) != 0 else x
+
+
+# --------------------------------------------------------------------------------------------
 # Shared by SFPLOAD and SFPSTORE: format, address, lane cells, AddrMod
 # --------------------------------------------------------------------------------------------
 
@@ -133,38 +213,43 @@ def dst_address(m, imm10: int, int32_all: bool, sp: int) -> int:
 # SFPLOAD
 # --------------------------------------------------------------------------------------------
 
-def load_datum(m, mode: int, cell, old, fp16a_inf):
-    """SFPLOAD's conversion of a Dst cell (raw 16 or 32 bits) to an LReg value; ``old`` is
-    LReg[VD] (for the *_ONLY modes), ``fp16a_inf`` each lane's LaneConfig ENABLE_FP16A_INF."""
-    sign = (cell >> np.uint32(15)) << np.uint32(31)          # the sign of a 16-bit cell
+def load_datum(cell, old, fp16a_inf, mode, sign_magnitude, int8_bits):
+    """SFPLOAD's conversion of a Dst cell (raw 16 or 32 bits) to an LReg value in a lane;
+    ``old`` is LReg[VD] (for the *_ONLY modes), ``fp16a_inf`` the lane's LaneConfig
+    ENABLE_FP16A_INF; ``sign_magnitude`` and ``int8_bits`` are the chip's
+    (``Arch.sign_magnitude_conversions``, ``Arch.load_int8_magnitude_bits``)."""
+    sign = (cell >> 15) << 31                                 # the sign of a 16-bit cell
     if mode == FP16:
-        return formats.fp16a_to_fp32_bits(formats.dst_to_fp16(cell), fp16a_inf)
+        h = dst_to_fp16(cell)
+        return fp16a_to_fp32(h, fp16a_inf)
     if mode == BF16:
-        return formats.bf16_to_fp32_bits(formats.dst_to_bf16(cell))
-    if mode in (FP32, INT32, INT32_ALL):
-        return formats.dst_to_fp32(cell)
+        h = dst_to_bf16(cell)
+        return h << 16
+    if mode == FP32 or mode == INT32 or mode == INT32_ALL:
+        return dst_to_fp32(cell)
     if mode == INT32_SM:
-        value = formats.dst_to_fp32(cell)
-        return sign_magnitude_to_twos_complement(value) if m.arch.sign_magnitude_conversions \
-            else value
+        value = dst_to_fp32(cell)
+        if sign_magnitude:
+            return sign_magnitude_to_twos_complement(value)
+        return value
     if mode == INT8:
-        magnitude_mask = np.uint32((1 << m.arch.load_int8_magnitude_bits) - 1)
-        return sign | ((cell >> np.uint32(5)) & magnitude_mask)
+        return sign | ((cell >> 5) & ((1 << int8_bits) - 1))
     if mode == INT8_COMP:
-        value = sign | ((cell >> np.uint32(5)) & np.uint32(0x3FF))
-        return sign_magnitude_to_twos_complement(value) if m.arch.sign_magnitude_conversions \
-            else value
+        value = sign | ((cell >> 5) & 0x3FF)
+        if sign_magnitude:
+            return sign_magnitude_to_twos_complement(value)
+        return value
     if mode == INT16:
-        return sign | (cell & np.uint32(0x7FFF))
-    if mode in (UINT16, LO16):
+        return sign | (cell & 0x7FFF)
+    if mode == UINT16 or mode == LO16:
         return cell
     if mode == HI16:
-        return cell << np.uint32(16)
+        return cell << 16
     if mode == LO16_ONLY:
-        return (old & np.uint32(0xFFFF0000)) | cell
+        return (old & 0xFFFF0000) | cell
     if mode == HI16_ONLY:
-        return (cell << np.uint32(16)) | (old & np.uint32(0xFFFF))
-    return np.zeros_like(cell)                                # ZERO
+        return (cell << 16) | (old & 0xFFFF)
+    return 0                                                  # ZERO
 
 
 def sfpload(m, i):
@@ -198,7 +283,9 @@ def load(m, vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
         cell = np.zeros(m.lanes, dtype=np.uint32)
         cell[lanes] = read(rows[lanes], columns[lanes], groups[lanes])
         fp16a_inf = (m.lane_config & ENABLE_FP16A_INF) != 0
-        m.write(vd, load_datum(m, mode, cell, m.read(vd), fp16a_inf), lanes)
+        m.write(vd, lanewise.lanes(load_datum, cell, m.read(vd), fp16a_inf, mode,
+                                   int(m.arch.sign_magnitude_conversions),
+                                   m.arch.load_int8_magnitude_bits), lanes)
         capture = ENABLE_DEST_INDEX | CAPTURE_DEFAULT_DEST_INDEX
         if vd < 4:
             index_lanes = lanes & ((m.lane_config & capture) == capture)
@@ -212,37 +299,49 @@ def load(m, vd: int, mod0: int, addr_mod: int, imm10: int) -> int:
 # SFPSTORE
 # --------------------------------------------------------------------------------------------
 
-def store_datum(m, mode: int, x):
-    """SFPSTORE's conversion of an LReg value to the raw Dst cell (16 or 32 bits)."""
-    sign16 = (x >> np.uint32(31)) << np.uint32(15)
+def store_datum(x, mode, sign_magnitude, bf16_rounds, fp32_flushes):
+    """SFPSTORE's conversion of an LReg value to the raw Dst cell (16 or 32 bits) in a lane;
+    ``sign_magnitude``, ``bf16_rounds`` and ``fp32_flushes`` are the platform's
+    (``Arch.sign_magnitude_conversions``, ``Arch.bf16_store_rounds``,
+    ``Arch.fp32_store_flushes``: the chips truncate to BF16 and flush FP32 denormals)."""
+    sign16 = (x >> 31) << 15
     if mode == FP16:
-        return formats.fp16_to_dst(formats.fp32_to_fp16a_truncate(x)).astype(np.uint32)
+        h = fp32_to_fp16a_truncate(x)
+        return fp16_to_dst(h)
     if mode == BF16:
-        return formats.bf16_to_dst(m.arch.bf16_store(x)).astype(np.uint32)
+        if bf16_rounds:
+            h = fp32_to_bf16_rne(x)
+        else:
+            h = fp32_to_bf16_truncate(x)
+        return bf16_to_dst(h)
     if mode == FP32:
-        return formats.fp32_to_dst(m.arch.fp32_store(x))
-    if mode in (INT32, INT32_ALL):
-        return formats.fp32_to_dst(x)
+        if fp32_flushes:
+            y = flush_denormal(x)
+            return fp32_to_dst(y)
+        return fp32_to_dst(x)
+    if mode == INT32 or mode == INT32_ALL:
+        return fp32_to_dst(x)
     if mode == INT32_SM:
-        if m.arch.sign_magnitude_conversions:
-            x = twos_complement_to_sign_magnitude(x)
-        return formats.fp32_to_dst(x)
-    if mode in (INT8, INT8_COMP):
-        if mode == INT8_COMP and m.arch.sign_magnitude_conversions:
-            x = twos_complement_to_sign_magnitude(x)
-        integer8 = sign16 | np.uint32(16 << 10) | (x & np.uint32(0x3FF))
-        return formats.fp16_to_dst(integer8).astype(np.uint32)
+        if sign_magnitude:
+            y = twos_complement_to_sign_magnitude(x)
+            return fp32_to_dst(y)
+        return fp32_to_dst(x)
+    if mode == INT8 or mode == INT8_COMP:
+        if mode == INT8_COMP and sign_magnitude:
+            y = twos_complement_to_sign_magnitude(x)
+            return fp16_to_dst(sign16 | 0x4000 | (y & 0x3FF))
+        return fp16_to_dst(sign16 | 0x4000 | (x & 0x3FF))
     if mode == INT16:
-        return sign16 | (x & np.uint32(0x7FFF))
-    if mode in (UINT16, LO16_ONLY):
-        return x & np.uint32(0xFFFF)
+        return sign16 | (x & 0x7FFF)
+    if mode == UINT16 or mode == LO16_ONLY:
+        return x & 0xFFFF
     if mode == HI16_ONLY:
-        return x >> np.uint32(16)
+        return x >> 16
     if mode == LO16:
-        return (x << np.uint32(16)) | (x >> np.uint32(16))
+        return ((x << 16) & 0xFFFFFFFF) | (x >> 16)
     if mode == HI16:
         return x
-    return np.zeros_like(x)                                   # ZERO
+    return 0                                                  # ZERO
 
 
 def sfpstore(m, i):
@@ -271,7 +370,9 @@ def store(m, vd: int, mode: int, address: int) -> None:
     rows, columns, groups = m.dst.lane_cells(address, DEST_WR_COL_EXCHANGE)
     write = m.dst.write32 if mode in STORE_32BIT else m.dst.write16
     source = m.read(vd)
-    write(rows[lanes], columns[lanes], store_datum(m, mode, source)[lanes], groups[lanes])
+    cells = lanewise.lanes(store_datum, source, mode, int(m.arch.sign_magnitude_conversions),
+                           int(m.arch.bf16_store_rounds), int(m.arch.fp32_store_flushes))
+    write(rows[lanes], columns[lanes], cells[lanes], groups[lanes])
     m.stored(address, source, lanes)
 
 
