@@ -331,7 +331,8 @@ def test_auto_engine_compiles_only_what_pays(monkeypatch, tmp_path):
     inputs = np.array([0x3F80, 0xBF80, 0x4000], dtype=np.uint16)
     want = run_device(program, inputs, engine="machine").output
     short = run_device(program, inputs)
-    assert short.engine == "machine" and not list(tmp_path.iterdir())
+    assert short.engine == "machine"                        # the program named, not built:
+    assert not list(tmp_path.glob("sfpu_sim_program_*")) and not list(tmp_path.glob("*.ready"))
     monkeypatch.setattr(sweeps, "AUTO_COMPILE_WORK", 3 * len(program) - 1)
     long = run_device(program, inputs)                       # over the threshold: compiled
     assert long.engine == "compiled"
@@ -395,3 +396,27 @@ def test_a_numba_failure_falls_back_to_the_machine(monkeypatch):
     reference.run(program)
     assert why_not.startswith("numba could not compile it (RecursionError")
     assert np.array_equal(fast.lreg, reference.lreg)
+
+
+def test_a_compiled_program_is_found_again_through_the_index_without_generating_it(monkeypatch):
+    """compiled.program_index: a program compiled once is loaded by name in a process that
+    has not translated it (here: this process with its memory of programs cleared)."""
+    seed = int.from_bytes(__import__("os").urandom(2), "little") | 1      # a program not seen
+    program = assemble(f"SFPLOADI L0, 2, {seed}\nSFPMAD L1, L0, L2, L3, 0\n"
+                       f"SFPSETCC 0, L1, L0, 0\nSFPMOV 0, L0, L4, 1", "blackhole")
+    first = compiled.compile_for(_fresh(), list(program))
+    assert not isinstance(first, str), first
+    monkeypatch.setattr(compiled, "_MEMORY", {})
+    monkeypatch.setattr(compiled, "_ON_DISK", {})
+
+    def generated(*_):
+        raise AssertionError("the program was generated again")
+    monkeypatch.setattr(compiled, "_generate", generated)
+    assert compiled.ready(_fresh(), program)
+    again = compiled.compile_for(_fresh(), list(program))
+    assert (again.digest, again.written, again.end_stack, again.enable_before) == \
+        (first.digest, first.written, first.end_stack, first.enable_before)
+    fast, slow = _fresh(), _fresh()
+    assert compiled.execute(fast, program) == (None, None)
+    slow.run(list(program))
+    assert np.array_equal(fast.lreg, slow.lreg) and np.array_equal(fast.cc.flags, slow.cc.flags)

@@ -3,8 +3,9 @@
 Owns: turning a :class:`~sfpu_sim.isa.spec.Program` and the state it starts from into a
 numba-compiled function (:mod:`sfpu_sim.compiled.codegen` writes its source), caching it (in
 this process by program and state; on disk by the hash of its source, which holds everything
-it bakes in), and running it over every lane of a :class:`~sfpu_sim.machine.Machine`, leaving
-the Machine exactly as ``Machine.run`` would. Knows nothing of kernels, sweeps or references.
+it bakes in, found again through :mod:`~sfpu_sim.compiled.program_index`), and running it
+over every lane of a :class:`~sfpu_sim.machine.Machine`, leaving the Machine exactly as
+``Machine.run`` would. Knows nothing of kernels, sweeps or references.
 
 The compiled function keeps each lane's LRegs, flags and CC stack in local variables and
 runs every instruction before moving to the next lane. State that is the same in every lane
@@ -32,7 +33,7 @@ import numpy as np
 
 from sfpu_sim import fma, jit, threads
 from sfpu_sim.arch import ARCHES
-from sfpu_sim.compiled import scalar
+from sfpu_sim.compiled import program_index, scalar
 from sfpu_sim.compiled.codegen import MULTIPLY_ADDS, NotCompiled, Translation
 from sfpu_sim.isa import cc as cc_isa
 from sfpu_sim.isa import lanewise
@@ -166,8 +167,9 @@ def compile_for(m: Machine, instructions: list[Instruction], capture_at: int | N
 def ready(template: Machine, program, capture_at: int | None = None) -> bool:
     """Whether running ``program`` compiled from ``template``'s state costs no compile: it is
     compiled in this process, or numba's disk cache holds it (the marker :func:`_build_with`
-    leaves beside the program's source once numba has compiled it). The source is generated
-    to know its name (milliseconds); nothing is compiled or run."""
+    leaves beside the program's source once numba has compiled it). Its name comes from the
+    program index (:mod:`~sfpu_sim.compiled.program_index`), else from generating its source;
+    nothing is compiled or run."""
     instructions = _instructions(program, template)
     if instructions is None:
         return False
@@ -180,18 +182,22 @@ def ready(template: Machine, program, capture_at: int | None = None) -> bool:
     if known is not None:
         return not isinstance(known, str)
     if key not in _ON_DISK:                 # asked once a process
-        _ON_DISK[key] = _marked_on_disk(template, instructions, capture_at, uniform)
+        _ON_DISK[key] = _marked_on_disk(template, instructions, capture_at, uniform, key)
     return _ON_DISK[key]
 
 
-def _marked_on_disk(template: Machine, instructions, capture_at, uniform) -> bool:
+def _marked_on_disk(template: Machine, instructions, capture_at, uniform, key) -> bool:
     directory = jit.program_directory()
     if directory is None or len(instructions) > MAX_INSTRUCTIONS:
         return False
-    try:
-        _, _, digest = _generate(template, instructions, capture_at, uniform)
-    except NotCompiled:
-        return False
+    entry = program_index.lookup(key)
+    if entry is not None:
+        digest = entry["digest"]
+    else:
+        try:
+            _, _, digest = _generate(template, instructions, capture_at, uniform)
+        except NotCompiled:
+            return False
     return (directory / f"{_module_name(digest)}.ready").exists()
 
 
@@ -306,15 +312,45 @@ def _build(m: Machine, instructions, capture_at, uniform) -> Compiled:
     if len(instructions) > MAX_INSTRUCTIONS:
         raise NotCompiled(f"{len(instructions):,} instructions, more than the "
                           f"{MAX_INSTRUCTIONS:,} compiled")
-    return _build_with(m, instructions, capture_at, uniform)
+    key = _memory_key(m, tuple(ins.word for ins in instructions), capture_at, uniform)
+    return _indexed(key) or _build_with(m, instructions, capture_at, uniform)
+
+
+def _indexed(key) -> Compiled | None:
+    """The program :mod:`~sfpu_sim.compiled.program_index` finds numba's cache holding for
+    ``key``, loaded without generating it; None when there is none (or it cannot load)."""
+    entry = program_index.lookup(key)
+    directory = jit.program_directory()
+    if entry is None or directory is None:
+        return None
+    name = _module_name(entry["digest"])
+    if not (directory / f"{name}.ready").exists():
+        return None
+    try:
+        source = (directory / f"{name}.py").read_text()
+        function = _load(source, entry["digest"])
+        function.compile(SIGNATURE)             # numba's cache: loaded, not compiled
+    except Exception:                           # anything amiss: generate it as before
+        return None
+    return Compiled(function, source, entry["digest"], tuple(entry["written"]),
+                    entry["end_enable"], tuple(entry["end_stack"]), tuple(entry["end_rwc"]),
+                    entry["uses_prng"], entry["instructions"], tuple(entry["enable_before"]),
+                    tuple(entry["words"]))
 
 
 def _generate(m: Machine, instructions, capture_at, uniform):
-    """(translation, source, digest) of the program's compiled form."""
+    """(translation, source, digest) of the program's compiled form, remembered in the
+    program index (compiled or not: :func:`ready` then finds its name there)."""
     sites = sum(i.mnemonic in MULTIPLY_ADDS for i in instructions)
     t = Translation(m, instructions, capture_at, inline_fma=sites <= INLINED_MULTIPLY_ADDS)
     source = _source(t, instructions, capture_at, uniform)
-    return t, source, hashlib.sha256(source.encode()).hexdigest()[:24]
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    c = Compiled.of(t, None, source, digest, instructions)
+    program_index.record(_memory_key(m, c.words, capture_at, uniform), {
+        "digest": digest, "written": c.written, "end_enable": c.end_enable,
+        "end_stack": c.end_stack, "end_rwc": c.end_rwc, "uses_prng": c.uses_prng,
+        "instructions": c.instructions, "enable_before": c.enable_before, "words": c.words})
+    return t, source, digest
 
 
 def _build_with(m: Machine, instructions, capture_at, uniform) -> Compiled:
