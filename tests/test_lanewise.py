@@ -11,15 +11,13 @@ from sfpu_sim import compiled
 from sfpu_sim.arch import ARCHES
 from sfpu_sim.asm import assemble
 from sfpu_sim.compiled.codegen import Translation
-from sfpu_sim.isa import lanewise
+from sfpu_sim.isa import arith, exact, lanewise
+from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.arith import SFPMAD
 from sfpu_sim.isa.cc import SFPSETCC
 from sfpu_sim.isa.lanewise import Semantics
 from sfpu_sim.machine import Machine
 
-# The instructions still translated by hand in sfpu_sim.compiled (Dst addressing, lane
-# movement, special sources, the CC stack): each is named here, so that a new one is a
-# decision, not an accident.
 # Instructions the code generator writes itself because it keeps their state its own way (the
 # CC stack, SFPSWAP's two writes, SFPMOV's sources, SFPSHFT2's and SFPCONFIG's lane moves, Dst's
 # cells); what they compute in a lane is sfpu_sim.isa's rules, specialised
@@ -40,6 +38,32 @@ def test_lanewise_records_have_no_second_implementation():
             assert not hasattr(Translation, emitter), (arch.name, op.mnemonic)
         elif hasattr(Translation, emitter):
             assert op.mnemonic in OWN_STATE, (arch.name, op.mnemonic)
+
+
+class _Lane:
+    """One lane's operands as an exact rule reads them: every register holds ``values``'s."""
+    def __init__(self, values: dict):
+        self.values = values
+
+    def twin(self, reg):
+        value = exact.fp32_value(self.values[reg])
+        return exact.Twin(value, value)
+
+
+@pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
+def test_a_record_holds_definition_encoding_effects_exact_rule_and_cost(arch):
+    """SFPMAD's record: its lanewise definition, encoding and modes, the registers it reads
+    and writes, its exact rule (a*b + c without rounding) and its cost class."""
+    op = ARCHES[arch].opcodes["SFPMAD"]
+    assert op.execute is SFPMAD and op.shadow is arith.mad_exact
+    assert op.opcode == 0x84 and op.mode_field == "mod1" and op.cost_class == rec.MAD_CLASS
+    i = assemble("SFPMAD L4, L5, L6, L7, 0", arch)[0]
+    assert (op.reads(i), op.writes(i)) == (frozenset({4, 5, 6}), frozenset({7}))
+    third = 0x3EAAAAAB                                    # float32(1/3), not 1/3
+    result = op.shadow(i, _Lane({4: third, 5: 0x40400000, 6: 0xBF800000}))
+    assert result.kind == "exact" and result.value.shadow == exact.dyadic(1, -25)   # 3x - 1
+    setcc = ARCHES[arch].opcodes["SFPSETCC"]
+    assert setcc.execute is SFPSETCC and setcc.shadow is None    # flags: no real function
 
 
 def test_semantics_pickle_by_reference():

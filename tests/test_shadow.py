@@ -15,8 +15,8 @@ import pytest
 
 from sfpu_sim import formats
 from sfpu_sim.asm import assemble
+from sfpu_sim.isa import exact
 from sfpu_sim.sfpi import dst_reg, trace, v_endif, v_if
-from sfpu_sim.shadow import exact
 from sfpu_sim.shadow.recording import RecordingMachine, shadow_lanes
 from sfpu_sim.sweeps import DevicePath, run_device
 

@@ -7,6 +7,7 @@ MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 from __future__ import annotations
 
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.exact_rules import EXACT, Operands, Result, imm16_float
 from sfpu_sim.isa.lanewise import VA, VB, VC, Semantics, helper
 from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod, operand_vc_of_vd
 
@@ -112,6 +113,34 @@ SFPMUL24 = Semantics("SFPMUL24", sfpmul24, (VA, VB, VC), ("mod1",),
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def mad_exact(i, o: Operands) -> Result:
+    """SFPMAD / SFPADD / SFPMUL: ``VA * VB + VC`` exactly (VA indirect through L7, and
+    Blackhole's NEGATE_VA / NEGATE_VC, as the device)."""
+    va = o.bits(7) & 15 if i.mod1 & INDIRECT_VA else i.va
+    a, b, c = o.twin(va), o.twin(i.vb), o.twin(i.vc)
+    if i.mod1 & NEGATE_VA:
+        a = -a
+    if i.mod1 & NEGATE_VC:
+        c = -c
+    return Result(EXACT, a * b + c)
+
+
+def addi_exact(i, o: Operands) -> Result:
+    """SFPADDI: ``bf16(Imm16) + VD`` exactly."""
+    c = o.twin(i.vd)
+    return Result(EXACT, imm16_float(i.imm16) + (-c if i.mod1 & NEGATE_VC else c))
+
+
+def muli_exact(i, o: Operands) -> Result:
+    """SFPMULI: ``bf16(Imm16) * VD`` exactly."""
+    c = o.twin(i.vd)
+    return Result(EXACT, imm16_float(i.imm16) * (-c if i.mod1 & NEGATE_VC else c))
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
@@ -136,16 +165,18 @@ _BLACKHOLE_MAD = {"modes": rec.EVERY_MODE,
 def _mad(mnemonic, opcode, execute):
     return Opcode(mnemonic, opcode, rec.mad_format(), MAD, execute, "mod1", _WORMHOLE_MAD_MODES,
                   _MAD_NAMES, reads=_mad_reads, writes=rec.indirect_vd_writes("mod1"),
-                  cost_class=rec.MAD_CLASS)
+                  cost_class=rec.MAD_CLASS, shadow=mad_exact)
 
 
-def _immediate(mnemonic, opcode, execute):
+def _immediate(mnemonic, opcode, execute, shadow):
     return Opcode(mnemonic, opcode, _IMM16, MAD, execute, "mod1", frozenset({0, 8}),
                   rec.names(f"{mnemonic}_MOD1", INDIRECT_VD=8), reads=_vd_immediate_reads,
-                  writes=rec.indirect_vd_writes("mod1"), cost_class=rec.MAD_CLASS)
+                  writes=rec.indirect_vd_writes("mod1"), cost_class=rec.MAD_CLASS,
+                  shadow=shadow)
 
 
-RECORDS = (_immediate("SFPMULI", 0x74, SFPMULI), _immediate("SFPADDI", 0x75, SFPADDI),
+RECORDS = (_immediate("SFPMULI", 0x74, SFPMULI, muli_exact),
+           _immediate("SFPADDI", 0x75, SFPADDI, addi_exact),
            _mad("SFPMAD", 0x84, SFPMAD), _mad("SFPADD", 0x85, SFPMAD),
            _mad("SFPMUL", 0x86, SFPMUL))
 BLACKHOLE = {

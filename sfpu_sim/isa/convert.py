@@ -13,9 +13,11 @@ Sources: tt-isa-documentation ``{WormholeB0,BlackholeA0}/TensixTile/TensixCoproc
 """
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.exact_rules import APPROXIMATE, DEVICE, EXACT, ROUNDING, Operands, Result
 from sfpu_sim.isa.lanewise import VB, VC, Semantics, helper, leading_zeros32
 from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
 
@@ -271,6 +273,35 @@ SFPARECIP = Semantics("SFPARECIP", sfparecip, (VC, lambda i: i.imm12 & 15), ("mo
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def stochrnd_exact(i, o: Operands) -> Result:
+    """SFP_STOCH_RND FP32 -> FP16A / FP16B keeps the unrounded operand; the integer modes
+    give integers."""
+    return Result(ROUNDING, o.twin(i.vc)) if i.mod1 & 7 in (0, 1) else Result(DEVICE)
+
+
+def _reciprocal(magnitude):
+    """``1/|x|``, with 1/0 = +Inf (mpmath would raise)."""
+    return mpmath.inf if magnitude == 0 else 1 / magnitude
+
+
+def arecip_exact(i, o: Operands) -> Result:
+    """SFPARECIP (Blackhole): RECIP is ``1/|VC|`` with VC's sign (1/0 is Inf); COND_RECIP
+    ``1/|VC|`` where VB is negative (the device's test), else VC; EXP is ``e**|VC|`` with VC's
+    sign."""
+    x = o.twin(i.vc)
+    if i.mod1 == ARECIP_RECIP:
+        return Result(APPROXIMATE, x.magnitude().function(_reciprocal).with_sign(o.sign(i.vc)))
+    if i.mod1 == ARECIP_COND_RECIP:
+        if np.uint32(o.bits(i.imm12 & 15)).view(np.int32) < 0:
+            return Result(APPROXIMATE, x.magnitude().function(_reciprocal))
+        return Result(EXACT, x)
+    return Result(APPROXIMATE, x.magnitude().function(mpmath.exp).with_sign(o.sign(i.vc)))
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
@@ -293,7 +324,8 @@ RECORDS = (
            rec.names("SFPSTOCHRND_MOD1", FP32_TO_FP16A=0, FP32_TO_FP16B=1, FP32_TO_UINT8=2,
                    FP32_TO_INT8=3, INT32_TO_UINT8=4, INT32_TO_INT8=5, FP32_TO_UINT16=6,
                    FP32_TO_INT16=7, USE_IMM5=8),
-           reads=_stochrnd_reads, writes=rec.vd, cost_class=rec.CONVERSION),
+           reads=_stochrnd_reads, writes=rec.vd, cost_class=rec.CONVERSION,
+           shadow=stochrnd_exact),
     Opcode("SFPCAST", 0x90, (lreg("vc", 8), lreg("vd", 4), mod("mod1", 0)), SIMPLE, SFPCAST,
            "mod1", frozenset({0, 1}), rec.names("SFPCAST_MOD1", RND_EVEN=0, RND_STOCH=1),
            reads=rec.vc, writes=rec.vd, cost_class=rec.CONVERSION),
@@ -308,5 +340,5 @@ BLACKHOLE = {
                         rec.names("SFPARECIP_MOD1", RECIP=0, COND_RECIP=1, EXP=2),
                         reads=lambda i: frozenset({i.vc, i.imm12 & 15} if i.mod1 == 1
                                                   else {i.vc}),
-                        writes=rec.vd, cost_class=rec.CONVERSION),
+                        writes=rec.vd, cost_class=rec.CONVERSION, shadow=arecip_exact),
 }

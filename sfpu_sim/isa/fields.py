@@ -12,6 +12,7 @@ import numpy as np
 
 from sfpu_sim.isa import lanewise
 from sfpu_sim.isa import records as rec
+from sfpu_sim.isa.exact_rules import DEVICE, EXACT, Operands, Result, Sign
 from sfpu_sim.isa.lanewise import SIMPLE_VB, VC, Semantics, helper
 from sfpu_sim.isa.spec import SIMPLE, Opcode
 
@@ -152,12 +153,44 @@ def sfpmov(m, i):
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def divp2_exact(i, o: Operands) -> Result:
+    """SFPDIVP2: ADD scales by ``2**Imm`` exactly; setting the exponent is a bit operation."""
+    if not i.mod1 & 1:
+        return Result(DEVICE)
+    return Result(EXACT, o.twin(i.vc).scaled(i.imm12))
+
+
+def abs_exact(i, o: Operands) -> Result:
+    """SFPABS FLOAT: ``|VC|``; INT is integer arithmetic."""
+    return Result(EXACT, o.twin(i.vc).magnitude()) if i.mod1 & 1 else Result(DEVICE)
+
+
+def mov_exact(i, o: Operands) -> Result:
+    """SFPMOV: ``VC`` or ``-VC``; the special sources are machine state."""
+    if i.mod1 & 8:
+        return Result(DEVICE)
+    value = o.twin(i.vc)
+    return Result(EXACT, -value if i.mod1 & 1 else value)
+
+
+def setsgn_exact(i, o: Operands) -> Result:
+    """SFPSETSGN: ``|VC|`` with the sign Imm1 or VD's."""
+    sign = bool(i.imm12 & 1)
+    negative = Sign(sign, sign) if i.mod1 & 1 else o.sign(i.vd)
+    return Result(EXACT, o.twin(i.vc).with_sign(negative))
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
 RECORDS = (
     Opcode("SFPDIVP2", 0x76, rec.imm12_format(-128, 127, signed=True), SIMPLE, SFPDIVP2, "mod1",
-           frozenset({0, 1}), rec.names("SFPDIVP2_MOD1", ADD=1), reads=rec.vc, writes=rec.vd),
+           frozenset({0, 1}), rec.names("SFPDIVP2_MOD1", ADD=1), reads=rec.vc, writes=rec.vd,
+           shadow=divp2_exact),
     Opcode("SFPEXEXP", 0x77, rec.imm12_format(), SIMPLE, SFPEXEXP, "mod1",
            frozenset({0, 1, 2, 3, 8, 9, 10, 11}),
            rec.names("SFPEXEXP_MOD1", NODEBIAS=1, SET_CC_SGN_EXP=2, SET_CC_COMP_EXP=8),
@@ -166,9 +199,11 @@ RECORDS = (
            rec.names("SFPEXMAN_MOD1", PAD9=1), reads=rec.vc, writes=rec.vd),
     Opcode("SFPMOV", 0x7C, rec.imm12_format(), SIMPLE, sfpmov, "mod1", frozenset({0, 1, 2, 8}),
            rec.names("SFPMOV_MOD1", NEGATE=1, ALL_LANES_ENABLED=2, FROM_SPECIAL=8),
-           reads=lambda i: rec.NONE if i.mod1 & 8 else frozenset({i.vc}), writes=rec.vd),
+           reads=lambda i: rec.NONE if i.mod1 & 8 else frozenset({i.vc}), writes=rec.vd,
+           shadow=mov_exact),
     Opcode("SFPABS", 0x7D, rec.imm12_format(), SIMPLE, SFPABS, "mod1", frozenset({0, 1}),
-           rec.names("SFPABS_MOD1", INT=0, FLOAT=1), reads=rec.vc, writes=rec.vd),
+           rec.names("SFPABS_MOD1", INT=0, FLOAT=1), reads=rec.vc, writes=rec.vd,
+           shadow=abs_exact),
     Opcode("SFPSETEXP", 0x82, rec.imm12_format(0, 255), SIMPLE, SFPSETEXP, "mod1",
            frozenset({0, 1, 2}), rec.names("SFPSETEXP_MOD1", ARG_IMM=1, ARG_EXPONENT=2),
            reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
@@ -177,6 +212,6 @@ RECORDS = (
            reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
     Opcode("SFPSETSGN", 0x89, rec.imm12_format(0, 1), SIMPLE, SFPSETSGN, "mod1",
            frozenset({0, 1}), rec.names("SFPSETSGN_MOD1", ARG_IMM=1),
-           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd),
+           reads=rec.vc_and_vd_unless_immediate, writes=rec.vd, shadow=setsgn_exact),
 )
 BLACKHOLE = {}

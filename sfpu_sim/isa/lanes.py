@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim.isa import lanewise
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.cc import sign_magnitude_less
+from sfpu_sim.isa.exact_rules import SELECT, Operands, Result
 from sfpu_sim.isa.integer import SHFT_ARG_IMM, sfpshft
-from sfpu_sim.isa import lanewise
 from sfpu_sim.isa.spec import (
     ENABLE_DEST_INDEX,
     EXCHANGE_SRCB_SRCC,
@@ -284,6 +285,16 @@ def sfpnop(m, i):
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def swap_exact(i, o: Operands) -> Result:
+    """SFPSWAP: where the device swapped, VC gets VD's value and VD gets VC's; the shadows
+    move with them (the device's min/max decision, not the shadows')."""
+    return Result(SELECT, {i.vc: o.twin(i.vd), i.vd: o.twin(i.vc)}, {i.vc: i.vd, i.vd: i.vc})
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
@@ -321,7 +332,8 @@ RECORDS = (
                    SUBVEC_MIN1_MAX023=6, SUBVEC_MIN2_MAX013=7, SUBVEC_MIN3_MAX012=8,
                    VEC_MAX_MIN=9),
            reads=lambda i: frozenset({i.vc, i.vd, 4, 5, 6, 7}),
-           writes=lambda i: frozenset({i.vc, i.vd, 4, 5, 6, 7}), writes_vd=False),
+           writes=lambda i: frozenset({i.vc, i.vd, 4, 5, 6, 7}), writes_vd=False,
+           shadow=swap_exact),
     Opcode("SFPSHFT2", 0x94, rec.imm12_format(-2048, 2047, signed=True), ROUND, sfpshft2, "mod1",
            frozenset(range(7)),
            rec.names("SFPSHFT2_MOD1", COPY4=0, SUBVEC_CHAINED_COPY4=1,

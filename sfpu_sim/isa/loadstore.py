@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim.isa import lanewise
+from sfpu_sim.isa import exact_rules, lanewise
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.convert import (
     sign_magnitude_to_twos_complement,
@@ -377,6 +377,21 @@ def store(m, vd: int, mode: int, address: int) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def load_exact(i, o: exact_rules.Operands) -> exact_rules.Result:
+    """SFPLOAD: in a float format, the shadow of what the kernel stored at that Dst address
+    in this lane (probed: a twin); otherwise (None) the value loaded, an input: exact."""
+    return exact_rules.Result(exact_rules.LOAD, o.probed())
+
+
+def store_exact(i, o: exact_rules.Operands) -> exact_rules.Result:
+    """SFPSTORE: Dst keeps VD's shadow; the device's conversion is the store's own error."""
+    return exact_rules.Result(exact_rules.STORE, o.twin(i.vd))
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
@@ -397,7 +412,7 @@ def _dst_access(addr_mod):
 RECORDS = (
     Opcode("SFPLOAD", 0x70, _dst_access(WORMHOLE_ADDR_MOD), LOAD, sfpload, "mod0",
            rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.none, writes=rec.vd, backdoor=False,
-           cost_class=rec.LOAD_STORE),
+           cost_class=rec.LOAD_STORE, shadow=load_exact),
     Opcode("SFPLOADI", 0x71, (lreg("vd", 20), mod("mod0", 16), imm("imm16", 0, 16)), LOAD,
            SFPLOADI, "mod0", frozenset({0, 1, 2, 4, 8, 10}),
            rec.names("SFPLOADI_MOD0", FLOATB=0, FLOATA=1, USHORT=2, SHORT=4, UPPER=8, LOWER=10),
@@ -405,7 +420,7 @@ RECORDS = (
            backdoor=False, cost_class=rec.CONSTANTS),
     Opcode("SFPSTORE", 0x72, _dst_access(WORMHOLE_ADDR_MOD), STORE, sfpstore, "mod0",
            rec.EVERY_MODE, LOADSTORE_NAMES, reads=rec.vd, writes=rec.none, writes_vd=False,
-           cost_class=rec.LOAD_STORE),
+           cost_class=rec.LOAD_STORE, shadow=store_exact),
 )
 BLACKHOLE = {"SFPLOAD": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)},
              "SFPSTORE": {"operands": _dst_access(BLACKHOLE_ADDR_MOD)}}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.arith import destination
+from sfpu_sim.isa.exact_rules import EXACT, Operands, Result, constant
 from sfpu_sim.isa.lanewise import Semantics, helper, lanes
 from sfpu_sim.isa.spec import MAD, Opcode, imm, lreg, mod
 
@@ -165,6 +166,20 @@ def sfplutfp32_entries(m, i):
 
 
 # --------------------------------------------------------------------------------------------
+# Exact rules (sfpu_sim.isa.exact_rules)
+# --------------------------------------------------------------------------------------------
+
+def lut_exact(i, o: Operands) -> Result:
+    """SFPLUT / SFPLUTFP32: ``A * |L3| + B`` exactly, with the segment's table entries the
+    device picked (:func:`sfplut_entries`, probed); SGN_RETAIN puts L3's sign on the result."""
+    slope, intercept = o.probed()
+    x = o.twin(3)
+    result = constant(slope) * x.magnitude() + constant(intercept)
+    mode = i.mod0 if i.mnemonic == "SFPLUT" else i.mod1
+    return Result(EXACT, result.with_sign(o.sign(3)) if mode & SGN_RETAIN else result)
+
+
+# --------------------------------------------------------------------------------------------
 # Records
 # --------------------------------------------------------------------------------------------
 
@@ -174,13 +189,13 @@ RECORDS = (
            MAD, SFPLUT, "mod0", frozenset({0, 4, 8, 12}),
            rec.names("SFPLUT_MOD0", SGN_RETAIN=4, INDIRECT_VD=8),
            reads=lambda i: frozenset({0, 1, 2, 3} | ({7} if i.mod0 & 8 else set())),
-           writes=rec.indirect_vd_writes("mod0"), cost_class=rec.LUT),
+           writes=rec.indirect_vd_writes("mod0"), cost_class=rec.LUT, shadow=lut_exact),
     Opcode("SFPLUTFP32", 0x95, (lreg("vd", 4), mod("mod1", 0)), MAD, SFPLUTFP32, "mod1",
            rec.EVERY_MODE,
            rec.names("SFPLUTFP32_MOD1", FP32_3ENTRY_TABLE=0, FP16_6ENTRY_TABLE1=2,
                    FP16_6ENTRY_TABLE2=3, SGN_RETAIN=4, INDIRECT_VD=8, FP16_3ENTRY_TABLE=10),
            reads=lambda i: frozenset(range(8)), writes=rec.indirect_vd_writes("mod1"),
-           cost_class=rec.LUT),
+           cost_class=rec.LUT, shadow=lut_exact),
 )
 # Blackhole's SFPLUTFP32 repeats mod1 in bits 16-19.
 BLACKHOLE = {"SFPLUTFP32": {"operands": (lreg("vd", 4), mod("mod1", 0),

@@ -185,7 +185,9 @@ class Opcode:
     marks instructions whose VD field only names a destination (an assembler error if it is a
     read-only register). ``backdoor``: a VD field of 12 or more captures the word as a
     LoadMacro template instead (all but the loads). ``cost_class``: what its issue slot is
-    counted as in the static cost estimate."""
+    counted as in the static cost estimate. ``shadow(instruction, operands)`` is its exact rule
+    (:mod:`sfpu_sim.isa.exact_rules`); None: not a real function of its operands, the shadow
+    takes the device value."""
     mnemonic: str
     opcode: int
     operands: tuple[Operand, ...]
@@ -199,6 +201,7 @@ class Opcode:
     writes_vd: bool = True
     backdoor: bool = True
     cost_class: str = "other simple (fields, moves, integer, swap)"
+    shadow: Callable | None = None
 
     @property
     def operand_names(self) -> frozenset[str]:

@@ -1,9 +1,9 @@
 """Where precision is lost: a kernel's device run with the same dataflow in exact arithmetic
 beside it (the *shadow*), per lane and per instruction.
 
-Owns: the shadow of every instruction (:mod:`~sfpu_sim.shadow.rules`, on exact numbers of
-:mod:`~sfpu_sim.shadow.exact`), running it beside the per-instruction Machine
-(:mod:`~sfpu_sim.shadow.recording`), and what is concluded from it
+Owns: running the shadow of every instruction (the exact rule its record holds,
+:mod:`~sfpu_sim.isa.exact_rules`, on exact numbers of :mod:`~sfpu_sim.isa.exact`) beside the
+per-instruction Machine (:mod:`~sfpu_sim.shadow.recording`), and what is concluded from it
 (:mod:`~sfpu_sim.shadow.locator`: errors per instruction, where the error grows, where values
 cancel, the split of the final error into approximation, datapath and store;
 :mod:`~sfpu_sim.shadow.json_form`: its JSON form). Knows nothing of reports or terminals.

@@ -38,8 +38,8 @@ import statistics
 
 import mpmath
 
-from sfpu_sim.shadow import exact
-from sfpu_sim.shadow.rules import KINDS
+from sfpu_sim.isa import exact
+from sfpu_sim.isa.exact_rules import KINDS
 
 DIGITS = 20
 

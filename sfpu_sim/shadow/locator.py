@@ -41,8 +41,8 @@ from mpmath import mpf
 from sfpu_sim import formats, reference, ulp
 from sfpu_sim.arch import get_arch
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.isa import exact
 from sfpu_sim.reference.backends import MpMath
-from sfpu_sim.shadow import exact
 from sfpu_sim.shadow.json_form import located_json
 from sfpu_sim.shadow.recording import LaneStep, RecordingMachine, shadow_lanes
 

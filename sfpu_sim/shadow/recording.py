@@ -19,7 +19,10 @@ import numpy as np
 from mpmath import mpf
 
 from sfpu_sim import formats
+from sfpu_sim.isa import exact
 from sfpu_sim.isa import lut as lut_isa
+from sfpu_sim.isa.exact import Sign, Twin, fp32_value
+from sfpu_sim.isa.exact_rules import DEVICE, LOAD, STORE, Operands, Result
 from sfpu_sim.isa.loadstore import BF16, FP16, FP32, dst_address, resolve_format
 from sfpu_sim.isa.spec import (
     BLOCK_DEST_WR_FROM_SFPU,
@@ -28,9 +31,6 @@ from sfpu_sim.isa.spec import (
     Instruction,
 )
 from sfpu_sim.machine import Machine
-from sfpu_sim.shadow import exact
-from sfpu_sim.shadow.exact import Sign, Twin, fp32_value
-from sfpu_sim.shadow.rules import DEVICE, LOAD, STORE, Operands, rule
 
 MACRO = 16                    # row of LReg[16] (the SFPLOADMACRO scratch) in a snapshot
 WRITABLE = frozenset({*range(8), MACRO})
@@ -144,7 +144,7 @@ class Read:
 
 @dataclass
 class LaneStep:
-    """One instruction in one lane: ``kind`` (:data:`~sfpu_sim.shadow.rules.KINDS`), the
+    """One instruction in one lane: ``kind`` (:data:`~sfpu_sim.isa.exact_rules.KINDS`), the
     register shown (``register``; None for a store, whose value is the Dst cell read back),
     the device's result (``device_bits``, ``device``) and its twin (``twin.shadow``, and
     ``twin.device``: the exact result on the device's operands), and what it read."""
@@ -272,7 +272,8 @@ class LaneShadow(Operands):
         stores = step.store_lanes is not None and bool(step.store_lanes[lane])
         if not targets and not stores:
             return None
-        result = rule(instruction.mnemonic)(instruction, self)
+        rule = instruction.op.shadow          # the record's exact rule, if it has one
+        result = rule(instruction, self) if rule is not None else Result(DEVICE)
         if stores:
             return self._store(step, result.value)
         shown = instruction.values.get("vd")
