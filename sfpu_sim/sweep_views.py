@@ -53,6 +53,8 @@ def binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
     as :func:`describe_stats` gives them, grouped in one pass (a sweep has up to 256 rows)."""
     fmt = formats.FORMATS[in_fmt]
     bias = fmt.exp_max >> 1
+    if not np.issubdtype(distance.dtype, np.integer):        # fractional ULPs: as they were
+        return _binades_one_by_one(x_bits, distance, counted, fmt, bias)
     exponents, row = np.unique(fmt.exponent(x_bits).astype(np.int64), return_inverse=True)
     rows = len(exponents)
     inputs = np.bincount(row, minlength=rows)
@@ -66,12 +68,28 @@ def binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
     out = []
     for k, e in enumerate(exponents.tolist()):
         n = int(count[k])
-        label = "0" if e == 0 else f"[2^{e - bias}, 2^{e - bias + 1})"
-        out.append({"binade": label, "exponent": e - bias if e else None,
-                    "inputs": int(inputs[k]),
-                    "max": measured.dtype.type(top[k]).item() if n else None,
-                    "mean": float(np.float64(total[k]) / n) if n else None,
-                    "exact_frac": float(np.float64(exact[k]) / n) if n else None})
+        out.append(_binade_row(e, bias, int(inputs[k]), {
+            "max": measured.dtype.type(top[k]).item() if n else None,
+            "mean": float(np.float64(total[k]) / n) if n else None,
+            "exact_frac": float(np.float64(exact[k]) / n) if n else None}))
+    return out
+
+
+def _binade_row(e: int, bias: int, inputs: int, stats: dict) -> dict:
+    label = "0" if e == 0 else f"[2^{e - bias}, 2^{e - bias + 1})"
+    return {"binade": label, "exponent": e - bias if e else None, "inputs": inputs,
+            "max": stats["max"], "mean": stats["mean"], "exact_frac": stats["exact_frac"]}
+
+
+def _binades_one_by_one(x_bits, distance, counted, fmt, bias) -> list[dict]:
+    """:func:`binades` for fractional distances (float sums depend on their order, so each
+    binade's statistics come from :func:`describe_stats`, as the published figures did)."""
+    exponent = fmt.exponent(x_bits).astype(np.int64)
+    out = []
+    for e in np.unique(exponent).tolist():
+        inside = exponent == e
+        out.append(_binade_row(e, bias, int(inside.sum()),
+                               describe_stats(distance[inside & counted])))
     return out
 
 

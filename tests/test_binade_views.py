@@ -108,3 +108,28 @@ def test_a_region_of_another_function_is_refused_in_one_line(capsys):
     with pytest.raises(SelectionError, match="not a region of sin: choose from negative"):
         sweep(registry.get("sin_2026_09"), "wormhole",
               selection=Selection(region="core_pos"))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint32, np.float64])
+def test_binade_rows_are_describe_stats_of_each_binade(dtype):
+    """sweep_views.binades groups every binade in one pass for integer distances; each row is
+    what describe_stats gives that binade's measured lanes (fractional ULPs, Inf included)."""
+    from sfpu_sim import formats
+    from sfpu_sim.sweep_views import binades, describe_stats
+
+    rng = np.random.default_rng(20261127)
+    x = rng.integers(0, 1 << 16, 40_000).astype(np.uint16)
+    distance = (rng.integers(0, 5, x.size) ** rng.integers(0, 12, x.size)).astype(dtype)
+    if dtype == np.float64:
+        distance = distance * rng.random(x.size)
+        distance[::97] = np.inf
+    counted = rng.random(x.size) < 0.7
+    exponent = formats.BF16.exponent(x).astype(np.int64)
+    rows = binades(x, distance, counted)
+    assert [r["exponent"] for r in rows] == [e - 127 if e else None
+                                              for e in np.unique(exponent).tolist()]
+    for row, e in zip(rows, np.unique(exponent).tolist()):
+        want = describe_stats(distance[(exponent == e) & counted])
+        assert (row["inputs"], row["max"], row["mean"], row["exact_frac"]) == \
+            (int((exponent == e).sum()), want["max"], want["mean"], want["exact_frac"])
+        assert type(row["max"]) is type(want["max"])

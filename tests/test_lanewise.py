@@ -94,3 +94,22 @@ def test_sfpmad_one_definition_both_engines(arch):
     m.lreg[0], m.lreg[1], m.lreg[2] = a, b, c
     SFPMAD.execute(m, assemble("SFPMAD L0, L1, L2, L3, 0", ARCHES[arch])[0])
     assert m.lreg[3].tolist() == want.tolist()
+
+
+def test_the_import_scan_finds_every_import_the_parser_finds():
+    """Cache keys hash the files a definition imports (lanewise.imported_files), found by a
+    pattern over each file's text: in every package module it must find at least what
+    Python's own parser finds (a docstring line reading like an import may add more)."""
+    import ast
+    from pathlib import Path
+
+    package = Path(lanewise.__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")):
+        parsed = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                parsed |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                parsed |= {alias.name for alias in node.names}
+        parsed = {name for name in parsed if name.startswith("sfpu_sim")}
+        assert parsed <= set(lanewise._imports_of(path)), path

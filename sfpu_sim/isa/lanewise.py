@@ -23,11 +23,11 @@ in the enabled lanes); flags change only where VD < 8, in the enabled lanes.
 """
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
 import importlib
 import inspect
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -210,16 +210,30 @@ def _imported_files(roots: tuple[Path, ...]) -> list[Path]:
         if path in seen:
             continue
         seen.add(path)
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = []
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            for name in names:
-                if name.startswith("sfpu_sim"):
-                    todo += [f for f in _module_files(name) if f not in seen]
+        for name in _imports_of(path):
+            todo += [f for f in _module_files(name) if f not in seen]
     return sorted(seen)
+
+
+# An import statement's text: ``from sfpu_sim... import names`` (parenthesised or not) or
+# ``import sfpu_sim...``, at any indentation (function-local imports count).
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(sfpu_sim[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
+                     r"|import[ \t]+(sfpu_sim[^\n]*))", re.M)
+
+
+@functools.cache
+def _imports_of(path: Path) -> tuple[str, ...]:
+    """The package modules (and ``module.name`` candidates) ``path``'s import statements
+    name, read from its text once a process: a pattern, not a parse, because every process
+    computing a cache key read the whole package (0.5-1 s). A line in a docstring that reads
+    like an import counts too, which only widens the key."""
+    names = []
+    text = re.sub(r"#[^\n]*", "", path.read_text())          # comments may hold brackets
+    for module, imported, plain in _IMPORT.findall(text):
+        listed = (imported or plain).strip("() \t\n")
+        parts = [part.split()[0] for part in listed.split(",") if part.strip()]
+        names += [module, *(f"{module}.{p}" for p in parts)] if module else parts
+    return tuple(name for name in names if name.startswith("sfpu_sim"))
 
 
 def _module_files(dotted: str) -> list[Path]:
