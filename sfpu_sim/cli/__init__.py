@@ -47,7 +47,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.version import __version__
 
 COMMAND_MODULES = ("running", "sweeping", "budgeting", "show", "diffing", "locating", "fit",
-                   "studying", "cross_platform", "gating", "exporting")
+                   "studying", "cross_platform", "gating", "exporting", "warming")
 
 
 def _common_options() -> argparse.ArgumentParser:
