@@ -392,29 +392,47 @@ def fp32_to_fp16a_truncate(bits) -> np.ndarray:
 # Dst storage layout: exponent in the low bits (Dst.md; isa-reference §1.7)
 # --------------------------------------------------------------------------------------------
 
-def bf16_to_dst(bits) -> np.ndarray:
-    """BF16 pattern -> 16-bit Dst cell: sign | mantissa[6:0] << 8 | exponent. (In 16-bit
-    arithmetic: every field fits, and sweeps convert 65,536 of them per call.)"""
-    h = _u16(bits)
+def bf16_dst_shuffle(h):
+    """BF16 pattern -> 16-bit Dst cell: sign | mantissa[6:0] << 8 | exponent. On an int or an
+    integer array alike: the one-lane form SFPLOAD/SFPSTORE compile is this function
+    (:mod:`sfpu_sim.isa.loadstore`)."""
     return (h & 0x8000) | ((h & 0x7F) << 8) | ((h >> 7) & 0xFF)
 
 
-def dst_to_bf16(cells) -> np.ndarray:
-    """16-bit Dst cell -> BF16 pattern (inverse of :func:`bf16_to_dst`)."""
-    d = _u16(cells)
+def dst_bf16_shuffle(d):
+    """16-bit Dst cell -> BF16 pattern (inverse of :func:`bf16_dst_shuffle`)."""
     return (d & 0x8000) | ((d & 0xFF) << 7) | ((d >> 8) & 0x7F)
 
 
-def fp16_to_dst(bits) -> np.ndarray:
+def fp16_dst_shuffle(h):
     """FP16 pattern -> 16-bit Dst cell: sign | mantissa[9:0] << 5 | exponent."""
-    h = _u32(bits)
-    return ((h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)).astype(np.uint16)
+    return (h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)
+
+
+def dst_fp16_shuffle(d):
+    """16-bit Dst cell -> FP16 pattern (inverse of :func:`fp16_dst_shuffle`)."""
+    return (d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)
+
+
+def bf16_to_dst(bits) -> np.ndarray:
+    """:func:`bf16_dst_shuffle` of BF16 patterns (in 16-bit arithmetic: every field fits, and
+    sweeps convert 65,536 of them per call)."""
+    return bf16_dst_shuffle(_u16(bits))
+
+
+def dst_to_bf16(cells) -> np.ndarray:
+    """:func:`dst_bf16_shuffle` of 16-bit Dst cells."""
+    return dst_bf16_shuffle(_u16(cells))
+
+
+def fp16_to_dst(bits) -> np.ndarray:
+    """:func:`fp16_dst_shuffle` of FP16 patterns."""
+    return fp16_dst_shuffle(_u32(bits)).astype(np.uint16)
 
 
 def dst_to_fp16(cells) -> np.ndarray:
-    """16-bit Dst cell -> FP16 pattern (inverse of :func:`fp16_to_dst`)."""
-    d = _u32(cells)
-    return ((d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)).astype(np.uint16)
+    """:func:`dst_fp16_shuffle` of 16-bit Dst cells."""
+    return dst_fp16_shuffle(_u32(cells)).astype(np.uint16)
 
 
 def fp32_to_dst(bits) -> np.ndarray:

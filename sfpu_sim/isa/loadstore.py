@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim import formats
 from sfpu_sim.isa import exact_rules, lanewise
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.convert import (
@@ -97,29 +98,15 @@ SFPLOADI = Semantics("SFPLOADI", sfploadi, (VD,), ("imm16", "mod0"))
 
 
 # --------------------------------------------------------------------------------------------
-# One lane of Dst's storage layout and of the SFPU's FP16 / BF16 conversions (what SFPLOAD and
-# SFPSTORE compute; :mod:`sfpu_sim.formats` has the same as array functions, for the sweeps'
+# One lane of Dst's storage layout (formats' field shuffles themselves, compiled) and of the
+# SFPU's FP16 / BF16 conversions (formats has these as array functions, for the sweeps'
 # unpacking and packing): exponent in the low bits (Dst.md; isa-reference §1.7).
 # --------------------------------------------------------------------------------------------
 
-@helper
-def bf16_to_dst(h):
-    return (h & 0x8000) | ((h & 0x7F) << 8) | ((h >> 7) & 0xFF)
-
-
-@helper
-def dst_to_bf16(d):
-    return (d & 0x8000) | ((d & 0xFF) << 7) | ((d >> 8) & 0x7F)
-
-
-@helper
-def fp16_to_dst(h):
-    return (h & 0x8000) | ((h & 0x3FF) << 5) | ((h >> 10) & 0x1F)
-
-
-@helper
-def dst_to_fp16(d):
-    return (d & 0x8000) | ((d & 0x1F) << 10) | ((d >> 5) & 0x3FF)
+bf16_to_dst = helper(formats.bf16_dst_shuffle)
+dst_to_bf16 = helper(formats.dst_bf16_shuffle)
+fp16_to_dst = helper(formats.fp16_dst_shuffle)
+dst_to_fp16 = helper(formats.dst_fp16_shuffle)
 
 
 @helper
