@@ -6,20 +6,17 @@ from sfpu_sim.arch import Arch
 from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, CONST_ONE, CONST_ZERO, Builder, Stmt, VReg
 
 
-def _uses_of(stmts: list[Stmt]) -> dict:
+def _uses_and_defs_of(stmts: list[Stmt]) -> tuple[dict, dict]:
+    """Where each register is read and where it is written: statement indices by register id,
+    in one pass (the copy pass recomputes them after every copy it removes)."""
     uses: dict[int, list[int]] = {}
+    defs: dict[int, list[int]] = {}
     for k, s in enumerate(stmts):
         for reg in s.uses.values():
             uses.setdefault(reg.id, []).append(k)
-    return uses
-
-
-def _defs_of(stmts: list[Stmt]) -> dict:
-    defs: dict[int, list[int]] = {}
-    for k, s in enumerate(stmts):
         for reg in s.defs.values():
             defs.setdefault(reg.id, []).append(k)
-    return defs
+    return uses, defs
 
 
 def _cc_between(stmts: list[Stmt], start: int, end: int) -> bool:
@@ -34,7 +31,7 @@ def _written_between(stmts: list[Stmt], regs, start: int, end: int) -> bool:
 def _fuse_products(stmts: list[Stmt]) -> list[Stmt]:
     """A product used once, by an addition or subtraction in the same predication region
     with its inputs unchanged in between, becomes one fused SFPMAD."""
-    uses, defs = _uses_of(stmts), _defs_of(stmts)
+    uses, defs = _uses_and_defs_of(stmts)
     dropped = set()
     for k, s in enumerate(stmts):
         if s.op not in ("fadd", "fsub"):
@@ -108,11 +105,12 @@ def _is_plain_move(s: Stmt) -> bool:
 
 def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
     """Remove register copies the hardware does not need (sfpi-gcc's "renames tmp and doesn't
-    issue a mov"), keeping predication exact."""
+    issue a mov"), keeping predication exact. Each round finds the first copy a rule removes
+    in the statements as they stand, so the result does not depend on anything but them."""
     changed = True
     while changed:
         changed = False
-        uses, defs = _uses_of(stmts), _defs_of(stmts)
+        uses, defs = _uses_and_defs_of(stmts)
         for k, mov in enumerate(stmts):
             if not _is_plain_move(mov):
                 continue
@@ -138,8 +136,8 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                 j = src_defs[0]
                 maker = stmts[j]
                 tied = any(r.id == src.id for r in maker.uses.values())
-                touched = any(dst.id in [r.id for r in (*s.uses.values(), *s.defs.values())]
-                              for s in stmts[j + 1:k])
+                touched = any(j < x < k for x in (*uses.get(dst.id, ()),
+                                                  *defs.get(dst.id, ())))
                 if not tied and maker.block == mov.block and len(maker.defs) == 1 and \
                         not _cc_between(stmts, j, k) and not touched and \
                         maker.op not in ("SFPSWAP",):
@@ -148,9 +146,9 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                     changed = True
                     break
             # (b) the copy's source dies here and the destination is fresh: share a register.
-            dst_defs = defs.get(dst.id, [])
-            later_src = [x for x in uses.get(src.id, []) + src_defs if x > k]
-            earlier_dst = [x for x in uses.get(dst.id, []) + dst_defs if x < k]
+            # (the index lists are in statement order: the last says whether any is later)
+            later_src = any(at and at[-1] > k for at in (uses.get(src.id), src_defs))
+            earlier_dst = any(at and at[0] < k for at in (uses.get(dst.id), defs.get(dst.id)))
             if not later_src and not earlier_dst and src.fixed is None and dst.fixed is None \
                     and dst.block[:len(src.block)] == src.block:
                 for s in stmts[k + 1:]:
