@@ -9,7 +9,7 @@ import pytest
 from sfpu_sim import compiled, jit, registry
 from sfpu_sim.cli import main
 from sfpu_sim.sweeps import _device_state, _last_store
-from sfpu_sim.warming import paths, warm
+from sfpu_sim.compile_ahead import paths, warm
 
 
 @pytest.fixture

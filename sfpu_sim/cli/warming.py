@@ -15,7 +15,7 @@ def cmd_warm(args, console: Console) -> int:
     every device path its commands run, and run once on the Machine, into the disk caches."""
     from sfpu_sim import registry
     from sfpu_sim.report.files import json_text
-    from sfpu_sim.warming import warm
+    from sfpu_sim.compile_ahead import warm
 
     specs = [kernel_spec(name, binary=True) for name in args.kernels] if args.kernels else \
         [*registry.specs(), *registry.binary_specs()]
