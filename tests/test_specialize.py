@@ -65,7 +65,7 @@ def _kernel_sites():
     return [site for kept in seen.values() for _, site in kept]
 
 
-UNITS = {"wormhole": fma.lane_wormhole, "blackhole": fma.lane_blackhole}
+UNITS = {"wormhole": fma.unit("lane_wormhole"), "blackhole": fma.unit("lane_blackhole")}
 
 
 def test_every_kernel_instruction_specialises_to_what_its_definition_computes():
