@@ -25,7 +25,7 @@ import contextlib
 import functools
 import hashlib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numba
@@ -71,6 +71,18 @@ class Compiled:
                    (rwc.dst, rwc.dst_cr, rwc.sp, rwc.extra_addr_mod_bit), t.uses_prng,
                    len(instructions), tuple(t.enable_before),
                    tuple(ins.word for ins in instructions))
+
+    def index_entry(self) -> dict:
+        """What the program index keeps of it: every field but the function and its source."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("function", "source")}
+
+    @classmethod
+    def from_index(cls, function, source: str, entry: dict) -> "Compiled":
+        """The inverse of :meth:`index_entry` (JSON gives lists where tuples were)."""
+        return cls(function, source, **{f.name: tuple(entry[f.name]) if isinstance(
+            entry[f.name], list) else entry[f.name] for f in fields(cls)
+            if f.name not in ("function", "source")})
 
 
 _MEMORY: dict[tuple, Compiled | str] = {}
@@ -332,10 +344,7 @@ def _indexed(key) -> Compiled | None:
         function.compile(SIGNATURE)             # numba's cache: loaded, not compiled
     except Exception:                           # anything amiss: generate it as before
         return None
-    return Compiled(function, source, entry["digest"], tuple(entry["written"]),
-                    entry["end_enable"], tuple(entry["end_stack"]), tuple(entry["end_rwc"]),
-                    entry["uses_prng"], entry["instructions"], tuple(entry["enable_before"]),
-                    tuple(entry["words"]))
+    return Compiled.from_index(function, source, entry)
 
 
 def _generate(m: Machine, instructions, capture_at, uniform):
@@ -346,10 +355,7 @@ def _generate(m: Machine, instructions, capture_at, uniform):
     source = _source(t, instructions, capture_at, uniform)
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     c = Compiled.of(t, None, source, digest, instructions)
-    program_index.record(_memory_key(m, c.words, capture_at, uniform), {
-        "digest": digest, "written": c.written, "end_enable": c.end_enable,
-        "end_stack": c.end_stack, "end_rwc": c.end_rwc, "uses_prng": c.uses_prng,
-        "instructions": c.instructions, "enable_before": c.enable_before, "words": c.words})
+    program_index.record(_memory_key(m, c.words, capture_at, uniform), c.index_entry())
     return t, source, digest
 
 
