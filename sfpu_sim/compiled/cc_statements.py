@@ -21,12 +21,7 @@ class NotCompiled(Exception):
 class PredicationOps:
     """Mixin of :class:`~sfpu_sim.compiled.codegen.Translation` (``emit``, ``read``,
     ``assignments``, ``guarded``, ``set_flags``, ``en``, ``enable``, ``stack``, ``arch``,
-    ``_specialized``)."""
-
-    def _lanewise(self, function, arguments: dict, result: str) -> None:
-        """``result = function(**arguments)``, the lanewise rule written into the lane."""
-        for line in self._specialized(function, arguments, result):
-            self.emit(line)
+    ``_specialized``, ``_lanewise``)."""
 
     # --- condition codes ----------------------------------------------------------------------
     def op_SFPENCC(self, i):

@@ -186,6 +186,11 @@ class Translation(PredicationOps):
         self.imports |= done.imports
         return done.lines
 
+    def _lanewise(self, function, arguments: list | dict, result: str) -> None:
+        """``result = function(...)``, the lanewise rule written into the lane unguarded."""
+        for line in self._specialized(function, arguments, result):
+            self.emit(line)
+
     def _random(self) -> str:
         """The lane's PRNG state, which then steps where the lane is enabled."""
         self.uses_prng = True
@@ -311,10 +316,9 @@ class Translation(PredicationOps):
     def op_SFPSWAP(self, i):
         c, d = self.read(i.vc), self.read(i.vd)
         self.emit(f"tc_, td_ = {c}, {d}")
-        for line in self._specialized(lanes.swaps, {       # LaneConfig is zero: no exchange
-                "vc": "tc_", "vd": "td_", "lane": "l", "exchange": 0, "mod1": i.mod1,
-                "vd_gets_min": lanes.VD_GETS_MIN.get(i.mod1, 0)}, "sw_"):
-            self.emit(line)
+        self._lanewise(lanes.swaps, {                      # LaneConfig is zero: no exchange
+            "vc": "tc_", "vd": "td_", "lane": "l", "exchange": 0, "mod1": i.mod1,
+            "vd_gets_min": lanes.VD_GETS_MIN.get(i.mod1, 0)}, "sw_")
         self.emit(f"sx_ = {'f and ' if self.en() != 'True' else ''}sw_ != 0")
         self.write(i.vc, "td_", "sx_")
         self.write(i.vd, "tc_", "sx_")
