@@ -1,4 +1,5 @@
-"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, kernel, loop, locate.
+"""Benchmarks: ``python -m sfpu_sim.bench TARGET``: fma, machine, reference, kernel, loop, locate,
+pipeline (:mod:`sfpu_sim.bench_pipeline`), and the others in :data:`TARGETS`.
 
 Throughput is measured, never asserted: this machine is shared and noisy, so each figure is the
 best of several repetitions after a warm-up call (which also triggers compilation), and ratios
@@ -15,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sfpu_sim.bench_gpu import CHUNK, CHUNK_STARTS, SWEPT, bench_gpu
+from sfpu_sim.bench_pipeline import bench_pipeline
 
 SEED = 20261126
 
@@ -441,7 +443,8 @@ def _once(call) -> float:
 
 TARGETS = {"fma": bench_fma, "fp32": bench_fp32, "gpu": bench_gpu, "machine": bench_machine,
            "reference": bench_reference, "kernel": bench_kernel, "study": bench_study,
-           "loop": bench_loop, "locate": bench_locate, "fit": bench_fit, "budget": bench_budget}
+           "loop": bench_loop, "locate": bench_locate, "fit": bench_fit, "budget": bench_budget,
+           "pipeline": bench_pipeline}
 DEFAULT_LANES = [1 << 20, 1 << 24]
 
 
@@ -455,7 +458,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kernel", nargs="+", default=["reciprocal_fp32"],
                         help="fp32: FP32-Dst kernels to sweep (default: reciprocal_fp32, "
                              "29 instructions on Wormhole: issue 11's ~30-instruction kernel)")
-    parser.add_argument("--arch", default="wormhole", help="fp32: the chip (default: wormhole)")
+    parser.add_argument("--arch", default="wormhole",
+                        help="fp32, pipeline: the chip (default: wormhole)")
+    parser.add_argument("--range", type=float, nargs=2, default=[1.0, 4.0], metavar=("LO", "HI"),
+                        help="pipeline: the inputs swept, every FP32 value in [LO, HI] "
+                             "(default 1 4: 2**24 inputs)")
     parser.add_argument("--stride", type=int, default=1 << 10,
                         help="fp32: one input in STRIDE (default 1024: 4,194,304 inputs)")
     parser.add_argument("--scheduler", nargs="+", default=["local", "dask"],

@@ -42,6 +42,7 @@ from sfpu_sim.isa.spec import Program
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
 from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
+from sfpu_sim.stage_timer import stage
 from sfpu_sim.sweep_edges import cross_verification, denormal_lanes, special_lanes
 from sfpu_sim.version import __version__
 
@@ -282,21 +283,23 @@ def _run_compiled(program: Program, inputs, path: DevicePath, fp32_inputs: bool,
     the template) and only Dst, the per-lane input, is built for all lanes; no Machine of the
     whole batch exists. Returns (DeviceRun, None), or (None, why not) when the program does not
     compile (nothing has run)."""
-    inputs, padded = _padded_inputs(inputs, path, fp32_inputs)
-    store = _last_store(program)
-    template = _device_state(program, path, LANES_PER_SFPU)
-    dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
-    _unpack(dst, padded, path, fp32_inputs)
+    with stage("unpack"):
+        inputs, padded = _padded_inputs(inputs, path, fp32_inputs)
+        store = _last_store(program)
+        template = _device_state(program, path, LANES_PER_SFPU)
+        dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
+        _unpack(dst, padded, path, fp32_inputs)
     execute = gpu.execute_sfpus if engine == "cuda" else compiled.execute_sfpus
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), stage("kernel"):
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
         captured, why_not = execute(template, program, dst.bits.reshape(dst.bits.shape[0], -1),
                                     store)
     if why_not is not None:
         return None, why_not
     count = inputs.size
-    return DeviceRun(inputs, captured[:count], _pack(dst, path, count), path, program,
-                     None, engine), None
+    with stage("pack"):
+        output = _pack(dst, path, count)
+    return DeviceRun(inputs, captured[:count], output, path, program, None, engine), None
 
 
 class StoreWatch:

@@ -28,10 +28,11 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 
 from sfpu_sim.errors import SfpuSimError
 
-__all__ = ["threads", "set_threads", "max_threads", "parallel_for",
+__all__ = ["threads", "set_threads", "limited", "max_threads", "parallel_for",
            "check_environment", "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
@@ -78,12 +79,29 @@ def _usable_cpus() -> int:
 _count: int | None = None
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+_local = threading.local()             # .count: a limit for calls made in this thread only
 
 
 def threads() -> int:
-    """The thread count large calls use: the one set with :func:`set_threads`, else
-    :func:`max_threads`."""
+    """The thread count large calls use: this thread's :func:`limited` count, else the one
+    set with :func:`set_threads`, else :func:`max_threads`."""
+    local = getattr(_local, "count", None)
+    if local is not None:
+        return local
     return _count if _count is not None else max_threads()
+
+
+@contextmanager
+def limited(n: int | None):
+    """Calls made in this thread inside the block use at most ``n`` threads (None: no change).
+    A sweep that runs one chunk per thread runs each chunk's loops with ``limited(1)``; other
+    threads, and the process-wide count, are left alone."""
+    before = getattr(_local, "count", None)
+    _local.count = before if n is None else max(1, min(n, threads()))
+    try:
+        yield
+    finally:
+        _local.count = before
 
 
 def set_threads(n: int | None) -> None:
@@ -105,7 +123,7 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
     ``nogil=True``) and treat its chunks independently. ``cost`` is the work per item relative
     to one multiply-add lane; ``lanes_per_item`` the lanes an item holds (a 32-lane SFPU)."""
     if count * lanes_per_item <= SERIAL_LANES or count * cost < SERIAL_WORK or \
-            (n := threads()) == 1:              # sizes first: threads() reads the load average
+            (n := threads()) == 1:
         kernel(0, count, *args)
         return
     pieces = min(count, n * CHUNKS_PER_THREAD)

@@ -110,6 +110,64 @@ def test_the_tally_in_parts_on_threads_equals_one_pass(monkeypatch):
         threads.set_threads(None)
 
 
+def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):
+    """The local scheduler runs one chunk per thread, several at once, and merges them in walk
+    order: the same summary as one chunk after another, and each chunk's loops on one thread
+    (three threads here whatever the machine has: the pool does not need the cores)."""
+    from sfpu_sim import threads
+
+    spec = registry.get("tanh_fp32_2026_09")
+    threads.set_threads(1)
+    try:
+        serial = sweep_fp32(spec, "wormhole", SMALL, chunk=300, state_path=False).summary
+    finally:
+        threads.set_threads(None)
+    seen = []
+    run_chunk = runs.chunks.run_chunk
+
+    def watched(job, start, stop, total):
+        seen.append((start, job.threads, threads.threads()))
+        return run_chunk(job, start, stop, total)
+
+    monkeypatch.setattr(runs.threads, "threads", lambda: 3)
+    monkeypatch.setattr(runs.chunks, "run_chunk", watched)
+    done = []
+    parallel = sweep_fp32(spec, "wormhole", SMALL, chunk=300, state_path=False,
+                          progress=lambda d, total: done.append(d)).summary
+    assert parallel == serial
+    assert sorted(start for start, _, _ in seen) == list(range(0, len(SMALL), 300))
+    assert {(n, limit) for _, n, limit in seen} == {(1, 3)}     # the chunk's own loops: 1
+    assert done == sorted(done) and done[-1] == len(SMALL)      # progress in walk order
+
+
+def test_a_chunk_that_fails_on_a_thread_stops_the_sweep_with_its_error(monkeypatch, tmp_path):
+    """Its error reaches the caller; the state describes the prefix merged before it."""
+    run_chunk, path = runs.chunks.run_chunk, tmp_path / "state.json"
+
+    def failing(job, start, stop, total):
+        if start == 1200:
+            raise Stop
+        return run_chunk(job, start, stop, total)
+
+    monkeypatch.setattr(runs.threads, "threads", lambda: 2)
+    monkeypatch.setattr(runs.chunks, "run_chunk", failing)
+    with pytest.raises(Stop):
+        sweep_fp32(registry.get("reciprocal_fp32"), "wormhole", SMALL, chunk=400,
+                   state_path=path)
+    assert json.loads(json.loads(path.read_text())["body"])["done"] == 1200
+
+
+def test_default_chunks_shrink_so_every_thread_holds_one_under_the_cap(monkeypatch):
+    """Under 2 GiB: the process's 256 MB and one chunk per thread at 256 B an input."""
+    for count, chunk, width in ((1, 1 << 20, 1), (2, 1 << 20, 2), (6, 1 << 20, 6), (7, 1 << 19, 7),
+                                (8, 1 << 19, 8), (16, 1 << 18, 16), (64, 1 << 16, 64)):
+        monkeypatch.setattr(runs.threads, "threads", lambda count=count: count)
+        assert runs.default_chunk() == chunk
+        assert runs.local_concurrency(chunk) == width
+        assert runs.peak_bytes(chunk, "local") == (256 << 20) + width * chunk * 256 < 2 << 30
+    assert runs.local_concurrency(1 << 22) == 1              # a --chunk that big runs alone
+
+
 # --------------------------------------------------------------------------------------------
 # Resuming
 # --------------------------------------------------------------------------------------------

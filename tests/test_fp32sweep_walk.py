@@ -226,6 +226,8 @@ def test_dask_gets_a_worker_per_usable_cpu_as_many_as_two_gib_hold(monkeypatch):
         monkeypatch.setattr(runs.threads, "max_threads", lambda cpus=cpus: cpus)
         assert runs.dask_workers() == workers
         assert runs.max_chunk("dask") >= runs.MIN_WORKER_CHUNK
+        # the default chunk is one the cap allows (16 CPUs: 2**17 inputs, not 2**20)
+        assert runs.default_chunk("dask") == min(runs.DEFAULT_CHUNK, runs.max_chunk("dask"))
     assert runs.dask_workers(3) == 3
     assert runs.max_chunk("dask", 7) == 0                 # 8 processes: the cap, no chunk
 

@@ -177,7 +177,6 @@ def _fp32_options(args) -> list[str]:
 def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convention):
     """``--in fp32``: FP32 input patterns, streamed (sfpu_sim.fp32sweep)."""
     from sfpu_sim.fp32sweep import from_options, sweep_fp32
-    from sfpu_sim.fp32sweep.run import DEFAULT_CHUNK
 
     if not hasattr(args, "exhaustive"):
         raise SfpuSimError(f"--in fp32: FP32 input sweeps run with `sfpu-sim sweep` and "
@@ -192,7 +191,7 @@ def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convent
                       output_format=args.output_format,
                       reference_rounding=args.reference_rounding,
                       ulp_convention=ulp_convention or args.ulp, selection=chosen,
-                      chunk=DEFAULT_CHUNK if args.chunk is None else args.chunk,
+                      chunk=args.chunk,
                       scheduler=args.scheduler, workers=args.workers,
                       state_path=args.state, resume=not args.restart,
                       progress=progress.update)
@@ -297,7 +296,8 @@ def _fp32_sweep_options(group) -> None:
                             "one per CPU this process may use, at most 6: each takes 256 MB "
                             "of the 2 GiB an FP32 sweep may use)")
     group.add_argument("--chunk", type=int, metavar="N",
-                       help="inputs per chunk (default: 1,048,576); any size, same summary")
+                       help="inputs per chunk (default: 1,048,576, less when more threads need it to stay "
+                            "in 2 GiB); any size, same summary")
     group.add_argument("--state", metavar="FILE",
                        help="resume file (default: one per sweep under ~/.cache/sfpu-sim/"
                             "fp32-sweeps); a killed run continues from its last chunk")

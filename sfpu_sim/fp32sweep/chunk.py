@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sfpu_sim import formats, ulp
+from sfpu_sim import formats, threads, ulp
 from sfpu_sim.fp32sweep import walk as walks
 from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
 from sfpu_sim.fp32sweep.tally import Partial, tally_chunk
 from sfpu_sim.selection import Selection, regions_for
+from sfpu_sim.stage_timer import stage
 
 CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
 
@@ -36,7 +37,7 @@ class Job:
     walk: tuple                      # (kind, stride, range) as walk.as_dict gives them
     selection: tuple                 # (range, region)
     worst: int
-    threads: int | None = None       # compiled-loop threads in the process running a chunk
+    threads: int | None = None       # the most compiled-loop threads a chunk uses
     engine: str = "compiled"         # or "cuda": where the kernel runs (same bits)
 
     def program(self):
@@ -96,19 +97,25 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
 def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
     """The Partial of walk positions ``start..stop`` (``total``: the walk's length, which
     sets the cross-check sample)."""
-    if job.threads is not None:
-        from sfpu_sim import threads
+    with threads.limited(job.threads):
+        return _run_chunk(job, start, stop, total)
 
-        threads.set_threads(job.threads)
-    x = job.the_walk().patterns(start, stop)
+
+def _run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
+    with stage("walk"):
+        x = job.the_walk().patterns(start, stop)
     kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine)
-    expected, refined, precision = job.reference().expected(x)
-    partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
-                                    job.the_selection(), job.worst,
-                                    regions_for(job.function))
-    partial.refined, partial.precision = refined, precision
-    _denormals(partial, x, output, expected)
-    _cross_check(partial, x, output, expected, distance, job.output_format, total)
+    with stage("reference"):
+        expected, refined, precision = job.reference().expected(x)
+    with stage("ulp and tally"):
+        partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
+                                        job.the_selection(), job.worst,
+                                        regions_for(job.function))
+        partial.refined, partial.precision = refined, precision
+    with stage("denormals"):
+        _denormals(partial, x, output, expected)
+    with stage("cross-check"):
+        _cross_check(partial, x, output, expected, distance, job.output_format, total)
     return partial
 
 
@@ -133,8 +140,8 @@ def _cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
     """The compiled distance against ulp.py's two index methods on a fixed sample of lanes
     (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk)."""
     rate = max(1, total // CROSS_SAMPLE)
-    mixed = (x.astype(np.uint64) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
-    sample = (distance >= 0) & (mixed < np.uint64((1 << 32) // rate))
+    mixed = x * np.uint32(2654435761)                   # modulo 2**32: uint32 wraps
+    sample = (mixed < np.uint64((1 << 32) // rate)) & (distance >= 0)
     if not sample.any():
         return
     e, a = expected[sample], output[sample]

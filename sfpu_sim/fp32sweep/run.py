@@ -57,15 +57,17 @@ def peak_bytes(chunk: int, scheduler: str, workers: int | None = None) -> int:
         n = dask_workers(workers)
         return (1 + n) * PROCESS_BYTES + n * chunk * LANE_BYTES
     if scheduler == "local":
-        return PROCESS_BYTES + chunk * LANE_BYTES
+        return PROCESS_BYTES + local_concurrency(chunk) * chunk * LANE_BYTES
     return PROCESS_BYTES
 
 
 def max_chunk(scheduler: str, workers: int | None = None) -> int:
-    """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (a tcp://
-    cluster: the local one's, as its workers' memory is theirs to size); 0 when even the
-    processes alone would pass it."""
+    """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (local: a
+    chunk that size running alone, as it would; a tcp:// cluster: the local one's, as its
+    workers' memory is theirs to size); 0 when even the processes alone would pass it."""
     where = "local" if str(scheduler).startswith("tcp://") else scheduler
+    if where == "local":
+        return 1 << ((MEMORY_CAP - PROCESS_BYTES - 1) // LANE_BYTES).bit_length() - 1
     if peak_bytes(1, where, workers) >= MEMORY_CAP:
         return 0
     chunk = 1
@@ -81,7 +83,7 @@ class Fp32SweepError(SfpuSimError):
 def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                output_format: str = "bf16", reference_rounding: str = "rne",
                ulp_convention: str = "daz-index", selection: Selection = EVERYTHING,
-               worst: int = 20, chunk: int = DEFAULT_CHUNK, scheduler: str = "local",
+               worst: int = 20, chunk: int | None = None, scheduler: str = "local",
                state_path=None, resume: bool = True, progress=None, after_chunk=None,
                workers: int | None = None):
     """Sweep FP32 input patterns (``walk``: :mod:`.walk`) through ``kernel`` (a KernelSpec)
@@ -90,7 +92,9 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     ``state_path``: the resume file (default: one per sweep key in the cache directory;
     False: none). ``resume``: False starts over even if a state exists. ``progress(done,
     total)`` after every chunk; ``after_chunk(index)`` too (tests stop a run there).
-    ``workers``: processes of ``scheduler="dask"``'s LocalCluster (:func:`dask_workers`)."""
+    ``workers``: processes of ``scheduler="dask"``'s LocalCluster (:func:`dask_workers`).
+    ``chunk``: inputs per chunk (default: :func:`default_chunk`); the summary is the same for
+    any size."""
     from sfpu_sim.registry import KernelSpec
     from sfpu_sim.sweeps import SweepResult
 
@@ -99,6 +103,7 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
+    chunk = default_chunk(scheduler, workers) if chunk is None else chunk
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
                   scheduler, workers)
     if selection.region is not None:
@@ -219,10 +224,67 @@ def _after(partial, done, total, path, key, progress, after_chunk, index):
 
 def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
                workers=None):
-    for index, (start, stop) in enumerate(plan):
-        partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
-        _after(partial, stop, total, path, key, progress, after_chunk, index)
+    """Chunks on this process's threads, one chunk per thread (each chunk's compiled loops on
+    its own thread: :func:`sfpu_sim.threads.limited`), as many at once as there are threads and
+    the memory cap holds (:func:`local_concurrency`); merged in walk order as the prefix of
+    finished chunks grows. Every stage of a chunk that touches all its inputs is compiled code
+    that releases the GIL, or numpy on whole arrays, so the chunks run side by side."""
+    width = min(local_concurrency(plan[0][1] - plan[0][0]), len(plan)) if plan else 1
+    if width <= 1:
+        for index, (start, stop) in enumerate(plan):
+            partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
+            _after(partial, stop, total, path, key, progress, after_chunk, index)
+        return partial
+    from concurrent.futures import ThreadPoolExecutor
+
+    job = dataclasses.replace(job, threads=1)
+    # The first chunk alone: it compiles (or loads) what every chunk runs, once.
+    start, stop = plan[0]
+    partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
+    _after(partial, stop, total, path, key, progress, after_chunk, 0)
+    pending = iter(enumerate(plan[1:], start=1))
+    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="sfpu-sim-chunk") as pool:
+        running = {}
+        try:
+            for index, (start, stop) in _take(pending, width * IN_FLIGHT_PER_WORKER):
+                running[index] = pool.submit(chunks.run_chunk, job, start, stop, total)
+            next_index = 1
+            while next_index in running:
+                finished = running.pop(next_index).result()
+                partial = partial.merge(finished, job.worst)
+                _after(partial, plan[next_index][1], total, path, key, progress, after_chunk,
+                       next_index)
+                next_index += 1
+                for index, (start, stop) in _take(pending, 1):
+                    running[index] = pool.submit(chunks.run_chunk, job, start, stop, total)
+        except BaseException:
+            for future in running.values():     # Ctrl-C or an error: start no further chunk
+                future.cancel()
+            raise
     return partial
+
+
+def local_concurrency(chunk: int) -> int:
+    """How many chunks of ``chunk`` inputs the local scheduler runs at once: one per thread
+    (:func:`sfpu_sim.threads.threads`, so ``--threads`` caps it), as many as the memory cap
+    holds beside the process (strictly under it, as :func:`max_chunk`)."""
+    fit = (MEMORY_CAP - PROCESS_BYTES - 1) // max(1, chunk * LANE_BYTES)
+    return max(1, min(threads.threads(), fit))
+
+
+def default_chunk(scheduler: str = "local", workers: int | None = None) -> int:
+    """Inputs per chunk when ``--chunk`` is not given: :data:`DEFAULT_CHUNK`, halved until
+    every thread's chunk fits under the memory cap at once (the local scheduler), or as large
+    as a Dask worker may hold (:func:`max_chunk`). An unknown scheduler or worker count gets
+    :data:`DEFAULT_CHUNK`, for :func:`check_options` to refuse."""
+    if scheduler == "local":
+        chunk = DEFAULT_CHUNK
+        while chunk > MIN_WORKER_CHUNK and local_concurrency(chunk) < threads.threads():
+            chunk //= 2
+        return chunk
+    if scheduler == "dask" and (workers is None or type(workers) is int and workers >= 1):
+        return min(DEFAULT_CHUNK, max_chunk(scheduler, workers)) or DEFAULT_CHUNK
+    return DEFAULT_CHUNK
 
 
 def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
