@@ -15,6 +15,8 @@ instructions act within each 32-lane group. State layout follows ../shared/spec/
 """
 from __future__ import annotations
 
+import weakref
+
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -154,7 +156,9 @@ class Dst:
     def __init__(self, groups: int, rows: int, machine: "Machine"):
         self.bits = np.zeros((groups, rows, self.COLUMNS), dtype=np.uint16)
         self.rows = rows
-        self._machine = machine
+        # Weak: the Machine owns its Dst, and a strong reference back would make the pair a
+        # reference cycle, whose lane arrays only the cyclic collector frees.
+        self._machine = weakref.proxy(machine)
 
     # Row address adjustment (Blackhole's optional remap/swizzle are configuration bits)
     def adj16(self, row):

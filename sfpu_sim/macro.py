@@ -48,6 +48,8 @@ latencies); isa-reference §3.15, §4.1, §5.
 """
 from __future__ import annotations
 
+import weakref
+
 import warnings
 from dataclasses import dataclass
 
@@ -112,7 +114,7 @@ class Sequencer:
     """The pending queue and the cycle engine of one Machine (module docstring)."""
 
     def __init__(self, machine):
-        self.machine = machine
+        self.machine = weakref.proxy(machine)    # the Machine owns it: no cycle
         self.pending: list[Entry] = []
         self.landing: list[Write] = []       # two-cycle results landing at the end of this cycle
         self.after_swap: Instruction | None = None   # ‡: the scheduled SFPSWAP of last cycle

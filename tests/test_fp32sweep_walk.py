@@ -212,6 +212,33 @@ def test_chunks_leave_no_lane_arrays_behind():
     assert len(partials) == 3 and held < 1 << 20
 
 
+@pytest.mark.parametrize("engine", ["machine", "compiled"])
+def test_a_device_run_leaves_no_reference_cycle(engine):
+    """A run's Machine (and the compiled path's one-SFPU template) is freed by reference
+    counting alone: its Dst and its SFPLOADMACRO sequencer refer back to it weakly. The
+    cyclic collector finds nothing after a run, so no chunk needs to call it."""
+    import gc
+
+    from sfpu_sim import registry, sweeps
+
+    program = registry.get("reciprocal_fp32").program("wormhole")
+    x = np.arange(1 << 12, dtype=np.uint32) << np.uint32(19)
+    path = sweeps.DevicePath("fp32", "bf16", "fp32")
+    sweeps.run_device(program, x, path, fp32_inputs=True, engine=engine)   # imports, compiles
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        run = sweeps.run_device(program, x, path, fp32_inputs=True, engine=engine)
+        del run
+        found = gc.collect()
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert found == 0
+
+
 def test_cli_refuses_a_chunk_over_the_memory_cap(capsys):
     assert main(["sweep", "reciprocal_fp32", "--arch", "blackhole", "--in", "fp32",
                  "--chunk", str(1 << 23)]) == 2

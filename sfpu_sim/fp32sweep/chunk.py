@@ -7,7 +7,6 @@ worker in another process can rebuild the kernel from its instruction words) and
 """
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass
 
 import numpy as np
@@ -84,14 +83,7 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
 
     run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
                      engine=engine)
-    kernel, output = run.kernel_fp32, run.output
-    del run
-    # The Machine behind a run sits in reference cycles, and a chunk allocates too few Python
-    # objects to trigger the cyclic collector: uncollected, its lane arrays (~90 B an input)
-    # piled up chunk after chunk (1.8 GB after 32 chunks of 2**20). A young-generation
-    # collection frees them, ~2 ms.
-    gc.collect(1)
-    return kernel, output
+    return run.kernel_fp32, run.output
 
 
 def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
