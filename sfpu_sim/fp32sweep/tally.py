@@ -258,6 +258,10 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
     -2**62), worst count, then per region: total, max. ``distance``: per lane, -1 where the
     lane is outside the population, unmeasured or not selected."""
     regions = r_low.shape[0]
+    # The worst list's last row in locals: nearly every lane falls short of it, and testing
+    # that here rather than in _insert_worst made the tally 1.45x faster (reciprocal_fp32).
+    keep, count = worst.shape[0], sums[9]
+    floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
     for i in range(x.shape[0]):
         b = x[i]
         distance[i] = -1
@@ -298,7 +302,10 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
             region_hist[region, k] += 1
             sums[11 + 2 * region] += d
             sums[12 + 2 * region] = max(sums[12 + 2 * region], d)
-        sums[9] = _insert_worst(worst, sums[9], d, np.int64(b), i)
+        if count < keep or d > floor_d or (d == floor_d and b <= floor_x):
+            count = _insert_worst(worst, count, d, np.int64(b), i)
+            if count == keep:
+                floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
         ideal = np.int64(kernel[i])
         if bf16:
             if (ideal & 0x7F800000) == 0x7F800000 and (ideal & 0x7FFFFF) != 0:
@@ -321,6 +328,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         added[0 if a > 0 else (1 if a < 0 else 2)] += 1
         sums[8] = max(sums[8], a)
         added_hist[_bin(abs(a))] += 1
+    sums[9] = count
 
 
 @_jit
