@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfpu_sim import formats
+from sfpu_sim import dst_moves, formats
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.asm import decode
 from sfpu_sim.isa import cc as cc_isa
@@ -231,22 +231,25 @@ class Dst:
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         encode, width = _DST_ENCODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        values = np.asarray(encode(bits)).astype(np.uint16 if width == 16 else np.uint32)
-        values = values.reshape(-1, 4, 8)
-        if width == 16:
-            self.bits[:, physical[0], cols] = values
-        else:
-            self.bits[:, physical[0], cols] = (values >> np.uint32(16)).astype(np.uint16)
-            self.bits[:, physical[1], cols] = (values & np.uint32(0xFFFF)).astype(np.uint16)
+        if width == 32:
+            values = np.ascontiguousarray(bits, dtype=np.uint32).reshape(-1)
+            if values.size != self.bits.shape[0] * LANES_PER_SFPU:
+                raise ValueError(f"write_lanes: {values.size} values for "
+                                 f"{self.bits.shape[0] * LANES_PER_SFPU} lanes")
+            dst_moves.write_32bit(self.bits, values, *_indices(physical, cols))
+            return
+        values = np.asarray(encode(bits)).astype(np.uint16).reshape(-1, 4, 8)
+        self.bits[:, physical[0], cols] = values
 
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         decode, width = _DST_DECODERS[fmt]
         physical, cols = self._grid_cells(addr, width)
-        cells = self.bits[:, physical[0], cols]
         if width == 32:
-            cells = (cells.astype(np.uint32) << np.uint32(16)) | self.bits[:, physical[1], cols]
-        return decode(cells.reshape(-1))
+            out = np.empty(self.bits.shape[0] * LANES_PER_SFPU, dtype=np.uint32)
+            dst_moves.read_32bit(self.bits, *_indices(physical, cols), out)
+            return out
+        return decode(self.bits[:, physical[0], cols].reshape(-1))
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
@@ -260,10 +263,19 @@ class Dst:
                 for p in physical], slice((addr >> 1) & 1, self.COLUMNS, 2)
 
 
+def _indices(physical, cols):
+    """``_grid_cells``' rows (both halves) and columns as index arrays."""
+    def array(p):
+        return np.arange(p.start, p.stop, p.step or 1, dtype=np.int64) if isinstance(p, slice) \
+            else np.asarray(p, dtype=np.int64)
+    return array(physical[0]), array(physical[1]), array(cols)
+
+
+# 32-bit data move through sfpu_sim.dst_moves (the same shuffle, compiled with the moves).
 _DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
-                 "fp32": (formats.fp32_to_dst, 32), "int32": (formats.fp32_to_dst, 32)}
+                 "fp32": (None, 32), "int32": (None, 32)}
 _DST_DECODERS = {"bf16": (formats.dst_to_bf16, 16), "fp16": (formats.dst_to_fp16, 16),
-                 "fp32": (formats.dst_to_fp32, 32), "int32": (formats.dst_to_fp32, 32)}
+                 "fp32": (None, 32), "int32": (None, 32)}
 
 
 class LoadMacroState:
