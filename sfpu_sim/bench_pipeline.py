@@ -5,7 +5,9 @@ Three tables, measured in one run (this machine is shared: compare figures withi
 
 * the stages of one chunk of 2**20 inputs on one thread (:mod:`sfpu_sim.stage_timer`'s names:
   walk, unpack, kernel, pack, reference, ulp and tally, denormals, cross-check), best of
-  ``--repeat``, with the share of the kernel and the reference together;
+  ``--repeat``, with the share of the kernel and the reference together (the cross-check
+  samples about 2**20 lanes of a whole sweep, so its share falls as the sweep grows: a
+  sixteenth of this chunk for the default range, 256 lanes a chunk for all 2**32 inputs);
 * a whole sweep (``--range``, default [1, 4]: 2**24 inputs) at 1, 2 and every usable thread:
   inputs per second and the speedup over one thread (the summaries compared bit for bit);
 * a cold process's first BF16 sweep of a kernel it has never seen (a four-term polynomial

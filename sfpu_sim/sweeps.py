@@ -158,6 +158,8 @@ def _padded_inputs(inputs, path: DevicePath, fp32_inputs: bool):
         raise SweepError("FP32 inputs need an FP32 Dst (dest='fp32'): a BF16 Dst holds BF16 "
                          "values only")
     inputs = formats.as_bits(inputs, "fp32" if fp32_inputs else path.dst16)
+    if inputs.size and inputs.size % 32 == 0:
+        return inputs, inputs.reshape(-1)          # whole SFPUs already (a sweep's chunks)
     padded = np.zeros(max(32, -(-inputs.size // 32) * 32), dtype=inputs.dtype)
     padded[:inputs.size] = inputs.reshape(-1)
     return inputs, padded
