@@ -1,18 +1,26 @@
-"""Moving one 32-bit datum per lane between lane order and Dst's cells, compiled.
+"""Moving one datum per lane between lane order and Dst's cells, compiled.
 
-Owns: the loops behind :meth:`sfpu_sim.machine.Dst.write_lanes` and ``read_lanes`` for 32-bit
-data (FP32 inputs of a sweep: a million lanes a chunk). The layout itself is not here: which
-cells a lane uses comes from ``Dst._grid_cells`` (rows and columns, given as arrays), and the
-datum's field shuffle is :func:`sfpu_sim.isa.loadstore.fp32_to_dst` (formats' shuffle,
-compiled). In numpy the same moves took a strided scatter or gather per half and a pass per
-shift and mask: 18-20 ms a million lanes each way, against the kernel's ~130.
+Owns: the loops behind :meth:`sfpu_sim.machine.Dst.write_lanes` and ``read_lanes`` (a sweep's
+inputs and outputs: a million lanes a chunk, a billion operand pairs a binary cell). The layout
+itself is not here: which cells a lane uses comes from ``Dst._grid_cells`` (rows and columns,
+given as arrays), and the field shuffles are :mod:`sfpu_sim.isa.loadstore`'s (formats'
+shuffles, compiled). In numpy the same moves took a strided scatter or gather per half and a
+pass per shift and mask: 18-20 ms a million FP32 lanes each way (the kernel: ~130), 47 ms a
+million 16-bit lanes.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from sfpu_sim import jit
-from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
+from sfpu_sim.isa.loadstore import (
+    bf16_to_dst,
+    dst_to_bf16,
+    dst_to_fp16,
+    dst_to_fp32,
+    fp16_to_dst,
+    fp32_to_dst,
+)
 
 GRID_ROWS, GRID_COLUMNS = 4, 8       # an SFPU's 32 lanes: lane 8r + c at grid row r, column c
 
@@ -38,3 +46,24 @@ def read_32bit(cells, high_rows, low_rows, columns, out):
                 datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
                     np.uint32(cells[s, low_rows[r], columns[c]])
                 out[s * 32 + r * GRID_COLUMNS + c] = dst_to_fp32(datum)
+
+
+@jit.njit(nogil=True)
+def write_16bit(cells, values, rows, columns, fp16):
+    """Lane ``8r + c`` of SFPU ``s`` (a BF16 pattern, or FP16 with ``fp16``) into
+    ``cells[s, rows[r], columns[c]]``."""
+    for s in range(cells.shape[0]):
+        for r in range(GRID_ROWS):
+            for c in range(GRID_COLUMNS):
+                h = np.uint32(values[s * 32 + r * GRID_COLUMNS + c]) & 0xFFFF
+                cells[s, rows[r], columns[c]] = fp16_to_dst(h) if fp16 else bf16_to_dst(h)
+
+
+@jit.njit(nogil=True)
+def read_16bit(cells, rows, columns, fp16, out):
+    """The inverse of :func:`write_16bit`, into ``out`` (uint16, one entry per lane)."""
+    for s in range(cells.shape[0]):
+        for r in range(GRID_ROWS):
+            for c in range(GRID_COLUMNS):
+                d = np.uint32(cells[s, rows[r], columns[c]])
+                out[s * 32 + r * GRID_COLUMNS + c] = dst_to_fp16(d) if fp16 else dst_to_bf16(d)

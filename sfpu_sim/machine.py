@@ -229,27 +229,32 @@ class Dst:
     def write_lanes(self, addr: int, bits, fmt: str) -> None:
         """Store one standard-layout pattern per lane (``bits`` has one entry per lane of the
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
-        encode, width = _DST_ENCODERS[fmt]
+        width = _DST_WIDTHS[fmt]
         physical, cols = self._grid_cells(addr, width)
+        values = np.ascontiguousarray(bits, dtype=np.uint32 if width == 32 else
+                                      np.uint16).reshape(-1)
+        if values.size != self.bits.shape[0] * LANES_PER_SFPU:
+            raise ValueError(f"write_lanes: {values.size} values for "
+                             f"{self.bits.shape[0] * LANES_PER_SFPU} lanes")
+        rows, cols = _indices(physical, cols)
         if width == 32:
-            values = np.ascontiguousarray(bits, dtype=np.uint32).reshape(-1)
-            if values.size != self.bits.shape[0] * LANES_PER_SFPU:
-                raise ValueError(f"write_lanes: {values.size} values for "
-                                 f"{self.bits.shape[0] * LANES_PER_SFPU} lanes")
-            dst_moves.write_32bit(self.bits, values, *_indices(physical, cols))
-            return
-        values = np.asarray(encode(bits)).astype(np.uint16).reshape(-1, 4, 8)
-        self.bits[:, physical[0], cols] = values
+            dst_moves.write_32bit(self.bits, values, *rows, cols)
+        else:
+            dst_moves.write_16bit(self.bits, values, rows[0], cols, fmt == "fp16")
 
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
-        decode, width = _DST_DECODERS[fmt]
+        width = _DST_WIDTHS[fmt]
         physical, cols = self._grid_cells(addr, width)
+        rows, cols = _indices(physical, cols)
+        lanes = self.bits.shape[0] * LANES_PER_SFPU
         if width == 32:
-            out = np.empty(self.bits.shape[0] * LANES_PER_SFPU, dtype=np.uint32)
-            dst_moves.read_32bit(self.bits, *_indices(physical, cols), out)
-            return out
-        return decode(self.bits[:, physical[0], cols].reshape(-1))
+            out = np.empty(lanes, dtype=np.uint32)
+            dst_moves.read_32bit(self.bits, *rows, cols, out)
+        else:
+            out = np.empty(lanes, dtype=np.uint16)
+            dst_moves.read_16bit(self.bits, rows[0], cols, fmt == "fp16", out)
+        return out
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
@@ -264,18 +269,15 @@ class Dst:
 
 
 def _indices(physical, cols):
-    """``_grid_cells``' rows (both halves) and columns as index arrays."""
+    """``_grid_cells``' rows (a list: one half, or both) and columns as index arrays."""
     def array(p):
         return np.arange(p.start, p.stop, p.step or 1, dtype=np.int64) if isinstance(p, slice) \
             else np.asarray(p, dtype=np.int64)
-    return array(physical[0]), array(physical[1]), array(cols)
+    return [array(p) for p in physical], array(cols)
 
 
-# 32-bit data move through sfpu_sim.dst_moves (the same shuffle, compiled with the moves).
-_DST_ENCODERS = {"bf16": (formats.bf16_to_dst, 16), "fp16": (formats.fp16_to_dst, 16),
-                 "fp32": (None, 32), "int32": (None, 32)}
-_DST_DECODERS = {"bf16": (formats.dst_to_bf16, 16), "fp16": (formats.dst_to_fp16, 16),
-                 "fp32": (None, 32), "int32": (None, 32)}
+# Lane moves go through sfpu_sim.dst_moves (loadstore's shuffles, compiled with the moves).
+_DST_WIDTHS = {"bf16": 16, "fp16": 16, "fp32": 32, "int32": 32}
 
 
 class LoadMacroState:
