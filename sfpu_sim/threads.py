@@ -25,14 +25,16 @@ Measurements: ``python -m sfpu_sim.bench fma`` / ``kernel``.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import threading
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 from sfpu_sim.errors import SfpuSimError
 
-__all__ = ["threads", "set_threads", "limited", "max_threads", "parallel_for",
+__all__ = ["threads", "set_threads", "limited", "max_threads", "parallel_for", "in_order",
            "check_environment", "SERIAL_LANES", "SERIAL_WORK", "ThreadCountError"]
 
 SERIAL_LANES = 1024           # a call on this many lanes or fewer never leaves its thread
@@ -139,6 +141,45 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
         with job.lock:
             job.error = job.error or error
         raise
+
+
+def in_order(run, items, width: int):
+    """``run(item)`` of every item, yielded in item order, computed up to ``width`` at a time
+    on threads (each call's own compiled loops on its thread alone: :func:`limited`). The first
+    item runs alone, so that what every call compiles or loads is done once; then at most
+    ``2 * width`` calls are queued. An error (or Ctrl-C) stops the queue and is raised where
+    its result would have been yielded. ``width`` 1 runs everything in the calling thread."""
+    items = iter(items)
+    if width <= 1:
+        for item in items:
+            yield run(item)
+        return
+    first = next(items, _NONE)
+    if first is _NONE:
+        return
+    with limited(1):
+        yield run(first)
+
+    def alone(item):
+        with limited(1):
+            return run(item)
+
+    pending: deque = deque()
+    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="sfpu-sim-chunk") as pool:
+        try:
+            for item in itertools.islice(items, 2 * width):
+                pending.append(pool.submit(alone, item))
+            while pending:
+                result = pending.popleft().result()
+                for item in itertools.islice(items, 1):
+                    pending.append(pool.submit(alone, item))
+                yield result
+        finally:                        # an error, Ctrl-C, or the caller stopped early
+            for future in pending:
+                future.cancel()
+
+
+_NONE = object()
 
 
 def _helpers(n: int) -> ThreadPoolExecutor:

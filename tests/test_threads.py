@@ -87,3 +87,44 @@ def test_the_default_count_is_every_usable_cpu_whatever_the_load_average(monkeyp
     assert threads.threads() == 2
     threads.set_threads(1)                   # an explicit count is used as given
     assert threads.threads() == 1
+
+# --------------------------------------------------------------------------------------------
+# in_order: a sweep's chunks side by side, merged in order
+# --------------------------------------------------------------------------------------------
+
+def test_in_order_yields_results_in_item_order_each_call_on_one_thread():
+    import time
+
+    seen = []
+
+    def run(item):
+        time.sleep(0.002 * (7 - item % 7))          # later items finish first
+        seen.append((item, threading.get_ident(), threads.threads()))
+        return item * item
+
+    assert list(threads.in_order(run, range(20), 3)) == [k * k for k in range(20)]
+    assert sorted(item for item, _, _ in seen) == list(range(20))
+    assert {count for _, _, count in seen} == {1}   # each call's own loops: one thread
+    assert seen[0][0] == 0                           # the first item ran alone, first
+
+
+def test_in_order_with_width_one_runs_in_the_calling_thread():
+    here = threading.get_ident()
+    assert list(threads.in_order(lambda k: (k, threading.get_ident()), range(4), 1)) == \
+        [(k, here) for k in range(4)]
+
+
+def test_in_order_raises_an_items_error_where_its_result_would_be_and_stops_the_queue():
+    started = []
+
+    def run(item):
+        started.append(item)
+        if item == 3:
+            raise ValueError("item 3")
+        return item
+
+    results = threads.in_order(run, range(1000), 2)
+    assert [next(results) for _ in range(3)] == [0, 1, 2]
+    with pytest.raises(ValueError, match="item 3"):
+        next(results)
+    assert len(started) < 20                         # queued at most 2 x width ahead

@@ -16,6 +16,7 @@ chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
 from __future__ import annotations
 
 import dataclasses
+from contextlib import closing
 
 from sfpu_sim import reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
@@ -224,43 +225,19 @@ def _after(partial, done, total, path, key, progress, after_chunk, index):
 
 def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
                workers=None):
-    """Chunks on this process's threads, one chunk per thread (each chunk's compiled loops on
-    its own thread: :func:`sfpu_sim.threads.limited`), as many at once as there are threads and
-    the memory cap holds (:func:`local_concurrency`); merged in walk order as the prefix of
-    finished chunks grows. Every stage of a chunk that touches all its inputs is compiled code
-    that releases the GIL, or numpy on whole arrays, so the chunks run side by side."""
+    """Chunks on this process's threads, one chunk per thread, as many at once as there are
+    threads and the memory cap holds (:func:`local_concurrency`), merged in walk order
+    (:func:`sfpu_sim.threads.in_order`). Every stage of a chunk that touches all its inputs is
+    compiled code that releases the GIL, or numpy on whole arrays, so the chunks run side by
+    side."""
     width = min(local_concurrency(plan[0][1] - plan[0][0]), len(plan)) if plan else 1
-    if width <= 1:
-        for index, (start, stop) in enumerate(plan):
-            partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
+    if width > 1:
+        job = dataclasses.replace(job, threads=1)
+    with closing(threads.in_order(lambda span: chunks.run_chunk(job, *span, total), plan,
+                                  width)) as finished:
+        for index, ((_, stop), part) in enumerate(zip(plan, finished)):
+            partial = partial.merge(part, job.worst)
             _after(partial, stop, total, path, key, progress, after_chunk, index)
-        return partial
-    from concurrent.futures import ThreadPoolExecutor
-
-    job = dataclasses.replace(job, threads=1)
-    # The first chunk alone: it compiles (or loads) what every chunk runs, once.
-    start, stop = plan[0]
-    partial = partial.merge(chunks.run_chunk(job, start, stop, total), job.worst)
-    _after(partial, stop, total, path, key, progress, after_chunk, 0)
-    pending = iter(enumerate(plan[1:], start=1))
-    with ThreadPoolExecutor(max_workers=width, thread_name_prefix="sfpu-sim-chunk") as pool:
-        running = {}
-        try:
-            for index, (start, stop) in _take(pending, width * IN_FLIGHT_PER_WORKER):
-                running[index] = pool.submit(chunks.run_chunk, job, start, stop, total)
-            next_index = 1
-            while next_index in running:
-                finished = running.pop(next_index).result()
-                partial = partial.merge(finished, job.worst)
-                _after(partial, plan[next_index][1], total, path, key, progress, after_chunk,
-                       next_index)
-                next_index += 1
-                for index, (start, stop) in _take(pending, 1):
-                    running[index] = pool.submit(chunks.run_chunk, job, start, stop, total)
-        except BaseException:
-            for future in running.values():     # Ctrl-C or an error: start no further chunk
-                future.cancel()
-            raise
     return partial
 
 

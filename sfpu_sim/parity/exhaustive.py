@@ -1,7 +1,8 @@
 """The accuracy table's Float32 cells over every FP32 input (or every one in a range), beside the
 harness's strided walk and the device's figure: ``sfpu-sim budget --in Float32 --exhaustive``.
 
-Owns: running a cell's lanes in chunks and reducing the harness's score of each chunk
+Owns: running a cell's lanes in chunks (one per thread, merged in order:
+:func:`sfpu_sim.threads.in_order`) and reducing the harness's score of each chunk
 (:func:`sfpu_sim.parity.cells._score`, the scorer of the strided walk, unchanged) to the exact
 maximum of every input. Knows nothing of formatting.
 
@@ -25,9 +26,12 @@ maximum of every input. Knows nothing of formatting.
 """
 from __future__ import annotations
 
+from contextlib import closing
+
 import numpy as np
 
-from sfpu_sim import ops, registry
+from sfpu_sim import ops, registry, threads
+from sfpu_sim.fp32sweep.run import local_concurrency
 from sfpu_sim.fp32sweep.walk import Exhaustive
 from sfpu_sim.parity import cells, device_table, predict
 from sfpu_sim.version import __version__
@@ -92,22 +96,38 @@ def _score_chunks(op, program, chunks, out_fmt: str, dest: str, cell, progress=N
     golden_of = _fast_golden(op, out_fmt, dest)
     flush = not (out_fmt == "fp16" and op.fp16_subnormals_ranked)
     floor = cell.near_zero_atol
-    merged = _Max()
-    for k, x in enumerate(chunks()):
+
+    def scored(x):
         device, gold = cells.fp32_lanes(op, program, x, out_fmt, dest, golden_of)
         scale = cells.floor_scale(x, "fp32", device, gold, out_fmt, flush) \
             if floor is not None else 0.0
-        merged.add(cells._score(x, "fp32", device, gold, out_fmt, flush), scale)
-        if progress:
-            progress(k)
+        return cells._score(x, "fp32", device, gold, out_fmt, flush), scale
+
+    def floored_score(x):
+        device, gold = cells.fp32_lanes(op, program, x, out_fmt, dest, golden_of)
+        return cells._score(x, "fp32", device, gold, out_fmt, flush, floor, cell.budget,
+                            np.float32(merged.scale))
+
+    merged = _Max()
+    with closing(threads.in_order(scored, chunks(), _width(chunks))) as finished:
+        for k, (score, scale) in enumerate(finished):
+            merged.add(score, scale)
+            if progress:
+                progress(k)
     if floor is None:
         return merged, None
     floored = _Max()
-    for x in chunks():
-        device, gold = cells.fp32_lanes(op, program, x, out_fmt, dest, golden_of)
-        floored.add(cells._score(x, "fp32", device, gold, out_fmt, flush, floor, cell.budget,
-                                 np.float32(merged.scale)))
+    with closing(threads.in_order(floored_score, chunks(), _width(chunks))) as finished:
+        for score in finished:
+            floored.add(score)
     return merged, floored.top
+
+
+def _width(chunks) -> int:
+    """Chunks scored at once: one per thread, as many as the FP32 sweep's memory cap holds for
+    chunks of the first one's size (:func:`sfpu_sim.fp32sweep.run.local_concurrency`)."""
+    first = next(iter(chunks()), None)
+    return 1 if first is None else local_concurrency(max(1, len(first)))
 
 
 def measure_cell(op, cell, arch: str, value_range=None, chunk: int = DEFAULT_CHUNK,

@@ -114,6 +114,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -237,6 +238,13 @@ class ReferenceResult:
     backend: str
 
 
+# arb's working precision (flint.ctx.prec) and mpmath's are process-wide settings that every
+# evaluation sets and restores: two threads evaluating at once (a sweep's chunks run on
+# threads) would change each other's precision, and could leave the wrong one set. So the
+# layer evaluates on one thread at a time; a sweep's few refinements hardly wait.
+_EVALUATING = threading.RLock()
+
+
 def reference(function: str, inputs, policy: str = "rne", *, input_format: str = "bf16",
               output_format: str = "bf16", daz: bool = True, ftz: bool = True,
               cache: bool = True, cache_dir=None, backend: str | None = None) -> ReferenceResult:
@@ -260,12 +268,13 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     bits = formats.as_bits(inputs, in_fmt)
     if daz:
         bits = formats.daz(bits, in_fmt)
-    if cache and input_format in TABLE_FORMATS:
-        certified = table(fn, input_format, engine, True, cache_dir).take(bits)
-    else:
-        unique, inverse = np.unique(bits, return_inverse=True)
-        certified = evaluate(fn, formats.bits_to_float64(unique, in_fmt), engine).take(
-            inverse.reshape(bits.shape))
+    with _EVALUATING:
+        if cache and input_format in TABLE_FORMATS:
+            certified = table(fn, input_format, engine, True, cache_dir).take(bits)
+        else:
+            unique, inverse = np.unique(bits, return_inverse=True)
+            certified = evaluate(fn, formats.bits_to_float64(unique, in_fmt), engine).take(
+                inverse.reshape(bits.shape))
     out = apply_policy(certified, policy, out_fmt)
     if ftz:
         out = formats.ftz(out, out_fmt)
