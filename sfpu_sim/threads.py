@@ -146,9 +146,10 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
 def in_order(run, items, width: int):
     """``run(item)`` of every item, yielded in item order, computed up to ``width`` at a time
     on threads (each call's own compiled loops on its thread alone: :func:`limited`). The first
-    item runs alone, so that what every call compiles or loads is done once; then at most
-    ``2 * width`` calls are queued. An error (or Ctrl-C) stops the queue and is raised where
-    its result would have been yielded. ``width`` 1 runs everything in the calling thread."""
+    item runs alone in the calling thread, with its threads, so that what every call compiles
+    or loads is done once; then at most ``2 * width`` calls are queued. An error (or Ctrl-C)
+    stops the queue and is raised where its result would have been yielded. ``width`` 1 runs
+    everything in the calling thread."""
     items = iter(items)
     if width <= 1:
         for item in items:
@@ -157,8 +158,7 @@ def in_order(run, items, width: int):
     first = next(items, _NONE)
     if first is _NONE:
         return
-    with limited(1):
-        yield run(first)
+    yield run(first)
 
     def alone(item):
         with limited(1):

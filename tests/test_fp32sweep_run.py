@@ -112,8 +112,11 @@ def test_the_tally_in_parts_on_threads_equals_one_pass(monkeypatch):
 
 def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):
     """The local scheduler runs one chunk per thread, several at once, and merges them in walk
-    order: the same summary as one chunk after another, and each chunk's loops on one thread
-    (three threads here whatever the machine has: the pool does not need the cores)."""
+    order: the same summary as one chunk after another. The first chunk runs alone in the
+    calling thread; the others each on a thread of their own, their loops on that thread only
+    (three at once here whatever the machine has: the pool does not need the cores)."""
+    import threading
+
     from sfpu_sim import threads
 
     spec = registry.get("tanh_fp32_2026_09")
@@ -126,17 +129,19 @@ def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):
     run_chunk = runs.chunks.run_chunk
 
     def watched(job, start, stop, total):
-        seen.append((start, job.threads, threads.threads()))
+        seen.append((start, threading.get_ident(), threads.threads()))
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs.threads, "threads", lambda: 3)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk: 3)
     monkeypatch.setattr(runs.chunks, "run_chunk", watched)
     done = []
     parallel = sweep_fp32(spec, "wormhole", SMALL, chunk=300, state_path=False,
                           progress=lambda d, total: done.append(d)).summary
     assert parallel == serial
     assert sorted(start for start, _, _ in seen) == list(range(0, len(SMALL), 300))
-    assert {(n, limit) for _, n, limit in seen} == {(1, 3)}     # the chunk's own loops: 1
+    here = threading.get_ident()
+    assert seen[0][:2] == (0, here)
+    assert all(where != here and limit == 1 for _, where, limit in seen[1:])
     assert done == sorted(done) and done[-1] == len(SMALL)      # progress in walk order
 
 
@@ -149,7 +154,7 @@ def test_a_chunk_that_fails_on_a_thread_stops_the_sweep_with_its_error(monkeypat
             raise Stop
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs.threads, "threads", lambda: 2)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk: 2)
     monkeypatch.setattr(runs.chunks, "run_chunk", failing)
     with pytest.raises(Stop):
         sweep_fp32(registry.get("reciprocal_fp32"), "wormhole", SMALL, chunk=400,

@@ -104,8 +104,10 @@ def test_in_order_yields_results_in_item_order_each_call_on_one_thread():
 
     assert list(threads.in_order(run, range(20), 3)) == [k * k for k in range(20)]
     assert sorted(item for item, _, _ in seen) == list(range(20))
-    assert {count for _, _, count in seen} == {1}   # each call's own loops: one thread
-    assert seen[0][0] == 0                           # the first item ran alone, first
+    here = threading.get_ident()
+    assert seen[0][:2] == (0, here)                  # the first item ran alone, here, first
+    assert {count for _, where, count in seen if where != here} == {1}   # the others' loops:
+    assert all(where != here for _, where, _ in seen[1:])               # one thread each
 
 
 def test_in_order_with_width_one_runs_in_the_calling_thread():

@@ -231,8 +231,6 @@ def _run_local(job, plan, total, partial, path, key, progress, after_chunk, sche
     compiled code that releases the GIL, or numpy on whole arrays, so the chunks run side by
     side."""
     width = min(local_concurrency(plan[0][1] - plan[0][0]), len(plan)) if plan else 1
-    if width > 1:
-        job = dataclasses.replace(job, threads=1)
     with closing(threads.in_order(lambda span: chunks.run_chunk(job, *span, total), plan,
                                   width)) as finished:
         for index, ((_, stop), part) in enumerate(zip(plan, finished)):
