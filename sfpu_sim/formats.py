@@ -298,13 +298,15 @@ def fp32_drop_mantissa_bits(bits, drop: int, threshold) -> np.ndarray:
     an array (stochastic rounding) or a scalar (0x8000 for ``drop=16`` rounds to nearest,
     ties away from zero). Returns FP32 patterns with the dropped bits cleared."""
     x = _u32(bits)
-    e = x & EXP32
     discarded = x & np.uint32((1 << drop) - 1)
-    kept = x - discarded
-    up = discarded >= np.asarray(threshold, dtype=np.uint32)
-    rounded = kept + np.where(up, np.uint32(1 << drop), np.uint32(0))
-    out = np.where(e == 0, np.uint32(0), np.where(e == EXP32, x & np.uint32(0xFF800000), rounded))
-    return out.astype(np.uint32)
+    out = np.asarray(x - discarded)              # a new array (0-d for a scalar)
+    out += (discarded >= np.asarray(threshold, dtype=np.uint32)).astype(np.uint32) << \
+        np.uint32(drop)
+    e = x & EXP32
+    out[e == 0] = 0                              # in place: the packer's hot path
+    special = e == EXP32
+    out[special] = x[special] & np.uint32(0xFF800000)
+    return out
 
 
 def fp32_to_bf16_ties_away(bits) -> np.ndarray:
