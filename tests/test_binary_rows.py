@@ -49,6 +49,21 @@ def test_binary_row_truncating_add_costs_one_step():
                           "golden_bits": "0x3f82"}
 
 
+def test_a_cell_in_many_runs_on_threads_is_the_one_run_cell(monkeypatch):
+    """Cut into 13 device runs of 10 y values, two at a time on threads and merged in order,
+    the cell above is the same: maximum, first worst pair, counts."""
+    from sfpu_sim.parity import binary_rows
+
+    args = ("SfpuElwadd", "bf16", "No", "wormhole")
+    where = {"domain_x": ((1.0, 2.0),), "domain_y": ((2.0 ** -8, 2.0 ** -7),)}
+    whole = exhaustive_cell(*args, **where)
+    seen = []
+    monkeypatch.setattr(binary_rows, "PAIRS_PER_RUN", 129 * 10)
+    monkeypatch.setattr(binary_rows, "_width", lambda: 2)
+    assert exhaustive_cell(*args, **where, progress=lambda d, n: seen.append(d)) == whole
+    assert seen == [*range(10, 129, 10), 129]
+
+
 def test_binary_row_refusals():
     with pytest.raises(BinaryRowError, match="unknown binary row"):
         exhaustive_cell("SfpuElwpow", "bf16", "No", "wormhole")

@@ -18,11 +18,12 @@ counted where neither side is NaN and both agree about being finite.
 """
 from __future__ import annotations
 
+from contextlib import closing
 from dataclasses import dataclass
 
 import numpy as np
 
-from sfpu_sim import formats, registry, ulp
+from sfpu_sim import formats, registry, threads, ulp
 from sfpu_sim.binary_device import PAIRS_PER_RUN, run_binary_device
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.reference.binary_functions import binary_reference
@@ -84,6 +85,18 @@ class BinaryCell:
     max_ulp_normal: int | None = None
 
 
+# A device run of PAIRS_PER_RUN pairs holds about this much (binary_device: ~0.4 GiB), and
+# the FP32 sweep's cap applies: 2 GiB with the process.
+RUN_BYTES = 400 << 20
+
+
+def _width() -> int:
+    """Runs side by side: one per thread, as many as the cap holds."""
+    from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
+
+    return max(1, min(threads.threads(), (MEMORY_CAP - PROCESS_BYTES) // RUN_BYTES))
+
+
 def domain_patterns(intervals, input_format: str) -> np.ndarray:
     """Every normal pattern of the 16-bit input format whose value lies in one of the closed
     ``intervals``, ascending by pattern."""
@@ -113,10 +126,12 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
     path = DevicePath(input_format, input_format, "fp32" if dest == "Yes" else "bf16")
     x = domain_patterns(domain_x or spec.domain_x, input_format)
     y = domain_patterns(domain_y or spec.domain_y, input_format)
-    best, best_normal, lanes, nonfinite, worst = -1, -1, 0, 0, None
     out_format = formats.FORMATS[input_format]
     step = max(1, PAIRS_PER_RUN // x.size)
-    for start in range(0, y.size, step):
+
+    def scored(start):
+        """(largest distance, its first pair, largest over normal pairs, lanes counted,
+        non-finite mismatches) of the pairs with y in ``y[start:start + step]``."""
         y_chunk = y[start:start + step]
         xs, ys = np.tile(x, y_chunk.size), np.repeat(y_chunk, x.size)
         output = run_binary_device(program, xs, ys, path, engine="compiled").output
@@ -124,20 +139,27 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
                                    output_format=input_format)
         result = ulp.distance(gold, output, "daz-index", fmt=input_format,
                               flush_subnormals=True)
-        nonfinite += int((result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum())
-        lanes += int(result.counted.sum())
         distance = np.where(result.counted, result.distance, -1)
         both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
             (formats.classify(output, out_format) == formats.FloatClass.NORMAL)
-        best_normal = max(best_normal, int(np.where(both_normal, distance, -1).max()))
         k = int(np.argmax(distance))
-        if distance[k] > best:
-            best = int(distance[k])
-            worst = {"x_bits": f"{int(xs[k]):#06x}", "y_bits": f"{int(ys[k]):#06x}",
-                     "output_bits": f"{int(output[k]):#06x}",
-                     "golden_bits": f"{int(gold[k]):#06x}"}
-        if progress is not None:
-            progress(min(start + step, y.size), y.size)
+        pair = {"x_bits": f"{int(xs[k]):#06x}", "y_bits": f"{int(ys[k]):#06x}",
+                "output_bits": f"{int(output[k]):#06x}", "golden_bits": f"{int(gold[k]):#06x}"}
+        return (int(distance[k]), pair, int(np.where(both_normal, distance, -1).max()),
+                int(result.counted.sum()),
+                int((result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum()))
+
+    best, best_normal, lanes, nonfinite, worst = -1, -1, 0, 0, None
+    starts = range(0, y.size, step)
+    with closing(threads.in_order(scored, starts, _width())) as finished:
+        for start, (top, pair, top_normal, counted, mismatched) in zip(starts, finished):
+            if top > best:                  # the first pair of the largest distance
+                best, worst = top, pair
+            best_normal = max(best_normal, top_normal)
+            lanes += counted
+            nonfinite += mismatched
+            if progress is not None:
+                progress(min(start + step, y.size), y.size)
     return BinaryCell(row, input_format, dest, arch, kernel, best if lanes else None, lanes,
                       nonfinite, worst if lanes else None,
                       best_normal if best_normal >= 0 else None)
