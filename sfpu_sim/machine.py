@@ -230,13 +230,12 @@ class Dst:
         """Store one standard-layout pattern per lane (``bits`` has one entry per lane of the
         machine) in ``fmt`` at the cell lane ``l`` of each SFPU loads from at ``addr``."""
         width = _DST_WIDTHS[fmt]
-        physical, cols = self._grid_cells(addr, width)
+        rows, cols = self._grid_cells(addr, width)
         values = np.ascontiguousarray(bits, dtype=np.uint32 if width == 32 else
                                       np.uint16).reshape(-1)
         if values.size != self.bits.shape[0] * LANES_PER_SFPU:
             raise ValueError(f"write_lanes: {values.size} values for "
                              f"{self.bits.shape[0] * LANES_PER_SFPU} lanes")
-        rows, cols = _indices(physical, cols)
         if width == 32:
             dst_moves.write_32bit(self.bits, values, *rows, cols)
         else:
@@ -245,8 +244,7 @@ class Dst:
     def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
         width = _DST_WIDTHS[fmt]
-        physical, cols = self._grid_cells(addr, width)
-        rows, cols = _indices(physical, cols)
+        rows, cols = self._grid_cells(addr, width)
         lanes = self.bits.shape[0] * LANES_PER_SFPU
         if width == 32:
             out = np.empty(lanes, dtype=np.uint32)
@@ -258,22 +256,15 @@ class Dst:
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
-        SFPU at grid row ``r`` of the physical rows returned (4 per half, a slice if consecutive:
-        a view; 32-bit values keep their low half 8 rows further) and column ``cols[c]``."""
+        SFPU at grid row ``r`` of each half's physical rows (4 rows; 32-bit values keep their
+        low half 8 rows further) and column ``cols[c]``; index arrays for
+        :mod:`sfpu_sim.dst_moves`."""
         rows = np.uint32(addr & ~3) + np.arange(4, dtype=np.uint32)
         high = self.adj16(rows) if width == 16 else self.adj32(rows)
         physical = [high] if width == 16 else [high, high + 8]
         self._check_rows(physical[-1])
-        return [slice(int(p[0]), int(p[0]) + 4) if np.all(np.diff(p) == 1) else p
-                for p in physical], slice((addr >> 1) & 1, self.COLUMNS, 2)
-
-
-def _indices(physical, cols):
-    """``_grid_cells``' rows (a list: one half, or both) and columns as index arrays."""
-    def array(p):
-        return np.arange(p.start, p.stop, p.step or 1, dtype=np.int64) if isinstance(p, slice) \
-            else np.asarray(p, dtype=np.int64)
-    return [array(p) for p in physical], array(cols)
+        return ([np.asarray(p, dtype=np.int64) for p in physical],
+                np.arange((addr >> 1) & 1, self.COLUMNS, 2, dtype=np.int64))
 
 
 # Lane moves go through sfpu_sim.dst_moves (loadstore's shuffles, compiled with the moves).

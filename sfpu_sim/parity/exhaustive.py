@@ -90,7 +90,8 @@ class _Max:
             self.top, self.worst = top, worst
 
 
-def _score_chunks(op, program, chunks, out_fmt: str, dest: str, cell, progress=None):
+def _score_chunks(op, program, chunks, out_fmt: str, dest: str, cell, progress=None,
+                  size: int = DEFAULT_CHUNK):
     """(merged score, floored maximum or None) of ``chunks`` (a callable giving the list of
     input arrays' producers), scored as :func:`cells.predict` scores the walk."""
     golden_of = _fast_golden(op, out_fmt, dest)
@@ -109,7 +110,8 @@ def _score_chunks(op, program, chunks, out_fmt: str, dest: str, cell, progress=N
                             np.float32(merged.scale))
 
     merged = _Max()
-    with closing(threads.in_order(scored, chunks(), _width(chunks))) as finished:
+    width = local_concurrency(max(1, size))        # chunks of ``size`` inputs at once
+    with closing(threads.in_order(scored, chunks(), width)) as finished:
         for k, (score, scale) in enumerate(finished):
             merged.add(score, scale)
             if progress:
@@ -117,17 +119,10 @@ def _score_chunks(op, program, chunks, out_fmt: str, dest: str, cell, progress=N
     if floor is None:
         return merged, None
     floored = _Max()
-    with closing(threads.in_order(floored_score, chunks(), _width(chunks))) as finished:
+    with closing(threads.in_order(floored_score, chunks(), width)) as finished:
         for score in finished:
             floored.add(score)
     return merged, floored.top
-
-
-def _width(chunks) -> int:
-    """Chunks scored at once: one per thread, as many as the FP32 sweep's memory cap holds for
-    chunks of the first one's size (:func:`sfpu_sim.fp32sweep.run.local_concurrency`)."""
-    first = next(iter(chunks()), None)
-    return 1 if first is None else local_concurrency(max(1, len(first)))
 
 
 def measure_cell(op, cell, arch: str, value_range=None, chunk: int = DEFAULT_CHUNK,
@@ -151,11 +146,12 @@ def measure_cell(op, cell, arch: str, value_range=None, chunk: int = DEFAULT_CHU
         def chunks():
             return (lanes16[start:start + chunk] for start in range(0, lanes16.size, chunk))
     done = (lambda k: progress(f"chunk {k + 1}")) if progress else None
-    full, full_floored = _score_chunks(op, program, chunks, out_fmt, cell.dest, cell, done)
+    full, full_floored = _score_chunks(op, program, chunks, out_fmt, cell.dest, cell, done,
+                                       chunk)
     points = cells.harness_fp32_walk()
     points = points[_in_walk(points, walk)]
     strided, strided_floored = _score_chunks(op, program, lambda: [points], out_fmt,
-                                             cell.dest, cell)
+                                             cell.dest, cell, size=points.size)
     return {"measure": label(walk.value_range), "max_ulp": full.top, "lanes": full.lanes,
             "inputs": len(walk), "nonfinite_lanes": full.nonfinite, "worst": full.worst,
             "floored_max_ulp": full_floored, "strided_max_ulp": strided.top,
