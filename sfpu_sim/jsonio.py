@@ -5,6 +5,8 @@ Owns: JSON-ready conversion. Knows nothing of sweeps or reports.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from sfpu_sim import formats
@@ -18,16 +20,26 @@ def hex_bits(bits: int, fmt: str) -> str:
 def json_number(v):
     """A float for JSON: finite as is, non-finite as the strings "nan", "inf", "-inf"."""
     v = float(v)
-    if np.isnan(v):
+    if math.isnan(v):
         return "nan"
-    if np.isinf(v):
+    if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return v
+
+
+# Types returned as they are: a summary holds thousands of them (the type test first, since
+# ``isinstance`` against numpy's abstract types is the slow part of a summary's conversion).
+_AS_IS = frozenset({str, int, type(None)})
 
 
 def jsonable(obj):
     """``obj`` with numpy scalars turned into Python numbers and non-finite floats into
     strings, so ``json.dumps(..., allow_nan=False)`` accepts it."""
+    kind = type(obj)
+    if kind in _AS_IS:
+        return obj
+    if kind is float:
+        return json_number(obj)
     if isinstance(obj, dict):
         return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):

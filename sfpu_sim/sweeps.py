@@ -480,9 +480,10 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     order = np.argsort(-np.where(counted, distance, -1), kind="stable")[:worst]
     expected_bits, actual_bits = ref.bits[population], run.output[population]
     kernel_distance = kernel_only.distance[population]
+    reference_values, kernel_bits = ref.value[population], run.kernel_fp32[population]
     summary["worst"] = [lane_row(
-        x_bits[k], actual_bits[k], expected_bits[k], float(ref.value[population][k]),
-        in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=run.kernel_fp32[population][k],
+        x_bits[k], actual_bits[k], expected_bits[k], float(reference_values[k]),
+        in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=kernel_bits[k],
         ulp=distance[k], kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
@@ -514,7 +515,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
                                                          summary["flush_subnormals"])
     summary["program"], summary["cost"] = facts["program"], facts["cost"]
     arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
-              "reference_value": ref.value[population], "distance": distance,
+              "reference_value": reference_values, "distance": distance,
               "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance,
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
