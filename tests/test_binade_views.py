@@ -133,3 +133,23 @@ def test_binade_rows_are_describe_stats_of_each_binade(dtype):
         assert (row["inputs"], row["max"], row["mean"], row["exact_frac"]) == \
             (int((exponent == e).sum()), want["max"], want["mean"], want["exact_frac"])
         assert type(row["max"]) is type(want["max"])
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.int32, np.int64, np.float64])
+def test_summary_percentiles_are_numpys_higher_percentiles(dtype):
+    """describe_stats counts integer distances instead of partitioning them: the same values
+    and Python types as ``np.percentile(..., method="higher")``, on small and wide ranges,
+    negative integers and fractions included."""
+    from sfpu_sim.sweep_views import _percentiles
+
+    rng = np.random.default_rng(20261127)
+    for size in (1, 2, 19, 20, 21, 101, 4097):
+        for top in (1, 3, 200, 2**31 - 1):
+            values = rng.integers(0, top, size).astype(dtype) if dtype is not np.float64 \
+                else rng.random(size) * top
+            if dtype is np.int32:
+                values = values - 7
+            want = [np.percentile(values, q, method="higher").item() for q in (95, 99)]
+            got = _percentiles(values, (95, 99))
+            assert got == want and list(map(type, got)) == list(map(type, want))
+    assert _percentiles(np.zeros(0, dtype=np.uint32), (95, 99)) == [None, None]
