@@ -18,6 +18,7 @@ condition-code instructions are in :mod:`sfpu_sim.compiled.cc_statements`.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import re
 from types import SimpleNamespace
@@ -38,6 +39,15 @@ LS = loadstore
 MULTIPLY_ADDS = ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPLUT", "SFPLUTFP32")
 MASK_MODES = {mnemonic: INDIRECT_VD for mnemonic in ("SFPMAD", "SFPADD", "SFPMUL", "SFPADDI",
                                                      "SFPMULI", "SFPMUL24")}
+
+
+# A temporary of generated code: lower-case letters and a final underscore (``t_``, ``tf_``).
+_TEMPORARY = re.compile(r"\b([a-z]+)_(?![A-Za-z0-9])")
+
+
+@functools.cache
+def _parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
 
 
 class Translation(PredicationOps):
@@ -83,7 +93,7 @@ class Translation(PredicationOps):
     def temp(self, text: str) -> str:
         """``text`` with each temporary (``t_``, ``e_``, ...) made unique to this instruction:
         numba gives a variable one type, and temporaries hold ints here, bools there."""
-        return re.sub(r"\b([a-z]+)_(?![A-Za-z0-9])", rf"\1_{self.k}", text)
+        return _TEMPORARY.sub(rf"\1_{self.k}", text)
 
     def read(self, index: int) -> str:
         self.used.add(index)
@@ -113,10 +123,10 @@ class Translation(PredicationOps):
             return
         if when != self.open_guard:      # consecutive statements under one guard share it
             self.emit(f"if {when}:")
-        self.lines.extend("    " + self.temp(s) for s in statements)
-        changed = any(re.match(rf"{re.escape(self.temp(when))} = ", self.temp(s))
-                      for s in statements)
-        self.open_guard = None if changed else when
+        written = [self.temp(s) for s in statements]
+        self.lines.extend("    " + s for s in written)
+        assigns_guard = self.temp(when) + " = "
+        self.open_guard = None if any(s.startswith(assigns_guard) for s in written) else when
 
     def set_flags(self, value: str, when: str) -> None:
         self.guarded(when, f"f = {value}")
@@ -173,7 +183,7 @@ class Translation(PredicationOps):
     def _specialized(self, function, arguments: list | dict, result: str) -> list[str]:
         """``result = function(*arguments)`` (or by name) as the lane's statements."""
         self.definitions.add(function)
-        parameters = list(inspect.signature(function).parameters)
+        parameters = _parameters(function)
         if isinstance(arguments, dict):
             if set(arguments) != set(parameters):
                 raise ValueError(f"{function.__name__} takes {parameters}, not {list(arguments)}")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-import copy
 import inspect
+import re
 import textwrap
 from collections import Counter
 from functools import cache, lru_cache
@@ -29,6 +29,23 @@ _INT_RANGE = (-(1 << 63), 1 << 64)      # what the program's int64 / uint64 valu
 _FOLDABLE = (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp)
 _UNSUPPORTED = (ast.For, ast.While, ast.Try, ast.With, ast.Lambda, ast.ListComp,
                 ast.GeneratorExp, ast.Global, ast.Nonlocal, ast.FunctionDef, ast.Yield)
+
+
+def _copied(node):
+    """A deep copy of a syntax tree (nodes and lists new, leaves shared: every leaf of a
+    parsed tree - names, numbers, strings - is immutable); copy.deepcopy's memo made it the
+    largest part of generating a program's code."""
+    if isinstance(node, ast.AST):
+        new = node.__class__()
+        for name, value in ast.iter_fields(node):
+            setattr(new, name, _copied(value))
+        for name in node._attributes:
+            if hasattr(node, name):
+                setattr(new, name, getattr(node, name))
+        return new
+    if isinstance(node, list):
+        return [_copied(item) for item in node]
+    return node
 
 
 class NotSpecialized(Exception):
@@ -51,7 +68,29 @@ def specialize(function, arguments: dict[str, int | str], result: str) -> Specia
     definition assigns from (``x = helper(...)``, ``return helper(...)``) is specialised into
     it in turn, so that its tests on constants fold too; one called inside an expression stays
     a call."""
-    return _specialize(function, tuple(arguments.items()), result)
+    # Register operands (``r3``) are passed as numbered stand-ins, so that one instruction on
+    # other registers is the same cached specialisation; a stand-in is a plain name, as the
+    # register is, and is replaced by it in the finished lines.
+    registers: dict[str, str] = {}
+    canonical = tuple((p, _stand_in(v, registers)) for p, v in arguments.items())
+    done = _specialize(function, canonical, result)
+    if not registers:
+        return done
+    spelled = {stand_in: register for register, stand_in in registers.items()}
+    return Specialized(tuple(_STAND_IN.sub(lambda m: spelled[m.group(0)], line)
+                             for line in done.lines), done.imports)
+
+
+_REGISTER = re.compile(r"r\d+")
+_STAND_IN = re.compile(r"\bsfpu_register_operand_\d+\b")
+
+
+def _stand_in(value, registers: dict[str, str]):
+    """A register operand's numbered stand-in (numbered in order of first use, so that two
+    parameters given one register still share one name); any other argument as it is."""
+    if not isinstance(value, str) or not _REGISTER.fullmatch(value):
+        return value
+    return registers.setdefault(value, f"sfpu_register_operand_{len(registers)}")
 
 
 @lru_cache(maxsize=8192)        # a program repeats its instructions; ready() regenerates it
@@ -106,7 +145,7 @@ def _specialized(function, arguments: dict[str, ast.expr], result: str, prefix: 
                 for p in parameters if p in assigned]       # a reassigned parameter: a local
     direct = {p: arguments[p] for p in parameters if p not in assigned}
     resolver = _Names(function, direct, rename, context)
-    body = [resolver.visit(copy.deepcopy(statement)) for statement in tree.body]
+    body = [resolver.visit(_copied(statement)) for statement in tree.body]
     body = _returns_assigned(_fold_statements(prologue + body), result, name)
     return _fold_statements(_helpers_taken_in(body, context))
 
@@ -241,7 +280,7 @@ class _Names(ast.NodeTransformer):
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         if node.id in self.direct:
-            return copy.deepcopy(self.direct[node.id])
+            return _copied(self.direct[node.id])
         if node.id in self.rename:
             return ast.copy_location(ast.Name(self.rename[node.id], node.ctx), node)
         if node.id in self.globals:
@@ -350,7 +389,7 @@ class _Substitute(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name):
-        return copy.deepcopy(self.value) if node.id == self.name else node
+        return _copied(self.value) if node.id == self.name else node
 
 
 def _returns_assigned(statements: list[ast.stmt], result: str, name: str) -> list[ast.stmt]:

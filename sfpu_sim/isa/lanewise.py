@@ -191,8 +191,12 @@ def source_files(definitions) -> set[Path]:
     functions = []
     for d in definitions:
         functions += [d.value, d.flags] if isinstance(d, Semantics) else [d]
-    return {Path(inspect.getfile(getattr(f, "py_func", f))).resolve() for f in functions
-            if f is not None}
+    return {_file_of(f) for f in functions if f is not None}
+
+
+@functools.cache
+def _file_of(function) -> Path:
+    return Path(inspect.getfile(getattr(function, "py_func", function))).resolve()
 
 
 def imported_files(roots: tuple[Path, ...]) -> list[Path]:
