@@ -2,6 +2,8 @@
 lowering abstract float ops to instructions, and removing register copies."""
 from __future__ import annotations
 
+import bisect
+
 from sfpu_sim.arch import Arch
 from sfpu_sim.sfpi.tracing import CONST_NEG_ONE, CONST_ONE, CONST_ZERO, Builder, Stmt, VReg
 
@@ -106,17 +108,23 @@ def _is_plain_move(s: Stmt) -> bool:
 def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
     """Remove register copies the hardware does not need (sfpi-gcc's "renames tmp and doesn't
     issue a mov"), keeping predication exact. Each round finds the first copy a rule removes
-    in the statements as they stand, so the result does not depend on anything but them."""
+    in the statements as they stand, so the result does not depend on anything but them.
+
+    Where each register is read and written is kept up to date as copies go (by statement
+    number: a statement keeps its first position's number, so numbers compare as positions
+    do), not recomputed each round: long kernels have thousands of statements."""
+    uses, defs = _uses_and_defs_of(stmts)
+    numbers = list(range(len(stmts)))          # the statements' numbers, in order
     changed = True
     while changed:
         changed = False
-        uses, defs = _uses_and_defs_of(stmts)
         for k, mov in enumerate(stmts):
             if not _is_plain_move(mov):
                 continue
+            at = numbers[k]
             src, dst = mov.uses["vc"], mov.defs["vd"]
             if src.id == dst.id:
-                del stmts[k]
+                _drop_copy(stmts, numbers, k, uses, defs)
                 changed = True
                 break
             if src.fixed is not None and src.fixed >= 8:
@@ -125,36 +133,60 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                         mov.block == dst.block:
                     for s in stmts[k + 1:]:
                         s.uses = {n: (src if r.id == dst.id else r) for n, r in s.uses.items()}
-                    del stmts[k]
+                    _move_after(uses, dst.id, src.id, at)
+                    _drop_copy(stmts, numbers, k, uses, defs)
                     changed = True
                     break
                 continue
             # (a) the copied value was made just for this copy: make it in place.
             src_defs = defs.get(src.id, [])
             if src.fixed is None and dst.fixed is None and len(src_defs) == 1 and \
-                    uses.get(src.id) == [k]:
+                    uses.get(src.id) == [at]:
                 j = src_defs[0]
-                maker = stmts[j]
+                maker_at = bisect.bisect_left(numbers, j)
+                maker = stmts[maker_at]
                 tied = any(r.id == src.id for r in maker.uses.values())
-                touched = any(j < x < k for x in (*uses.get(dst.id, ()),
-                                                  *defs.get(dst.id, ())))
+                touched = any(j < x < at for x in (*uses.get(dst.id, ()),
+                                                   *defs.get(dst.id, ())))
                 if not tied and maker.block == mov.block and len(maker.defs) == 1 and \
-                        not _cc_between(stmts, j, k) and not touched and \
+                        not _cc_between(stmts, maker_at, k) and not touched and \
                         maker.op not in ("SFPSWAP",):
                     maker.defs = {name: dst for name in maker.defs}
-                    del stmts[k]
+                    defs[src.id].remove(j)
+                    bisect.insort(defs.setdefault(dst.id, []), j)
+                    _drop_copy(stmts, numbers, k, uses, defs)
                     changed = True
                     break
             # (b) the copy's source dies here and the destination is fresh: share a register.
-            # (the index lists are in statement order: the last says whether any is later)
-            later_src = any(at and at[-1] > k for at in (uses.get(src.id), src_defs))
-            earlier_dst = any(at and at[0] < k for at in (uses.get(dst.id), defs.get(dst.id)))
+            # (the number lists are in statement order: the last says whether any is later)
+            later_src = any(where and where[-1] > at for where in (uses.get(src.id), src_defs))
+            earlier_dst = any(where and where[0] < at
+                              for where in (uses.get(dst.id), defs.get(dst.id)))
             if not later_src and not earlier_dst and src.fixed is None and dst.fixed is None \
                     and dst.block[:len(src.block)] == src.block:
                 for s in stmts[k + 1:]:
                     s.uses = {n: (src if r.id == dst.id else r) for n, r in s.uses.items()}
                     s.defs = {n: (src if r.id == dst.id else r) for n, r in s.defs.items()}
-                del stmts[k]
+                _move_after(uses, dst.id, src.id, at)
+                _move_after(defs, dst.id, src.id, at)
+                _drop_copy(stmts, numbers, k, uses, defs)
                 changed = True
                 break
     return stmts
+
+
+def _drop_copy(stmts: list[Stmt], numbers: list[int], k: int, uses: dict, defs: dict) -> None:
+    """Delete the copy at position ``k`` and its read and write from the lists."""
+    mov, at = stmts[k], numbers[k]
+    uses[mov.uses["vc"].id].remove(at)
+    defs[mov.defs["vd"].id].remove(at)
+    del stmts[k], numbers[k]
+
+
+def _move_after(table: dict, old: int, new: int, at: int) -> None:
+    """``table``'s entries of register ``old`` numbered after ``at`` now belong to ``new``
+    (the statements after a copy renamed ``old`` to ``new``)."""
+    moved = [x for x in table.get(old, ()) if x > at]
+    if moved:
+        table[old] = [x for x in table[old] if x <= at]
+        table[new] = sorted(table.get(new, []) + moved)
