@@ -18,6 +18,7 @@ checked, or a bad value ends in numba's traceback instead of one line
 """
 import importlib
 
+from sfpu_sim import threads
 from sfpu_sim.version import __version__  # noqa: E402
 
 __all__ = ["register_kernel", "Machine", "sweep", "write_report", "SfpuSimError",
@@ -34,7 +35,6 @@ _ON_FIRST_USE = {"Machine": ("sfpu_sim.machine", "Machine"),
 def __getattr__(name: str):
     if name not in _ON_FIRST_USE:
         raise AttributeError(f"module 'sfpu_sim' has no attribute {name!r}")
-    from sfpu_sim import threads
 
     threads.check_environment()
     module, attribute = _ON_FIRST_USE[name]

@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from sfpu_sim import reference
+from sfpu_sim.asm import assemble
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.isa.spec import Program
 from sfpu_sim.kernel_registration import CHIPS, RegistrationError, per_chip
 from sfpu_sim.paths import display_path
 
@@ -72,9 +75,6 @@ def builder(name: str, body: dict, init: dict, origin: str):
             for chip, value in init.items()}
 
     def build(arch):
-        from sfpu_sim.asm import assemble
-        from sfpu_sim.isa.spec import Program
-
         text, filename = body[arch.name]
         program = assemble(text, arch, filename)
         if init[arch.name] is None:
@@ -91,8 +91,6 @@ def file_kernel_fields(given: str) -> dict:
     (built for both chips; its function from a ``function: NAME`` comment line, else the file's
     stem if it names one, else none: tracing and running need none, a sweep says how to name
     one), and ``key``, the resolved path it is known by."""
-    from sfpu_sim import reference
-
     path = Path(given)
     if not path.is_file():
         raise AssemblyKernelError(f"{given}: no such assembly file (a kernel name, or a .s file "

@@ -9,14 +9,36 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
+import sys
+import tempfile
 import time
+import warnings
+from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import compiled, fma, registry, sweeps, threads
+from sfpu_sim.asm import assemble
 from sfpu_sim.bench_gpu import CHUNK, CHUNK_STARTS, SWEPT, bench_gpu
 from sfpu_sim.bench_pipeline import bench_pipeline
+from sfpu_sim.design import supnorm
+from sfpu_sim.design.api import fit
+from sfpu_sim.design.interval import parse_interval
+from sfpu_sim.design.problem import Problem
+from sfpu_sim.design.target import registry_target
+from sfpu_sim.diff import diff
+from sfpu_sim.fp32sweep import Strided, sweep_fp32
+from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine
+from sfpu_sim.parity import predict
+from sfpu_sim.reference.timing import measure
+from sfpu_sim.shadow import locate
+from sfpu_sim.shadow.locator import worst_inputs
+from sfpu_sim.study import workbench
+from sfpu_sim.sweeps import DevicePath, run_device
 
 SEED = 20261126
 
@@ -49,8 +71,6 @@ def raw_bits(rng, n: int) -> np.ndarray:
 def bench_fma(args, console: Console) -> None:
     """The FMA models on arrays: one thread, all threads, and the default count (which drops
     to one while the load average oversubscribes the cores; sfpu_sim.threads)."""
-    from sfpu_sim import fma, threads
-
     rng = np.random.default_rng(SEED)
     most = threads.max_threads()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -112,11 +132,6 @@ SFPSTORE  L2, 0, 0, 0
 
 
 def bench_machine(args, console: Console) -> None:
-    import warnings
-
-    from sfpu_sim.asm import assemble
-    from sfpu_sim.machine import Machine
-
     lanes = args.lanes[0] if args.lanes != DEFAULT_LANES else 65536
     table = Table(title=f"Machine: a {len(MIXED_PROGRAM.split(chr(10))) - 2}-instruction mixed "
                         f"program over {lanes:,} lanes (best of {args.repeat})")
@@ -142,8 +157,6 @@ def bench_machine(args, console: Console) -> None:
 
 def bench_reference(args, console: Console) -> None:
     """Cold and warm reference computation for all 65,536 BF16 inputs, per backend."""
-    from sfpu_sim.reference.timing import measure
-
     table = Table(title="References: all 65,536 BF16 inputs of one function")
     for column in ("option", "function", "seconds", "note"):
         table.add_column(column, justify="right" if column == "seconds" else "left")
@@ -163,9 +176,6 @@ def bench_kernel(args, console: Console) -> None:
     program, the packer's output), compiled and Machine, one thread (wall clock and CPU time)
     and all threads (wall clock); "run" is the compiled program alone on a prepared Dst
     (``compiled.execute_sfpus``). Ratios are of figures measured in this run."""
-    from sfpu_sim import registry, threads
-    from sfpu_sim.sweeps import DevicePath, run_device
-
     inputs = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     most = threads.max_threads()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -217,9 +227,6 @@ def bench_kernel(args, console: Console) -> None:
 def _run_only_seconds(program, inputs, path, repeat: int) -> float:
     """Best wall-clock time of the compiled program alone over the batch: Dst is set up once
     and restored before each call, untimed; no packing. (inf when it does not compile.)"""
-    from sfpu_sim import compiled, sweeps
-    from sfpu_sim.machine import LANES_PER_SFPU, Dst
-
     _, padded = sweeps._padded_inputs(inputs, path, False)
     template = sweeps._device_state(program, path, LANES_PER_SFPU)
     dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
@@ -242,10 +249,6 @@ def _run_only_seconds(program, inputs, path, repeat: int) -> float:
 def bench_study(args, console: Console) -> None:
     """``sfpu-sim study gelu``'s work: all eleven methods scored (goals, issue 10: host forms
     plus the truth < 20 s warm; the device kernels < 30 s per chip)."""
-    import time
-
-    from sfpu_sim.study import workbench
-
     def once(call) -> float:
         start = time.perf_counter()
         call()
@@ -274,10 +277,6 @@ def bench_study(args, console: Console) -> None:
 def bench_locate(args, console: Console) -> None:
     """``locate KERNEL --worst 20`` (the sweep that picks the lanes included) for the shipped
     gelu and tanh on both chips; and the shadow alone on those 20 lanes."""
-    from sfpu_sim import registry
-    from sfpu_sim.shadow import locate
-    from sfpu_sim.shadow.locator import worst_inputs
-
     table = Table(title=f"locate --worst 20 (best of {args.repeat}; issue 8 goal: < 10 s)")
     for column in ("kernel", "arch", "with the sweep (s)", "shadow only (s)"):
         table.add_column(column, justify="left" if column in ("kernel", "arch") else "right")
@@ -294,13 +293,6 @@ def bench_fit(args, console: Console) -> None:
     """The four problems of approximation-research.md §B, fit -> quantise -> certify, each
     timed end to end (best of --repeat, default 3), with the certified error of Sollya's
     published coefficients beside ours (same certifier)."""
-    from fractions import Fraction
-
-    from sfpu_sim.design import fit, supnorm
-    from sfpu_sim.design.interval import parse_interval
-    from sfpu_sim.design.problem import Problem
-    from sfpu_sim.design.target import registry_target
-
     problems = {   # interval, powers, Sollya's published coefficients (§B)
         "sin": ("-pi/4,pi/4", (1, 3, 5, 7), ("1", "-0.166666507720947265625",
                 "8.331983350217342376708984375e-3", "-1.94961365195922553539276123046875e-4")),
@@ -337,14 +329,6 @@ def bench_fit(args, console: Console) -> None:
 def bench_loop(args, console: Console) -> None:
     """The design loop: what a kernel file adds to a command, and ``diff`` over all 65,536
     inputs (warm, in process)."""
-    import subprocess
-    import sys
-    import tempfile
-    from pathlib import Path
-
-    from sfpu_sim import registry
-    from sfpu_sim.diff import diff
-
     kernel = ("from sfpu_sim import register_kernel\nfrom sfpu_sim.sfpi import dst_reg\n\n"
               "def twice():\n    x = dst_reg[0]\n    dst_reg[0] = x + x\n\n"
               "register_kernel('bench_twice', twice, function='tanh')\n")
@@ -377,12 +361,6 @@ def bench_fp32(args, console: Console) -> None:
     strided walk, one value in --stride), timed end to end (device path, reference, tally,
     state file) and extrapolated to all 2**32 inputs (issue 11 goal: < 15 min for a
     ~30-instruction kernel on one chip)."""
-    import os
-    import tempfile
-
-    from sfpu_sim import registry, threads
-    from sfpu_sim.fp32sweep import Strided, sweep_fp32
-
     title = (f"FP32 sweeps: a strided sample, extrapolated to 2**32 inputs (load average "
              f"{os.getloadavg()[0]:.1f}, {threads.threads()} threads, best of {args.repeat})")
     table = Table(title=title)
@@ -416,8 +394,6 @@ def bench_budget(args, console: Console) -> None:
     """``sfpu-sim budget --all``: every modelled cell of the accuracy table, both chips, timed
     once in this process (warm: programs and references cached on disk; the first run also
     compiles)."""
-    from sfpu_sim.parity import predict
-
     rows = predict.choose_rows(None)
     cells = predicted = 0
 

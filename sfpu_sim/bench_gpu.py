@@ -20,6 +20,14 @@ import time
 import numpy as np
 from rich.table import Table
 
+from sfpu_sim import compiled, engines, registry, sweeps, threads
+
+from sfpu_sim.compiled import gpu
+
+from sfpu_sim.fp32sweep import Strided, sweep_fp32
+
+from sfpu_sim.machine import LANES_PER_SFPU, Dst
+
 KERNELS = ("reciprocal_fp32", "gelu", "tanh_fp32_2026_09")
 SWEPT = ("reciprocal_fp32", "tanh_fp32_2026_09")
 CHUNK = 1 << 24
@@ -29,9 +37,6 @@ CHUNK_STARTS = (0x3F000000, 0x7F000000, 0x00000000, 0xBF000000)
 
 
 def bench_gpu(args, console) -> None:
-    from sfpu_sim import compiled, registry, sweeps, threads
-    from sfpu_sim.compiled import gpu
-
     gpu.require()
     most = threads.max_threads()
     size = args.chunk_size
@@ -86,8 +91,6 @@ def bench_gpu(args, console) -> None:
 
 
 def _dst_cells(sweeps, program, path, x: np.ndarray) -> np.ndarray:
-    from sfpu_sim.machine import LANES_PER_SFPU, Dst
-
     _, padded = sweeps._padded_inputs(x, path, True)
     template = sweeps._device_state(program, path, LANES_PER_SFPU)
     dst = Dst(padded.size // LANES_PER_SFPU, template.dst_rows, template)
@@ -115,9 +118,6 @@ def _alone_seconds(gpu, c, template, cells: np.ndarray) -> float:
 
 
 def _sweep_table(args, most: int) -> Table:
-    from sfpu_sim import engines, registry, threads
-    from sfpu_sim.fp32sweep import Strided, sweep_fp32
-
     walk = Strided(args.stride)
     table = Table(title=f"FP32 sweeps end to end (strided walk, one input in {args.stride:,}: "
                         f"{len(walk):,} inputs; reference and tally included)")

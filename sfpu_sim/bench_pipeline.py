@@ -24,6 +24,15 @@ from pathlib import Path
 import numpy as np
 from rich.table import Table
 
+from sfpu_sim import registry, threads
+
+from sfpu_sim.fp32sweep import Exhaustive, chunk as chunks, sweep_fp32
+from sfpu_sim.fp32sweep.run import default_chunk
+
+from sfpu_sim.selection import EVERYTHING
+
+from sfpu_sim.stage_timer import recording
+
 CHUNK = 1 << 20
 POLYNOMIAL_KERNEL = '''from sfpu_sim import register_kernel
 from sfpu_sim.sfpi import dst_reg
@@ -39,9 +48,6 @@ register_kernel("{name}", {name}, function="exp")
 
 
 def bench_pipeline(args, console) -> None:
-    from sfpu_sim import registry, threads
-    from sfpu_sim.fp32sweep import Exhaustive
-
     spec = registry.get(args.kernel[0])
     low, high = args.range
     walk = Exhaustive((low, high))
@@ -51,11 +57,6 @@ def bench_pipeline(args, console) -> None:
 
 
 def stage_table(spec, arch: str, walk, repeat: int) -> Table:
-    from sfpu_sim import threads
-    from sfpu_sim.fp32sweep import chunk as chunks
-    from sfpu_sim.selection import EVERYTHING
-    from sfpu_sim.stage_timer import recording
-
     job = chunks.job_for(spec, arch, "fp32", "bf16", "rne", walk, EVERYTHING, 20)
     size = min(CHUNK, len(walk))
     best = None
@@ -84,9 +85,6 @@ def stage_table(spec, arch: str, walk, repeat: int) -> Table:
 
 
 def thread_table(spec, arch: str, walk, most: int) -> Table:
-    from sfpu_sim import threads
-    from sfpu_sim.fp32sweep import sweep_fp32
-
     counts = sorted({1, min(2, most), most})
     table = Table(title=f"A whole sweep of {spec.name} on {arch}, {len(walk):,} inputs "
                         f"({walk.text}), chunks on threads, one run each")
@@ -97,8 +95,6 @@ def thread_table(spec, arch: str, walk, most: int) -> Table:
         sweep_fp32(spec, arch, walk, state_path=False)       # compile or load, once
         for n in counts:
             threads.set_threads(n)
-            from sfpu_sim.fp32sweep.run import default_chunk
-
             start = time.perf_counter()
             summary = sweep_fp32(spec, arch, walk, state_path=False).summary
             seconds = time.perf_counter() - start

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sfpu_sim.asm import format_instruction
 from sfpu_sim.display import describe
-from sfpu_sim.isa.spec import Program
+from sfpu_sim.isa.spec import LREG, Program
 from sfpu_sim.machine import ProgramWarning
-from sfpu_sim.sweeps import DevicePath, device_machine, device_output
+from sfpu_sim.sweeps import DevicePath, device_machine, device_output, run_device
 
 # Divergence is looked for in at most this many differing lanes, the first in input order
 # (recording every instruction's writes costs memory per lane); the result states the cap.
@@ -85,15 +86,11 @@ def _run_recording(program: Program, inputs, path: DevicePath):
 
 
 def _final_outputs(program: Program, inputs, path: DevicePath) -> np.ndarray:
-    from sfpu_sim.sweeps import run_device
-
     return run_device(program, inputs, path).output
 
 
 def _operation(instruction) -> tuple:
     """An instruction without its registers: mnemonic, immediates and modes."""
-    from sfpu_sim.isa.spec import LREG
-
     return (instruction.mnemonic,) + tuple(
         instruction.values[o.name] for o in instruction.op.operands if o.kind != LREG)
 
@@ -121,8 +118,6 @@ def alignment(a: Program, b: Program) -> tuple[list[tuple[int, int]], str]:
 
 
 def _describe(instruction, index: int) -> dict:
-    from sfpu_sim.asm import format_instruction
-
     return {"index": index, "mnemonic": instruction.mnemonic,
             "instruction": format_instruction(instruction),
             "source": instruction.source or "", "line": (instruction.line_text or "").strip()}

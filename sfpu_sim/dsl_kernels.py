@@ -8,6 +8,7 @@ from __future__ import annotations
 import inspect
 
 from sfpu_sim.kernel_registration import RegistrationError, per_chip
+from sfpu_sim.sfpi import trace
 
 
 def registered_builder(name: str, body, asm, init, chips, origin: str):
@@ -27,8 +28,6 @@ def registered_builder(name: str, body, asm, init, chips, origin: str):
             _check_takes_no_arguments(fn, name, part, origin)
 
     def build(arch):
-        from sfpu_sim.sfpi import trace
-
         return trace(body_for[arch.name], arch, init=init_for[arch.name], name=name)
     return build
 

@@ -29,6 +29,7 @@ from functools import cache
 from pathlib import Path
 
 import numba
+from numba.core.caching import FunctionCache
 
 __all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 
@@ -70,8 +71,6 @@ def program_directory() -> Path | None:
 
 def _numba_can_cache(func) -> bool:
     """numba's own test, the one ``cache=True`` performs: does some locator accept ``func``?"""
-    from numba.core.caching import FunctionCache
-
     try:
         FunctionCache(func)
     except Exception:           # RuntimeError "no locator available", or an OSError on the way

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from sfpu_sim import registry
 from sfpu_sim.errors import SfpuSimError
 
 DEST_MODES = ("No", "Yes")
@@ -106,8 +107,6 @@ def mismatches() -> dict[tuple[str, str, str], str]:
 
 
 def _loaded() -> None:
-    from sfpu_sim import registry
-
     registry.names()            # imports kernels/, which registers the op tables
 
 

@@ -31,12 +31,20 @@ import sys
 import traceback
 import types
 from dataclasses import dataclass, field, replace
+from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Callable, Mapping
 
+from sfpu_sim import assembly_kernels, dsl_kernels
+from sfpu_sim import reference as references
+from sfpu_sim.arch import get_arch
+from sfpu_sim.assembly_kernels import file_kernel_fields
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.kernel_registration import CHIPS, RegistrationError
 from sfpu_sim.paths import display_path
+from sfpu_sim.reference import definitions
+from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS
+from sfpu_sim.reference.user_expressions import is_expression, reference_name
 
 BOTH_CHIPS = CHIPS
 MODES = ("accurate", "approximate")
@@ -101,8 +109,6 @@ class KernelSpec:
 
     def program(self, arch):
         """The kernel's instruction stream for ``arch`` (an Arch or its name), built once."""
-        from sfpu_sim.arch import get_arch
-
         arch = get_arch(arch) if isinstance(arch, str) else arch
         if arch.name not in self.chips:
             raise KernelNotOnChip(f"kernel {self.name!r} does not exist on {arch.title} "
@@ -265,10 +271,8 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
         raise RegistrationError(f"{origin}: kernel name {name!r} must be an identifier "
                                 f"(letters, digits, underscores)")
     chips = _checked_chips(chips, origin)
-    if asm is not None:
-        from sfpu_sim.assembly_kernels import registered_builder as builder
-    else:
-        from sfpu_sim.dsl_kernels import registered_builder as builder
+    builder = assembly_kernels.registered_builder if asm is not None \
+        else dsl_kernels.registered_builder
     build = builder(name, body, asm, init, chips, origin)
     return _register(name, build, function=function,
                      chips=chips, dest=dest, mode=mode, provenance=provenance,
@@ -335,9 +339,6 @@ def _checked_template(template, params, instance_of, dest: str, origin: str) -> 
 def _register(name, build, *, function, chips, dest, mode, provenance, description, reference,
               specials, origin, template="", params=None, instance_of="",
               operands=1) -> KernelSpec:
-    from sfpu_sim import reference as references
-    from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS
-
     if dest not in DESTS:
         raise RegistrationError(f"{origin}: dest {dest!r}: choose from {', '.join(DESTS)}")
     if mode not in MODES:
@@ -377,9 +378,6 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
 def _expression_function(function, origin: str) -> str:
     """A ``function=`` no registered function has: an expression in x (``"tan(x)"``,
     :mod:`sfpu_sim.reference.user_expressions`), or an unknown name, refused in one line."""
-    from sfpu_sim import reference as references
-    from sfpu_sim.reference.user_expressions import is_expression, reference_name
-
     if not isinstance(function, str) or function.isidentifier() and function != "x":
         known = ", ".join(n for n in references.functions() if not is_expression(n))
         raise RegistrationError(f"{origin}: unknown function {function!r} (known: {known}; or "
@@ -395,8 +393,6 @@ def with_reference(spec: KernelSpec, reference: str, dest: str | None = None) ->
     """``spec``'s instantiation for a ``dest`` Dst (:func:`for_dest`), measured against
     ``reference`` instead of its own function: a registered function's name or an expression
     in x (``--reference 'tan(x)'``); sweeps then name it as their function."""
-    from sfpu_sim.reference.user_expressions import reference_name
-
     if spec.operands == 2:
         raise RegistrationError(f"--reference: {spec.name} is a binary kernel; its reference "
                                 f"is the two-operand function {spec.function!r}, which an "
@@ -447,8 +443,6 @@ _FILE_KERNELS: dict[str, KernelSpec] = {}
 
 def _file_kernel(given: str) -> KernelSpec:
     """An assembly file named on the command line, as a kernel (built once per path)."""
-    from sfpu_sim.assembly_kernels import file_kernel_fields
-
     fields = file_kernel_fields(given)
     key = fields.pop("key")
     if key not in _FILE_KERNELS:
@@ -470,8 +464,6 @@ def chained_specs() -> list[ChainedSpec]:
 
 def add_chained(spec: ChainedSpec) -> ChainedSpec:
     """Register a chained op built by :mod:`sfpu_sim.chained_ops`."""
-    from sfpu_sim import reference as references
-
     taken = _REGISTRY.get(spec.name) or _CHAINED.get(spec.name)
     if taken is not None:
         raise RegistrationError(f"{spec.origin}: {spec.name!r} is already registered (at "
@@ -509,8 +501,6 @@ def load_isolated(path) -> dict[str, KernelSpec]:
     """The kernels one file registers, kept apart from the registry (so two versions of a
     kernel that share a name can be compared): the file runs against an empty registry and
     its reference functions are forgotten afterwards."""
-    from sfpu_sim.reference import definitions
-
     _ensure_loaded()
     path = Path(path)
     global _REGISTRY
@@ -581,8 +571,6 @@ def _kernel_file_text(path: Path, shown: str, given_as: str) -> str:
 
 
 def _load_entry_points() -> None:
-    from importlib.metadata import entry_points
-
     for point in entry_points(group=ENTRY_POINT_GROUP):
         try:
             with contextlib.redirect_stdout(sys.stderr):  # as a kernel file's: not before --json

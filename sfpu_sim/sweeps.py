@@ -36,11 +36,13 @@ import numpy as np
 from sfpu_sim import compiled, cost, engines, formats, reference, registry, ulp
 from sfpu_sim import sweep_views as views
 from sfpu_sim.arch import get_arch
+from sfpu_sim.asm import format_instruction
 from sfpu_sim.compiled import gpu
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine, ProgramWarning
+from sfpu_sim.registry import KernelSpec
 from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
 from sfpu_sim.stage_timer import stage
 from sfpu_sim.sweep_edges import cross_verification, denormal_lanes, special_lanes
@@ -540,8 +542,6 @@ def run_kernel(spec, arch, inputs, path: DevicePath = DevicePath(), *,
 
 def _as_spec(kernel, function):
     """A KernelSpec as is; a Program as an unregistered one-chip kernel of ``function``."""
-    from sfpu_sim.registry import KernelSpec
-
     if isinstance(kernel, KernelSpec):
         return kernel
     if not isinstance(kernel, Program):
@@ -558,7 +558,5 @@ def _as_spec(kernel, function):
 
 
 def _listing_line(instruction) -> dict:
-    from sfpu_sim.asm import format_instruction
-
     return {"word": f"{instruction.word:#010x}", "text": format_instruction(instruction),
             "source": instruction.source}

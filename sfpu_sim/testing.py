@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from sfpu_sim import formats, registry
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report import numbers as N
+from sfpu_sim.selection import Selection, regions_for
+from sfpu_sim.sweeps import sweep
 
 __all__ = ["assert_kernel_within_ulp", "check_budget", "BudgetError"]
 
@@ -42,8 +46,6 @@ def _special_problems(spec, arrays, out_fmt: str) -> list[str]:
     pattern the registration declares for "nan"); +-0 and +-Inf inputs, and every input whose
     reference is a zero or an infinity, give exactly the reference's bits (sign included), or
     the declared pattern."""
-    from sfpu_sim import formats
-
     fmt = formats.FORMATS[out_fmt]
     out, expected = arrays["all_output"], arrays["all_expected"]
     inputs = np.arange(out.size, dtype=np.uint32).astype(np.uint16)
@@ -123,10 +125,6 @@ def assert_kernel_within_ulp(kernel: str, arch: str, max_ulp, *, range=None, reg
     """
     __tracebackhide__ = True            # pytest: show the caller's line, not this helper's
     check_budget(max_ulp, "max_ulp")
-    from sfpu_sim import registry
-    from sfpu_sim.report import numbers as N
-    from sfpu_sim.selection import Selection, regions_for
-    from sfpu_sim.sweeps import sweep
 
     spec = registry.get(kernel)
     if reference is not None:

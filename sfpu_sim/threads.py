@@ -66,6 +66,8 @@ def check_environment() -> None:
 
 def max_threads() -> int:
     """The most threads a call may use: ``NUMBA_NUM_THREADS``, capped by the usable CPUs."""
+    # Imported here, not above: numba reads NUMBA_NUM_THREADS as it is imported and fails with
+    # its own traceback on a bad value; the CLI imports this module to check the value first.
     import numba
 
     return max(1, min(numba.config.NUMBA_NUM_THREADS, _usable_cpus()))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfpu_sim.isa.spec import Instruction
+from sfpu_sim.isa.spec import Instruction, IsaError
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,6 @@ class Trace:
         self.dst_addresses = None if dst_addresses is None else sorted(set(dst_addresses))
         for lane in self.lanes:
             if not 0 <= lane < machine.lanes:
-                from sfpu_sim.isa.spec import IsaError
                 raise IsaError(f"trace lane {lane} out of range (0..{machine.lanes - 1})")
         self.groups = sorted({lane // 32 for lane in self.lanes})
         self.steps: list[Step] = []

@@ -68,7 +68,7 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.formats import BF16, FP16, FP32, FloatFormat
+from sfpu_sim.formats import BF16, FP16, FP32, FloatFormat, round_values
 
 __all__ = ["distance", "index", "index_by_search", "legacy_index", "population", "UlpResult",
            "LaneClass", "CONVENTIONS", "POPULATIONS", "UNMEASURABLE", "UlpError",
@@ -324,8 +324,6 @@ def distance(expected, actual, convention: str = "daz-index", fmt: str | None = 
 
 def _fractional(reference_value: np.ndarray, result: np.ndarray, name: str,
                 f: FloatFormat) -> UlpResult:
-    from sfpu_sim.formats import round_values  # the one float64 -> format rounding
-
     if reference_value.shape != result.shape:
         raise UlpError(f"shape mismatch: expected {reference_value.shape} vs actual "
                        f"{result.shape}")

@@ -27,7 +27,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from sfpu_sim.design import fit
+from sfpu_sim.design.api import fit
 from sfpu_sim.design import supnorm as certifier
 from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS, BadFormat
 from sfpu_sim.design.expr import BadExpression

@@ -40,7 +40,18 @@ def _graph() -> dict[str, set[str]]:
             for target in targets:
                 if target in modules and target != name:
                     graph[name].add(target)
+                graph[name] |= _packages_run(target, name, modules)
     return graph
+
+
+def _packages_run(target: str, importer: str, modules) -> set[str]:
+    """The packages whose ``__init__`` importing ``target`` runs first: its enclosing
+    packages, but the root (whose names load on first use) and those ``importer`` is inside
+    (already imported before it)."""
+    parts = target.split(".")
+    enclosing = {".".join(parts[:k]) for k in range(2, len(parts))}
+    return {p for p in enclosing if p in modules and p != importer
+            and not (importer + ".").startswith(p + ".")}
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -76,6 +87,17 @@ def test_the_import_graph_has_no_cycle():
 
 def test_the_checker_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_importing_a_submodule_depends_on_its_packages_init():
+    """``from sfpu_sim.design.expr import parse`` runs ``sfpu_sim/design/__init__.py`` first:
+    a cycle through a package's ``__init__`` is a cycle (one failed to import this way)."""
+    modules = {"sfpu_sim", "sfpu_sim.design", "sfpu_sim.design.expr", "sfpu_sim.design.api",
+               "sfpu_sim.reference"}
+    assert _packages_run("sfpu_sim.design.expr", "sfpu_sim.reference", modules) == \
+        {"sfpu_sim.design"}
+    assert _packages_run("sfpu_sim.design.expr", "sfpu_sim.design.api", modules) == set()
+    assert _packages_run("sfpu_sim.reference", "sfpu_sim.design.api", modules) == set()
 
 
 def _packages(root: Path) -> list[Path]:
@@ -145,3 +167,48 @@ def test_the_checkers_find_a_shared_name_and_a_hidden_module(tmp_path, monkeypat
         for name in [name for name in sys.modules if name.partition(".")[0] == "collide_demo"]:
             del sys.modules[name]
     assert [line.split()[0] for line in found] == ["collide_demo.thing"]
+
+
+# The only function-local imports (DESIGN.md: heavy optional imports only), each for the
+# reason its import line gives: numba after $NUMBA_NUM_THREADS is checked (threads.py, and
+# cli/__init__.py's engines and registry), numba.cuda (the gpu extra), distributed (Dask),
+# pyarrow (the parquet extra), gmpy2 (optional in the timing table), matplotlib (0.4 s, on
+# the first plot), and the kernels package beside sfpu_sim (which imports sfpu_sim).
+LOCAL_IMPORTS = {
+    ("bench_gpu.py", "numba"), ("cli/__init__.py", "sfpu_sim"), ("compiled/gpu.py", "numba"),
+    ("fp32sweep/run.py", "distributed"), ("reference/timing.py", "gmpy2"),
+    ("report/accuracy_csv.py", "pyarrow"), ("report/accuracy_csv.py", "pyarrow.compute"),
+    ("report/accuracy_csv.py", "pyarrow.parquet"), ("report/plots.py", "matplotlib"),
+    ("report/plots.py", "matplotlib.backends.backend_agg"),
+    ("report/plots.py", "matplotlib.figure"), ("report/plots.py", "matplotlib.ticker"),
+    ("study/gelu_validation.py", "kernels.gelu_study"),
+    ("study/workbench.py", "kernels.gelu_study"), ("threads.py", "numba")}
+
+
+def _local_imports(root: Path) -> set[tuple[str, str]]:
+    """(file, module) of every import inside a function under ``root``."""
+    found = set()
+
+    def walk(node, path: Path, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if inside and isinstance(child, (ast.Import, ast.ImportFrom)):
+                module = child.module if isinstance(child, ast.ImportFrom) \
+                    else child.names[0].name
+                found.add((path.relative_to(root).as_posix(), "." * getattr(child, "level", 0)
+                           + (module or "")))
+            walk(child, path, inside or isinstance(child, (ast.FunctionDef,
+                                                           ast.AsyncFunctionDef)))
+
+    for path in sorted(root.rglob("*.py")):
+        walk(ast.parse(path.read_text(encoding="utf-8")), path, False)
+    return found
+
+
+def test_function_local_imports_are_only_the_heavy_optional_ones():
+    assert _local_imports(PACKAGE) == LOCAL_IMPORTS
+
+
+def test_the_local_import_checker_finds_one(tmp_path):
+    (tmp_path / "m.py").write_text("import os\n\n\ndef f():\n    from json import dumps\n"
+                                   "    return dumps\n")
+    assert _local_imports(tmp_path) == {("m.py", "json")}

@@ -246,7 +246,7 @@ def test_report_and_compare_name_the_expression(capsys, tmp_path):
 
 @pytest.fixture(scope="module")
 def tan_fit():
-    from sfpu_sim.design import fit
+    from sfpu_sim.design.api import fit
 
     return fit("tan(x)", "-pi/4,pi/4", powers="1,3,5,7,9", error="relative")
 
@@ -334,7 +334,7 @@ def test_the_pytest_helper_measures_against_an_expression():
     ("sigmoid(x)", "-4,4", "0,1,2,3,4,5", "absolute"),
 ])
 def test_fits_of_expressions_are_certified(text, interval, powers, error):
-    from sfpu_sim.design import fit
+    from sfpu_sim.design.api import fit
 
     result = fit(text, interval, powers=powers, error=error)
     assert result.certificate.proven and result.sup_error >= result.minimax_lower

@@ -41,6 +41,7 @@ import sys
 import warnings
 
 import sfpu_sim
+from sfpu_sim import threads
 from sfpu_sim.cli import output
 from sfpu_sim.cli.output import INTERRUPTED, ReaderGone
 from sfpu_sim.errors import SfpuSimError
@@ -102,18 +103,19 @@ def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = output.show_warning
     try:
         with output.command_streams():
-            from sfpu_sim import threads
-
-            threads.check_environment()         # before the parser's imports load numba
+            # The commands' modules, and engines and registry here, load numba, which fails
+            # with its own traceback on a bad $NUMBA_NUM_THREADS: they are imported after the
+            # check (the command modules by build_parser).
+            threads.check_environment()
             args = build_parser().parse_args(argv)
             if args.threads is not None:
                 threads.set_threads(args.threads)
             if args.engine is not None:
-                from sfpu_sim import engines
+                from sfpu_sim import engines        # after the check (above)
 
                 engines.set_engine(args.engine)
             if args.kernel_files:
-                from sfpu_sim import registry
+                from sfpu_sim import registry       # after the check (above)
 
                 registry.load_kernel_files(args.kernel_files)
             return args.handler(args, output.console(json=getattr(args, "json", False)))

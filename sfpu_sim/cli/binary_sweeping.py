@@ -10,11 +10,25 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 from rich.console import Console, Group
 from rich.table import Table
 
+from sfpu_sim import formats, registry, ulp
+from sfpu_sim.binary_device import (
+    IN0_ADDRESS, IN1_ADDRESS, require_operands, run_binary_device, sweep_binary)
 from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, selection
+from sfpu_sim.cli.options import value_range
+from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
+from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
+from sfpu_sim.report import numbers as N
+from sfpu_sim.report.files import json_text
+from sfpu_sim.report.markdown import mean_over
+from sfpu_sim.selection import Selection
+from sfpu_sim.sweeps import DevicePath, program_hash
+from sfpu_sim.version import __version__
 
 PER_Y_ROWS = 8           # second operands the terminal lists (the largest maximum first)
 WORST_PAIRS = 10         # worst (x, y) pairs the terminal lists
@@ -48,7 +62,6 @@ def second_operand(parser, command: str, unary_handler) -> None:
             raise SfpuSimError(f"report: {spec.name} is a binary kernel and reports describe "
                                f"one-operand sweeps; `sfpu-sim sweep {spec.name} --y ... "
                                f"--json` gives the pair sweep's summary")
-        from sfpu_sim.binary_device import require_operands
 
         require_operands(spec, has_y, OPTIONS[command])
         if spec.operands != 2:
@@ -60,13 +73,6 @@ def second_operand(parser, command: str, unary_handler) -> None:
 def second_operands(args, dest: str):
     """The second operands as patterns of the input format, and their description:
     ``--y`` values as written, or every pattern in ``--y-range``, ascending by value."""
-    import numpy as np
-
-    from sfpu_sim import formats
-    from sfpu_sim.cli.options import value_range
-    from sfpu_sim.cli.running import kernel_inputs
-    from sfpu_sim.selection import Selection
-
     fmt = args.input_format
     if getattr(args, "y_range", None) is None:
         texts = [text.strip() for text in args.y.split(",")]
@@ -100,10 +106,6 @@ def _refuse_unary_options(args) -> None:
 def cmd_sweep(args, console: Console) -> int:
     """Every x against each second operand through a binary kernel: the terminal view, or the
     JSON summary with --json."""
-    from sfpu_sim import registry
-    from sfpu_sim.binary_device import sweep_binary
-    from sfpu_sim.report.files import json_text
-
     _refuse_unary_options(args)
     if args.ulp != "daz-index":
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
@@ -128,9 +130,6 @@ def cmd_sweep(args, console: Console) -> int:
 def render(s: dict):
     """The terminal view of a pair sweep: the headline, the second operands with the largest
     maximum, the worst (x, y) pairs."""
-    from sfpu_sim.report import numbers as N
-    from sfpu_sim.report.markdown import mean_over
-
     head = Table(title=f"{s['kernel']} on {CHIPS[s['arch']]}: {s['function']} "
                        f"({s['formula']}), Dst {s['dest'].upper()}, reference "
                        f"{s['reference_rounding']}, ULP {s['ulp_convention']}",
@@ -173,16 +172,6 @@ def render(s: dict):
 
 def _evaluate(args) -> dict:
     """A binary kernel on the given (x, y) pairs: device output, reference and ULP per pair."""
-    import numpy as np
-
-    from sfpu_sim import formats, registry, ulp
-    from sfpu_sim.binary_device import IN0_ADDRESS, IN1_ADDRESS, run_binary_device
-    from sfpu_sim.cli.running import kernel_inputs
-    from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
-    from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
-    from sfpu_sim.sweeps import DevicePath, program_hash
-    from sfpu_sim.version import __version__
-
     _refuse_unary_options(args)
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
     spec, fmt, out = chosen.spec, args.input_format, args.output_format
@@ -221,9 +210,6 @@ def _evaluate(args) -> dict:
 
 def cmd_eval(args, console: Console) -> int:
     """A binary kernel on a few (x, y) pairs: output, reference and ULP for each."""
-    from sfpu_sim.report import numbers as N
-    from sfpu_sim.report.files import json_text
-
     data = _evaluate(args)
     if args.json:
         sys.stdout.write(json_text(data))

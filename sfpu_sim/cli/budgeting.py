@@ -3,22 +3,27 @@ table's cells as tt-llk's harness measures them (``--all`` or ops), their Float3
 every FP32 input (``--in Float32 --exhaustive``), and ``--check`` of a budget file."""
 from __future__ import annotations
 
+import datetime
+import json
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, run_sweep, sweep_options
+from sfpu_sim import ops
+from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, run_sweep, selection, sweep_options
 from sfpu_sim.cli.options import chips
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.parity import budget_file, device_table, exhaustive, predict
+from sfpu_sim.report import budget, model
+from sfpu_sim.report.files import atomic_write, output_directory
 from sfpu_sim.version import __version__
 
 
 def cmd_budget(args, console: Console) -> int:
     """Predicted sfpu_accuracy_budget.yaml rows for kernels, or (--all, or op names) the
     accuracy table's cells as the harness measures them."""
-    from sfpu_sim.report import budget, model
-
     if args.reference is not None:
         raise SfpuSimError("budget: --reference does not apply: a budget row is an op's worst "
                            "ULP against that op's own golden (tt-llk's, keyed by the op), not "
@@ -51,9 +56,6 @@ def cmd_budget(args, console: Console) -> int:
 def _op_names(names: list[str]) -> bool:
     """Whether ``names`` are ops of the accuracy table (rows or keys, e.g. ``Gelu``) rather
     than kernels; a mixture is refused."""
-    from sfpu_sim import ops
-    from sfpu_sim.parity import device_table
-
     rows = device_table.read()
     known = {ops.Op(row, "").key for row in rows} | set(rows)
     found = [name in known for name in names]
@@ -67,10 +69,6 @@ def _op_names(names: list[str]) -> bool:
 def _budget_table(args, console: Console) -> int:
     """``budget --all`` / ``budget OP...``: each cell predicted as tt-llk's harness measures it
     (sfpu_sim.parity), JSON lines with --json, else a table; cells not modelled say why."""
-    import json
-
-    from sfpu_sim.parity import predict
-
     if args.kernels and args.all:
         raise SfpuSimError("budget: --all takes every op; name ops without --all")
     rows = predict.choose_rows(args.kernels or None)
@@ -121,11 +119,6 @@ def _budget_exhaustive(args, console: Console) -> int:
     """``budget OPS|--all --in Float32 --exhaustive [--range LO,HI]``: each modelled Float32
     cell over every FP32 input (sfpu_sim.parity.exhaustive), beside the harness's strided walk
     over the same inputs and the device's figure; JSON lines with --json, else a table."""
-    import json
-
-    from sfpu_sim.cli.common import selection
-    from sfpu_sim.parity import exhaustive, predict
-
     if args.input_format != "fp32":
         raise SfpuSimError("budget --exhaustive measures the table's Float32 cells over every "
                            "FP32 input: give --in Float32")
@@ -176,21 +169,12 @@ def _budget_exhaustive(args, console: Console) -> int:
 
 def _emit_target(path: str):
     """The --emit-yaml path, its directory checked before any cell is predicted."""
-    from pathlib import Path
-
-    from sfpu_sim.report.files import output_directory
-
     target = Path(path)
     output_directory(target.parent if str(target.parent) else Path("."))
     return target
 
 
 def _write_budget_yaml(target, records: list[dict], console: Console) -> None:
-    import datetime
-
-    from sfpu_sim.parity import budget_file
-    from sfpu_sim.report.files import atomic_write
-
     cells, skipped = budget_file.cells_of_records(records)
     text = budget_file.render(cells, f"sfpu-sim {__version__}, emulated",
                               "exhaustive Float16_b/Float16 + strided Float32 sweep", skipped,
@@ -203,8 +187,6 @@ def _write_budget_yaml(target, records: list[dict], console: Console) -> None:
 def _budget_check(args, console: Console) -> int:
     """``budget --check FILE``: every row of a budget file that sfpu-sim models, predicted and
     set against its budget; 1 if a row is over it."""
-    from sfpu_sim.parity import budget_file
-
     if args.kernels or args.all or args.emit_yaml:
         raise SfpuSimError("budget: --check FILE takes no ops, kernels, --all or --emit-yaml "
                            "(it checks every row of FILE it can model)")

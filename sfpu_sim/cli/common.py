@@ -7,9 +7,20 @@ Knows the public API of the package (registry, sweeps, reports), nothing deeper.
 from __future__ import annotations
 
 import argparse
+import math
 
+import numpy as np
+from rich import progress as rich_progress
+
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.cli.options import CHIPS, RANGE_HELP, arch_option, chips, value_range
+from sfpu_sim.cli.output import TerminalConsole
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.formats import round_values
+from sfpu_sim.fp32sweep import from_options, sweep_fp32
+from sfpu_sim.reference.user_expressions import reference_name
+from sfpu_sim.selection import REGIONS, REGIONS_BY_FUNCTION, SIGN_REGIONS, Selection
+from sfpu_sim.sweeps import sweep
 
 
 class Progress:
@@ -17,22 +28,13 @@ class Progress:
     current step of a sweep, ``advance()`` counts finished sweeps."""
 
     def __init__(self, total: int = 1, what: str = "sweep"):
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            SpinnerColumn,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        from sfpu_sim.cli.output import TerminalConsole
-
         stderr = TerminalConsole(stderr=True)
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}", markup=False),
-                                 BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                 console=stderr, transient=True,
-                                 disable=not stderr.is_terminal)
+        self.progress = rich_progress.Progress(
+            rich_progress.SpinnerColumn(),
+            rich_progress.TextColumn("{task.description}", markup=False),
+            rich_progress.BarColumn(), rich_progress.MofNCompleteColumn(),
+            rich_progress.TimeElapsedColumn(), console=stderr, transient=True,
+            disable=not stderr.is_terminal)
         self.task = self.progress.add_task(what, total=total)
         self.prefix = what
 
@@ -61,8 +63,6 @@ class Progress:
 def kernel_spec(name: str, *, binary: bool = False):
     """A kernel by name; a binary one only where the command runs two operands (``binary``),
     else refused in one line."""
-    from sfpu_sim import registry
-
     spec = registry.get(name)
     if spec.operands == 2 and not binary:
         raise SfpuSimError(f"{spec.name} is a binary kernel (two operands): this command runs "
@@ -75,9 +75,6 @@ def selection(args):
     numbers or constant expressions) and ``--region`` (both optional); a region must be one
     of the function of the command's one-operand KERNEL (refused in one line naming them; a
     binary kernel's x axis takes any region name)."""
-    from sfpu_sim import registry
-    from sfpu_sim.selection import Selection
-
     name, kernel = getattr(args, "region", None), getattr(args, "kernel", None)
     spec = registry.get(kernel) if name is not None and kernel else None
     function = spec.function if spec is not None and getattr(spec, "operands", 1) == 1 \
@@ -95,8 +92,6 @@ def on_each_chip(handler, documents: dict[str, str] | None = None):
     ``documents``: the options (dest: what it writes) whose output holds one chip's result,
     refused with several chips before any work."""
     def each_chip(args, console):
-        from sfpu_sim import registry
-
         kernel = getattr(args, "kernel", None)
         chosen = chips(args, registry.get(kernel).chips if kernel else None)
         for dest, what in (documents or {}).items():
@@ -129,8 +124,6 @@ def reference_option(parser, what: str = "sweeps") -> None:
     handler = parser.get_default("handler")
 
     def checked(args, console):
-        from sfpu_sim import registry
-
         if args.reference is not None:
             if getattr(args, "all", False):
                 raise SfpuSimError("--reference replaces one kernel's reference: give a "
@@ -139,8 +132,6 @@ def reference_option(parser, what: str = "sweeps") -> None:
             if kernel:
                 registry.with_reference(registry.get(kernel), args.reference)
             else:
-                from sfpu_sim.reference.user_expressions import reference_name
-
                 reference_name(args.reference)
         return handler(args, console)
     parser.set_defaults(handler=checked)
@@ -148,9 +139,6 @@ def reference_option(parser, what: str = "sweeps") -> None:
 
 def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | None = None,
               ulp_convention: str | None = None):
-    from sfpu_sim import registry
-    from sfpu_sim.sweeps import sweep
-
     spec = kernel_spec(kernel)
     if getattr(args, "reference", None) is not None:
         spec = registry.with_reference(spec, args.reference, dest or args.dest)
@@ -176,8 +164,6 @@ def _fp32_options(args) -> list[str]:
 
 def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convention):
     """``--in fp32``: FP32 input patterns, streamed (sfpu_sim.fp32sweep)."""
-    from sfpu_sim.fp32sweep import from_options, sweep_fp32
-
     if not hasattr(args, "exhaustive"):
         raise SfpuSimError(f"--in fp32: FP32 input sweeps run with `sfpu-sim sweep` and "
                            f"`sfpu-sim report` (not `{args.command}`)")
@@ -200,12 +186,6 @@ def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convent
 def parse_bf16(text: str) -> int:
     """An eval input: ``0x`` BF16 bits, or a float literal rounded to BF16 (nearest even);
     ``nan`` / ``-nan`` are the quiet NaNs 0x7fc0 / 0xffc0."""
-    import math
-
-    import numpy as np
-
-    from sfpu_sim.formats import round_values
-
     lowered = text.strip().lower()
     if lowered.startswith(("0x", "-0x")):
         try:
@@ -234,8 +214,6 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = ARCH_HELP,
     ``arch``), the Dst, formats and reference; ``select``: ``--range``/``--region``; ``fp32``:
     also those of FP32 input sweeps (``--in fp32``); ``budget``: the budget's formats and no
     ``--ulp``."""
-    from sfpu_sim import formats, ulp
-
     tensor_formats = sorted(formats.FORMATS)         # sweeps.FORMATS, without importing numba
     arch_option(parser, arch)
     if measure:
@@ -271,8 +249,6 @@ def _table_format(text: str) -> str:
 
 def selection_options(parser, what: str = "count only") -> None:
     """``--range LO,HI`` and ``--region NAME``, read by :func:`selection`."""
-    from sfpu_sim.selection import REGIONS, REGIONS_BY_FUNCTION, SIGN_REGIONS
-
     parser.add_argument("--range", metavar="LO,HI", help=f"{what} inputs x with {RANGE_HELP}")
     parser.add_argument("--region", metavar="NAME",
                         help=f"{what} the inputs of one region of the report's table, one of "

@@ -9,14 +9,15 @@ from __future__ import annotations
 import shlex
 import sys
 
+from sfpu_sim import determinism as d, determinism
 from sfpu_sim.cli.common import Progress
+from sfpu_sim.determinism import render
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report.files import json_text
 
 
 def _command(args) -> str:
     """The command as the report records it: what decides the bits, not where files go."""
-    from sfpu_sim import determinism as d
-
     words = ["sfpu-sim", "determinism", *args.names]
     for option, value, default in (("--fp32-samples", args.fp32_samples, d.FP32_SAMPLE_SIZE),
                                    ("--seed", args.seed, d.FP32_SAMPLE_SEED),
@@ -27,10 +28,6 @@ def _command(args) -> str:
 
 
 def cmd_determinism(args, console) -> int:
-    from sfpu_sim import determinism
-    from sfpu_sim.determinism import render
-    from sfpu_sim.report.files import json_text
-
     if "/" in args.name or args.name in ("", ".", ".."):
         raise SfpuSimError(f"--name {args.name!r}: a file name stem without '/' (e.g. "
                            f"determinism)")
@@ -53,8 +50,6 @@ def cmd_determinism(args, console) -> int:
 
 def add_parser(sub, parents) -> None:
     """Register ``determinism`` (``parents``: the options every command takes)."""
-    from sfpu_sim import determinism as d
-
     parser = sub.add_parser(
         "determinism", parents=parents,
         help="the same kernel bit for bit on Wormhole, Blackhole and binary32 with and "

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, kernel_spec, selection
-from sfpu_sim.cli.options import chips
+from sfpu_sim import formats, registry
+from sfpu_sim.cli.common import CHIPS, kernel_spec, selection, sweep_options
+from sfpu_sim.cli.options import chips, values_option
+from sfpu_sim.cli.running import kernel_inputs
+from sfpu_sim.diff import diff
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report.files import json_text
+from sfpu_sim.sweeps import DevicePath
 
 
 def _resolve(text: str):
     """``[FILE.py:]NAME[@CHIP]`` -> (name, KernelSpec, chip or None). A file given here is
     loaded on its own, so two files may both define a kernel of the same name."""
-    from sfpu_sim import registry
-
     body, _, chip = text.rpartition("@") if "@" in text else (text, "", "")
     if chip and chip not in CHIPS:
         raise SfpuSimError(f"diff {text!r}: unknown chip {chip!r} (choose from: "
@@ -49,11 +53,6 @@ def _pairs(args) -> list[tuple]:
 def _inputs(args, path):
     """The 16-bit patterns both programs run on, in the format the Dst holds them (FP16 with
     --in fp16; BF16 otherwise, widened into an FP32 Dst or tensor)."""
-    import numpy as np
-
-    from sfpu_sim import formats
-    from sfpu_sim.cli.running import kernel_inputs
-
     if args.x:
         return kernel_inputs(args.x, path.dst16, path.dest), "the inputs given"
     chosen = selection(args)
@@ -94,10 +93,6 @@ def cmd_diff(args, console: Console) -> int:
 
 
 def _diff_pair(args, a, b, console: Console) -> int:
-    from sfpu_sim.diff import diff
-    from sfpu_sim.report.files import json_text
-    from sfpu_sim.sweeps import DevicePath
-
     (label_a, spec_a, chip_a), (label_b, spec_b, chip_b) = a, b
     dest = args.dest or spec_a.dest
     if not args.dest and spec_a.dest != spec_b.dest:
@@ -142,9 +137,6 @@ def _diff_pair(args, a, b, console: Console) -> int:
 
 def add_parser(sub, parents) -> None:
     """Register this module's subcommands (``parents``: the options every command takes)."""
-    from sfpu_sim.cli.common import sweep_options
-    from sfpu_sim.cli.options import values_option
-
     diff = sub.add_parser(
         "diff", parents=parents,
         help="two programs on the same inputs: differing lanes and the first instruction "

@@ -9,20 +9,19 @@ from rich.console import Console
 from sfpu_sim.cli.common import CHIPS, kernel_spec
 from sfpu_sim.cli.options import arch_option, one_chip
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report.files import atomic_write, writable_target
+from sfpu_sim.tt_llk_export import export
 
 
 def cmd_export(args, console: Console) -> int:
     """Write the kernel's C++ to ``--out`` (atomically; an existing file only with ``--force``)
     or to stdout. The text is made before anything is written: a refusal writes nothing."""
-    from sfpu_sim.tt_llk_export import export
-
     chip = one_chip(args, "the exported C++")
     target = _target(args.out, args.force)
     text = export(kernel_spec(args.kernel, binary=True), chip, args.style)
     if target is None:
         sys.stdout.write(text)
         return 0
-    from sfpu_sim.report.files import atomic_write
 
     atomic_write(target, text)
     console.print(f"wrote {target} ({args.style} style, {CHIPS[chip]})", highlight=False,
@@ -35,7 +34,6 @@ def _target(out: str | None, force: bool) -> Path | None:
     exists is replaced only with ``--force`` (never a directory, device or FIFO)."""
     if out is None:
         return None
-    from sfpu_sim.report.files import writable_target
 
     target = Path(out)
     writable_target(target)             # first: it turns every OS failure into one line

@@ -1,20 +1,24 @@
 """``sfpu-sim fit``: design a polynomial kernel in one command (fit -> quantise -> certify ->
 emit -> predicted device ULP).
 
-Knows the public API: :func:`sfpu_sim.design.fit`, :mod:`sfpu_sim.design.emit`, the registry,
+Knows the public API: :func:`sfpu_sim.design.api.fit`, :mod:`sfpu_sim.design.emit`, the registry,
 the device path of :mod:`sfpu_sim.sweeps`, references and ULP distances.
 """
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import shlex
 import sys
 from fractions import Fraction
 
+import ml_dtypes
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.cli.options import (
     CHIPS,
     RANGE_HELP,
@@ -23,15 +27,22 @@ from sfpu_sim.cli.options import (
     old_spelling,
     value_range,
 )
+from sfpu_sim.design import emit
+from sfpu_sim.design.api import fit
+from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS, BadFormat
+from sfpu_sim.design.device_fit import fit_device
+from sfpu_sim.design.emit import SCHEMES
+from sfpu_sim.design.interval import parse_interval
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.formats import FORMATS
+from sfpu_sim.report.files import RunFiles, json_text
+from sfpu_sim.selection import Selection
+from sfpu_sim.sweeps import sweep
 
 ULP_CONVENTION = "daz-index"
 
 
 def cmd_fit(args, console: Console) -> int:
-    from sfpu_sim.design import emit, fit
-    from sfpu_sim.report.files import RunFiles
-
     args.function = _fitted_function(args)
     if getattr(args, "target", "real") == "device":
         return _fit_device(args, console)
@@ -56,8 +67,6 @@ def cmd_fit(args, console: Console) -> int:
     if args.sweep:
         prediction = _predict(result, path, name, args)
     if args.json:
-        from sfpu_sim.report.files import json_text
-
         document = result.to_json()
         if emitted:
             document["emitted"] = emitted
@@ -79,8 +88,6 @@ def cmd_fit(args, console: Console) -> int:
 def coefficient_format_option():
     """The design layer names the coefficient formats ``--format``; this command spells it
     ``--coeff-format``."""
-    from sfpu_sim.design.coefficient_formats import BadFormat
-
     try:
         yield
     except BadFormat as error:
@@ -168,10 +175,6 @@ def _float_range(text: str | None, result):
     """The ``--range`` (:func:`~sfpu_sim.cli.options.value_range`, as every command reads it;
     default: the fit's interval) as the closed float range holding exactly the floats inside
     the real interval (ends such as pi/4 rounded inward), and its text."""
-    import math
-
-    from sfpu_sim.design.interval import parse_interval
-
     if text:
         return value_range(text), text.strip()
     bounds = parse_interval(result.interval)
@@ -187,12 +190,6 @@ def _float_range(text: str | None, result):
 def _polynomial_bits(result, inputs):
     """The exact polynomial at each input, rounded to nearest even BF16 (denormal results
     flushed to zero of their sign, as the device's FTZ would)."""
-    import ml_dtypes
-    import numpy as np
-
-    from sfpu_sim import formats
-    from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS
-
     bf16 = COEFFICIENT_FORMATS["bf16"]
     tiny = Fraction(2) ** bf16.emin
     out = []
@@ -208,10 +205,6 @@ def _predict(result, path, name: str, args) -> dict:
     """Sweeps of the emitted kernel over the range (sfpu_sim.sweeps with a Selection, so the
     figures are those of ``sfpu-sim sweep KERNEL --range``), and the exact polynomial on the
     same inputs against the same reference."""
-    from sfpu_sim import registry, ulp
-    from sfpu_sim.selection import Selection
-    from sfpu_sim.sweeps import sweep
-
     registry.load_kernel_files([path])
     spec = registry.get(name)
     (low, high), range_text = _float_range(args.range, result)
@@ -259,10 +252,6 @@ def _print_prediction(p: dict, console: Console) -> None:
 # ------------------------------------------------------------------------------------------
 
 def add_parser(sub, parents) -> None:
-    from sfpu_sim.design.coefficient_formats import COEFFICIENT_FORMATS
-    from sfpu_sim.design.emit import SCHEMES
-    from sfpu_sim.formats import FORMATS
-
     parser = sub.add_parser(
         "fit", parents=parents,
         help="design a polynomial: minimax fit, coefficient rounding, certified error, kernel",
@@ -335,10 +324,6 @@ _NOT_FOR_DEVICE = (
 
 
 def _fit_device(args, console: Console) -> int:
-    from sfpu_sim.design import emit
-    from sfpu_sim.design.device_fit import fit_device
-    from sfpu_sim.report.files import RunFiles
-
     for option, refusal in _NOT_FOR_DEVICE:
         if getattr(args, option):
             raise SfpuSimError(refusal)
@@ -363,8 +348,6 @@ def _fit_device(args, console: Console) -> int:
                                     description=result.description)
         emitted = {"kernel_file": str(args.emit), "kernel": name, "scheme": scheme}
     if args.json:
-        from sfpu_sim.report.files import json_text
-
         document = result.to_json()
         if emitted:
             document["emitted"] = emitted

@@ -9,15 +9,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from sfpu_sim import ops, registry
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report import accuracy_csv, accuracy_gate
+from sfpu_sim.report.files import RunFiles, atomic_write, output_directory
 
 
 def harness_op(spec) -> str:
     """The harness's op name of a kernel instantiation: the accuracy-table op whose kernels
     include it, in lower case (MathOperation's name, e.g. ``celu``), where exactly one does;
     else the kernel's function."""
-    from sfpu_sim import ops
-
     keys = {op.key for op in ops.ops().values() if spec.name in op.kernels.values()}
     return keys.pop().lower() if len(keys) == 1 else spec.function
 
@@ -27,8 +28,6 @@ class HarnessFiles:
     sweeps: the run's variant replaces its rows there, the file's other variants stay."""
 
     def __init__(self, directory: Path, key: dict[str, str], files):
-        from sfpu_sim.report import accuracy_csv
-
         self.key = key
         self.csv = files.claim(directory / f"{key['op']}.csv", "--harness-csv")
         self.parquet = files.claim(directory / f"{key['op']}.parquet", "--harness-csv")
@@ -45,15 +44,10 @@ class HarnessFiles:
 
     def existing(self):
         """The rows already in the per-op file (the CSV, else the Parquet), or None."""
-        from sfpu_sim.report import accuracy_csv
-
         present = self._present()
         return accuracy_csv.read_accuracy_table(present[0]) if present else None
 
     def write(self, m: dict, arrays: dict, console) -> None:
-        from sfpu_sim.report import accuracy_csv
-        from sfpu_sim.report.files import atomic_write
-
         rows = accuracy_csv.variant_table(m, arrays, self.key)
         table = accuracy_csv.merge(self.existing(), rows)
         text = accuracy_csv.csv_text(table)
@@ -84,9 +78,6 @@ def harness_files(args, spec, files) -> HarnessFiles | None:
     could not be the device's or a file could not be written."""
     if getattr(args, "harness_csv", None) is None:
         return None
-    from sfpu_sim import registry
-    from sfpu_sim.report import accuracy_csv
-    from sfpu_sim.report.files import output_directory
 
     if args.input_format == "fp32":
         raise SfpuSimError("--harness-csv writes one row per input: not for --in fp32 sweeps "
@@ -112,9 +103,6 @@ def add_harness_option(report) -> None:
 def cmd_baseline_check(args, console) -> int:
     """The gate: the candidate's variants against the baseline's; 0 pass, 1 regression, 2
     schema mismatch."""
-    from sfpu_sim.report import accuracy_gate
-    from sfpu_sim.report.files import RunFiles, atomic_write, output_directory
-
     report = None
     if args.report is not None:
         report = RunFiles(inputs=[args.baseline, args.candidate]).claim(args.report,
@@ -132,9 +120,6 @@ def cmd_baseline_check(args, console) -> int:
 
 def cmd_baseline_save(args, console) -> int:
     """A source's variants as the gate's baseline CSV (its ``--update-baseline``)."""
-    from sfpu_sim.report import accuracy_gate
-    from sfpu_sim.report.files import RunFiles, atomic_write, output_directory
-
     target = RunFiles(inputs=[args.source]).claim(args.file, "FILE")
     output_directory(target.parent if str(target.parent) else Path("."))
     source = accuracy_gate.load(args.source)

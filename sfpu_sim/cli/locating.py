@@ -2,6 +2,7 @@
 of its dataflow beside the device run (:mod:`sfpu_sim.shadow`)."""
 from __future__ import annotations
 
+import json
 import math
 import statistics
 import sys
@@ -11,9 +12,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim.cli.common import CHIPS, Progress, kernel_spec, parse_bf16, selection_options
+from sfpu_sim.cli.common import (
+    CHIPS, Progress, kernel_spec, parse_bf16, selection, selection_options)
 from sfpu_sim.cli.options import arch_option, chips, values_option
+from sfpu_sim.display import bf16_text, fp32_text
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report.files import json_text
+from sfpu_sim.shadow import locate
+from sfpu_sim.shadow.locator import sweep_json_inputs
 
 SHORT_DEFINITIONS = (
     "kind: exact = real arithmetic applied exactly to the shadow operands; select = SFPSWAP "
@@ -78,8 +84,6 @@ def _place(step) -> str:
 
 
 def _lane_header(lane, console: Console) -> None:
-    from sfpu_sim.display import bf16_text, fp32_text
-
     split = lane.split
     console.print(
         f"x = {bf16_text(lane.input_bits)} ({lane.input_bits:#06x}): output "
@@ -121,7 +125,6 @@ def _lane_table(lane, program, show_all: bool) -> Table:
                             ("growth", "right"), ("lost", "right")):
         # One line per instruction from ~140 columns; narrower, cells fold (never cropped).
         table.add_column(column, justify=justify, overflow="fold")
-    from sfpu_sim.display import fp32_text
 
     for step in lane.steps:
         if step.index < program.init_length and not show_all:
@@ -145,7 +148,6 @@ def _worst_table(found) -> Table:
     for column in ("input", "bits", "ULP", "approx.", "datapath", "store", "located"):
         table.add_column(column, justify="left" if column in ("located", "bits") else "right",
                          overflow="fold")
-    from sfpu_sim.display import bf16_text
 
     for lane in found.lanes:
         split = lane.split
@@ -186,10 +188,6 @@ def _from_sweep(args):
     """(kernel, arch, dest, inputs, text) of ``--from SWEEP.json``: the worst lanes it records
     (the first ``--worst N`` of them), for the cell it swept; a KERNEL, --arch or --dest given
     beside it must agree."""
-    import json
-
-    from sfpu_sim.shadow.locator import sweep_json_inputs
-
     try:
         with open(args.from_json, encoding="utf-8") as handle:
             data = json.load(handle)
@@ -214,8 +212,6 @@ def _from_sweep(args):
 
 def cmd_locate(args, console: Console) -> int:
     """Run a kernel with its exact shadow on each chip and say where precision is lost."""
-    from sfpu_sim.cli.common import selection
-
     chosen = selection(args)
     if args.from_json is not None:
         if args.x is not None or not chosen.everything:
@@ -248,15 +244,11 @@ def cmd_locate(args, console: Console) -> int:
 def _locate(args, kernel: str, arch: str, dest: str | None, options: dict,
             console: Console) -> None:
     """One chip's run: its JSON, or its tables (the definitions follow them once)."""
-    from sfpu_sim.shadow import locate
-
     spec = kernel_spec(kernel)
     with Progress(what="locate") as progress:
         progress.begin(f"{spec.name} on {arch}")
         found = locate(spec, arch, dest=dest, progress=progress.step, **options)
     if args.json:
-        from sfpu_sim.report.files import json_text
-
         sys.stdout.write(json_text(found.to_json()))
         return
     console.print(f"locate {found.kernel} ({found.function}) on {CHIPS[found.arch]}, Dst "

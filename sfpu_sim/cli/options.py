@@ -11,8 +11,14 @@ from __future__ import annotations
 
 import argparse
 import math
+from fractions import Fraction
+
+import flint
 
 from sfpu_sim.cli import output
+from sfpu_sim.design.balls import arb_precision, mid_rad
+from sfpu_sim.design.expr import ARB, parse
+from sfpu_sim.design.interval import ENCLOSURE_BITS
 from sfpu_sim.errors import SfpuSimError
 
 CHIPS = {
@@ -198,18 +204,10 @@ SCALE = 1100
 def _end(text: str, where: str, upward: bool) -> float:
     """One end: a float literal as float() reads it, else an expression rounded inward
     (``upward`` for LO)."""
-    from fractions import Fraction
-
     try:
         return float(text)
     except ValueError:
         pass
-    import flint
-
-    from sfpu_sim.design.balls import arb_precision, mid_rad
-    from sfpu_sim.design.expr import ARB, parse
-    from sfpu_sim.design.interval import ENCLOSURE_BITS
-
     expression = parse(text, where)
     with arb_precision(ENCLOSURE_BITS):
         ball = expression.evaluate(ARB)

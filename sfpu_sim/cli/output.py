@@ -36,6 +36,7 @@ import threading
 import time
 
 from rich.console import Console
+from rich.rule import Rule
 
 from sfpu_sim.display import printable
 from sfpu_sim.errors import SfpuSimError
@@ -153,7 +154,6 @@ class TerminalConsole(Console):
         """A rule as wide as a terminal's (80 columns) where the console is plain."""
         if not self.plain:
             return super().rule(title, **options)
-        from rich.rule import Rule
 
         self.print(Rule(title, **options), width=RULE_WIDTH)
         return None

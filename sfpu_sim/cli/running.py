@@ -3,11 +3,19 @@ inputs that ``eval``, ``trace`` and ``diff --x`` take, read in the input format
 (:func:`kernel_inputs`)."""
 from __future__ import annotations
 
+import math
 import platform
+import warnings
+from fractions import Fraction
+from importlib.metadata import version
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import formats
+from sfpu_sim.asm import assemble_file, decode, format_instruction
+from sfpu_sim.bitfields import float_fields, instruction_fields
 from sfpu_sim.cli.common import CHIPS, on_each_chip
 from sfpu_sim.cli.options import (
     arch_option,
@@ -17,15 +25,17 @@ from sfpu_sim.cli.options import (
     one_chip,
     values_option,
 )
+from sfpu_sim.display import bf16_text, fp32_text
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.isa.spec import IsaError
+from sfpu_sim.machine import Machine, ProgramWarning
+from sfpu_sim.machine_tables import parse_value, render_dst, render_registers, render_trace
 
 ENCODING = "blackhole"          # asm and disasm: one chip's encoding, this one unless named
 from sfpu_sim.version import __version__
 
 
 def _versions() -> dict[str, str]:
-    from importlib.metadata import version
-
     packages = ("numpy", "numba", "ml_dtypes", "mpmath", "bitstring", "rich")
     return {"sfpu-sim": __version__, "python": platform.python_version(),
             **{name: version(name) for name in packages}}
@@ -51,8 +61,6 @@ def cmd_info(args, console: Console) -> int:
 
 def cmd_asm(args, console: Console) -> int:
     """Assemble a file: one word per line, with its canonical text as a comment."""
-    from sfpu_sim.asm import assemble_file, format_instruction
-
     program = assemble_file(args.file, one_chip(args, "asm's output (instruction words)",
                                                 ENCODING))
     for instruction in program:
@@ -61,8 +69,6 @@ def cmd_asm(args, console: Console) -> int:
 
 
 def cmd_disasm(args, console: Console) -> int:
-    from sfpu_sim.asm import decode, format_instruction
-
     chip = one_chip(args, "disasm's reading of a word", ENCODING)
     for text in args.words:
         try:
@@ -77,16 +83,6 @@ def _explain_rows(text: str, arches: list[str]) -> list[tuple[str, list]]:
     """(title, fields) for one ``explain`` argument: a 16-bit pattern (BF16 and FP16 readings),
     a 32-bit pattern (FP32, and the instruction word it is on each chip of ``arches`` where it
     decodes), or a number (its FP32 and BF16 patterns, rounded to nearest even)."""
-    import math
-
-    import numpy as np
-
-    from sfpu_sim import formats
-    from sfpu_sim.asm import decode, format_instruction
-    from sfpu_sim.bitfields import float_fields, instruction_fields
-    from sfpu_sim.display import bf16_text, fp32_text
-    from sfpu_sim.isa.spec import IsaError
-
     lowered = text.strip().lower()
     if lowered.startswith("0x"):
         try:
@@ -143,8 +139,6 @@ def cmd_explain(args, console: Console) -> int:
 
 
 def _parse_lreg_option(text: str) -> tuple[int, list[int]]:
-    from sfpu_sim.display import parse_value
-
     register, sep, values = text.partition("=")
     if not sep or not register.strip().lstrip("Ll").isdigit():
         raise SfpuSimError(f"--lreg {text!r}: write REG=VALUE[,VALUE...], e.g. 0=1.5 or "
@@ -161,10 +155,6 @@ def _parse_lreg_option(text: str) -> tuple[int, list[int]]:
 def _parse_dst_option(text: str, fmt: str) -> tuple[int, list[int]]:
     """``--dst ROW=VALUES``: the Dst address an SFPLOAD names (0..1023) and one value per lane
     (or one for all lanes), as standard patterns of the Dst format."""
-    import numpy as np
-
-    from sfpu_sim.display import parse_value
-
     row, sep, values = text.partition("=")
     if not sep or not row.strip().isdigit() or not 0 <= int(row) <= 1023:
         raise SfpuSimError(f"--dst {text!r}: write ADDRESS=VALUE[,VALUE...] with the address "
@@ -192,10 +182,6 @@ def kernel_inputs(texts, input_format: str, dest: str):
     misread as an FP32 denormal), or numbers rounded to it, nearest even, with a note on
     stderr naming the value a number became when it is not exactly the number written. FP32
     patterns go into an FP32 Dst unchanged, as an FP32 sweep runs them."""
-    import numpy as np
-
-    from sfpu_sim import formats
-
     if input_format == "fp32" and dest != "fp32":
         raise SfpuSimError("--in fp32 puts FP32 patterns into Dst unchanged: it needs an FP32 "
                            "Dst (add --dest fp32, or name an FP32-Dst kernel)")
@@ -204,13 +190,6 @@ def kernel_inputs(texts, input_format: str, dest: str):
 
 
 def _kernel_input(text: str, fmt: str) -> int:
-    import math
-    from fractions import Fraction
-
-    import numpy as np
-
-    from sfpu_sim import formats
-
     lowered = text.strip().lower()
     if lowered.startswith(("0x", "-0x")):
         return _pattern(text, lowered, fmt)
@@ -268,8 +247,6 @@ def _pattern(text: str, lowered: str, fmt: str) -> int:
 
 def _report_warnings(caught, verbose: bool) -> None:
     """Program warnings as one line per kind with a count (every one with --verbose)."""
-    from sfpu_sim.machine import ProgramWarning
-
     stderr = Console(stderr=True)
 
     def say(text):
@@ -292,12 +269,6 @@ def _report_warnings(caught, verbose: bool) -> None:
 def cmd_run(args, console: Console) -> int:
     """Run an assembly file on a fresh machine and show registers, the Dst cells it used for
     the lanes shown (and, with --trace, what every instruction changed)."""
-    import warnings
-
-    from sfpu_sim.asm import assemble_file
-    from sfpu_sim.display import render_dst, render_registers, render_trace
-    from sfpu_sim.machine import Machine, ProgramWarning
-
     program = assemble_file(args.file, args.arch)
     machine = Machine(args.arch, lanes=args.lanes, strict=args.strict)
     machine.config.sfpu_fp32 = args.dest == "fp32"

@@ -4,15 +4,18 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import cost, registry
+from sfpu_sim.asm import format_instruction
 from sfpu_sim.cli.common import CHIPS, kernel_spec, on_each_chip, sweep_options
 from sfpu_sim.cli.options import arch_option, values_option
+from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.cli.sweeping import cmd_eval
+from sfpu_sim.machine_tables import render_trace
+from sfpu_sim.sweeps import DevicePath, run_device
 
 
 def cmd_kernels(args, console: Console) -> int:
     """The kernel registry as a table."""
-    from sfpu_sim import registry
-
     chained, binary = len(registry.chained_specs()), registry.binary_specs()
     table = Table(title=f"{len(registry.names())} registered kernels, {len(binary)} binary "
                         f"(two-operand) kernels and {chained} chained "
@@ -35,8 +38,6 @@ def cmd_kernels(args, console: Console) -> int:
 
 def _instantiation_cell(spec) -> str:
     """The template instantiation, and the family's other Dst mode where it is registered."""
-    from sfpu_sim import registry
-
     if not spec.template:
         return "-"
     if registry.DEST_PARAM not in spec.params:
@@ -48,9 +49,6 @@ def _instantiation_cell(spec) -> str:
 
 def cmd_kernel_show(args, console: Console) -> int:
     """A kernel's instructions with the source line of each, and its static cost."""
-    from sfpu_sim import cost
-    from sfpu_sim.asm import format_instruction
-
     spec = kernel_spec(args.kernel, binary=True)          # a listing: one operand or two
     program = spec.program(args.arch)
     groups = program.row_groups
@@ -90,11 +88,6 @@ def cmd_kernel_show(args, console: Console) -> int:
 
 def cmd_trace(args, console: Console) -> int:
     """What every instruction of a kernel changes in the lanes of the given inputs."""
-    from sfpu_sim import registry
-    from sfpu_sim.cli.running import kernel_inputs
-    from sfpu_sim.display import render_trace
-    from sfpu_sim.sweeps import DevicePath, run_device
-
     chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)   # the program eval runs
     inputs = kernel_inputs(args.x, args.input_format, chosen.dest)
     path = DevicePath(args.input_format, args.output_format, chosen.dest)

@@ -15,6 +15,9 @@ from rich.table import Table
 from sfpu_sim.cli.common import on_each_chip
 from sfpu_sim.cli.options import arch_option, deprecated, values_option
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.report import study_gelu
+from sfpu_sim.report.files import json_text, output_directory
+from sfpu_sim.study import gelu_validation, results as study_report, workbench
 
 REFERENCE_MODE = "<reference values>"      # --reference given without a value
 REFERENCES = ("study", "correct")
@@ -76,8 +79,6 @@ def _mode(args) -> str:
 
 def _run(mode: str, args, options: dict, methods: list[str]) -> dict:
     """One mode's data."""
-    from sfpu_sim.study import gelu_validation, workbench
-
     rounding = not args.store_truncates
     chip = {"arch": options["arch"], "host_fma": options["host_fma"]}
     if mode == "analyze":
@@ -109,9 +110,6 @@ def cmd_study_gelu(args, console: Console) -> int:
 
 def _study(args, console: Console) -> int:
     """The modes on the host forms (``args.arch`` None) or one chip's kernels."""
-    from sfpu_sim.report.files import json_text
-    from sfpu_sim.study import workbench
-
     mode = _mode(args)
     options = _options(args)
     methods = workbench.check_methods(args.methods)
@@ -128,10 +126,6 @@ def _study(args, console: Console) -> int:
 
 
 def _write_report(args, console: Console) -> int:
-    from sfpu_sim.report import study_gelu
-    from sfpu_sim.report.files import output_directory
-    from sfpu_sim.study import results as study_report
-
     out = output_directory(args.write_report)
     model = study_report.build()
     for path in study_gelu.write(model, out):

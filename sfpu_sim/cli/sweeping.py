@@ -2,11 +2,14 @@
 kernels: :mod:`sfpu_sim.cli.binary_sweeping`; ``budget``: :mod:`sfpu_sim.cli.budgeting`)."""
 from __future__ import annotations
 
+import re
 import sys
+from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import determinism, reference, registry, report, ulp
 from sfpu_sim.cli import output
 from sfpu_sim.cli.binary_sweeping import second_operand
 from sfpu_sim.cli.common import (
@@ -16,11 +19,26 @@ from sfpu_sim.cli.common import (
     on_each_chip,
     reference_option,
     run_sweep,
+    selection,
     sweep_options,
 )
 from sfpu_sim.cli.gating import add_harness_option, harness_files
 from sfpu_sim.cli.options import chips, old_spelling, values_option
+from sfpu_sim.cli.running import kernel_inputs
+from sfpu_sim.determinism import render as determinism_render
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.fp32sweep import from_options
+from sfpu_sim.jsonio import jsonable, lane_row
+from sfpu_sim.lane_rows import Lanes
+from sfpu_sim.report import compare, model, numbers as N, study_gelu
+from sfpu_sim.report.compare import check_summary
+from sfpu_sim.report.files import RunFiles, atomic_write, json_text, output_directory, read_json
+from sfpu_sim.report.harness import csv_text
+from sfpu_sim.report.markdown import mean_over
+from sfpu_sim.report.model import file_stem
+from sfpu_sim.report.terminal import render
+from sfpu_sim.study import results as study_report
+from sfpu_sim.sweeps import DevicePath, run_kernel
 from sfpu_sim.version import __version__
 
 STDOUT = "-"
@@ -33,10 +51,6 @@ DEFAULT_OUT = "sfpu-sim-reports"
 def _csv_target(path: str | None, files):
     """The --csv path (``-``: standard output), claimed in ``files`` (a RunFiles) and its
     directory checked, before any sweep runs."""
-    from pathlib import Path
-
-    from sfpu_sim.report.files import output_directory
-
     if path is None or path == STDOUT:
         return path
     target = Path(path)
@@ -45,9 +59,6 @@ def _csv_target(path: str | None, files):
 
 
 def _write_csv(target, m: dict, result, console: Console) -> None:
-    from sfpu_sim.report.files import atomic_write
-    from sfpu_sim.report.harness import csv_text
-
     text = csv_text(m, result.arrays)
     if target == STDOUT:
         sys.stdout.write(text)
@@ -58,13 +69,8 @@ def _write_csv(target, m: dict, result, console: Console) -> None:
 
 def _claim_report(files, out, formats, args, kernel: str, arch: str, dest: str) -> None:
     """Claim the files ``report.write`` will write for one sweep."""
-    from sfpu_sim.cli.common import selection
-    from sfpu_sim.report.model import file_stem
-
     walk = None
     if args.input_format == "fp32":
-        from sfpu_sim.fp32sweep import from_options
-
         walk = from_options(args.stride, args.exhaustive, selection(args).range).as_dict()
     stem = file_stem({"kernel": kernel, "arch": arch, "dest": dest,
                       "reference_rounding": args.reference_rounding,
@@ -85,8 +91,6 @@ def _no_fp32_csv(args) -> None:
 def report_files(text: str) -> tuple[str, ...]:
     """``--files md,png,json``: the report files to write (an unknown name refused in one line
     naming ``--files``)."""
-    from sfpu_sim import report
-
     try:
         return report.parse_formats(text)
     except SfpuSimError as error:
@@ -95,10 +99,6 @@ def report_files(text: str) -> tuple[str, ...]:
 
 def cmd_report(args, console: Console) -> int:
     """Sweep a kernel on each chip and write its diagnostic reports (Markdown, PNG, JSON)."""
-    from sfpu_sim import report
-    from sfpu_sim.report.files import RunFiles, output_directory
-    from sfpu_sim.report.terminal import render
-
     formats = report_files(args.files)
     files = RunFiles(inputs=args.kernel_files)
     if args.all:
@@ -150,18 +150,12 @@ def _research_reports(out, files) -> list[tuple[str, object]]:
     """The research reports ``report --all`` also rebuilds, as (name, writer of ``out``): the
     BF16 GELU study and the determinism comparison of the hellas kernels."""
     def gelu_study():
-        from sfpu_sim.report import study_gelu
-        from sfpu_sim.study import results as study_report
-
         return study_gelu.write(study_report.build(), out)
 
     def determinism_report():
-        from sfpu_sim import determinism
-        from sfpu_sim.determinism import render
-
         model = determinism.compare(determinism.resolve(["hellas_*"]),
                                     command="sfpu-sim determinism 'hellas_*'")
-        return list(render.write(model, out, "determinism").values())
+        return list(determinism_render.write(model, out, "determinism").values())
 
     for stem, fmts in (("gelu_study", ("md", "png", "json")), ("determinism", ("md", "json"))):
         for fmt in fmts:
@@ -177,9 +171,6 @@ def _default_cell(args) -> bool:
 
 
 def _report_all(args, console: Console, formats, out, files) -> int:
-    from sfpu_sim import registry, report
-    from sfpu_sim.report.files import atomic_write
-
     chosen = chips(args)
     jobs = [(spec, chip) for spec in [*registry.specs(), *registry.chained_specs()]
             for chip in CHIPS if chip in spec.chips and chip in chosen]
@@ -212,8 +203,6 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     table = Table(title=f"{len(entries)} reports in {out}")
     for column in ("kernel", "chip", "Dst", "max ULP", "mean ULP", "exact"):
         table.add_column(column)
-    from sfpu_sim.report import numbers as N
-    from sfpu_sim.report.markdown import mean_over
 
     for m, _ in entries:
         table.add_row(m["kernel"], m["chip"], m["dest"].upper(), N.ulp(m["max_ulp"]),
@@ -227,10 +216,6 @@ def _report_all(args, console: Console, formats, out, files) -> int:
 
 def cmd_sweep(args, console: Console) -> int:
     """Sweep a kernel: the terminal view, or the JSON summary with --json."""
-    from sfpu_sim.report import model
-    from sfpu_sim.report.files import RunFiles, json_text
-    from sfpu_sim.report.terminal import render
-
     if args.csv == STDOUT and args.json:
         raise SfpuSimError("--csv - and --json both write to standard output: choose one")
     csv_target = _csv_target(args.csv, RunFiles(inputs=args.kernel_files))
@@ -241,8 +226,6 @@ def cmd_sweep(args, console: Console) -> int:
     if csv_target is not None:
         _write_csv(csv_target, m, result, console)      # on stderr under --json
     if args.json:
-        from sfpu_sim.lane_rows import Lanes
-
         summary = dict(result.summary)
         if result.arrays is not None:                 # an FP32 sweep keeps no lanes
             summary["lanes"] = Lanes.from_arrays(result.arrays).encode()
@@ -254,11 +237,6 @@ def cmd_sweep(args, console: Console) -> int:
 
 def _evaluate(args) -> dict:
     """The kernel on the given inputs: device output, reference and ULP per input."""
-    from sfpu_sim import reference, registry, ulp
-    from sfpu_sim.cli.running import kernel_inputs
-    from sfpu_sim.jsonio import jsonable, lane_row
-    from sfpu_sim.sweeps import DevicePath, run_kernel
-
     chosen = registry.for_dest(kernel_spec(args.kernel), args.dest)
     spec = chosen.spec
     inputs = kernel_inputs(args.values, args.input_format, chosen.dest)
@@ -293,9 +271,6 @@ def _evaluate(args) -> dict:
 
 def cmd_eval(args, console: Console) -> int:
     """Run a kernel on a few inputs: output, reference and ULP for each."""
-    from sfpu_sim.report import numbers as N
-    from sfpu_sim.report.files import json_text
-
     data = _evaluate(args)
     if args.json:
         sys.stdout.write(json_text(data))
@@ -321,11 +296,6 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
     """Each ITEM resolved, nothing swept yet: ``KERNEL`` (on each chip of --arch, by default
     every chip it runs on), ``KERNEL@ARCH``, or a saved ``.json`` summary -> (label, summary
     or (kernel, chip), source)."""
-    from pathlib import Path
-
-    from sfpu_sim.report.compare import check_summary
-    from sfpu_sim.report.files import read_json
-
     items = []
     for text in args.items:
         path = Path(text)
@@ -352,14 +322,6 @@ def _compare_items(args) -> list[tuple[str, object, str]]:
 def cmd_compare(args, console: Console) -> int:
     """Compare sweeps (variants, chips) or saved JSON summaries (before/after), lane by lane
     where both sides have per-lane results."""
-    import re
-    from pathlib import Path
-
-    from sfpu_sim import report
-    from sfpu_sim.lane_rows import Lanes
-    from sfpu_sim.report import compare, model
-    from sfpu_sim.report.files import RunFiles, output_directory
-
     formats = report_files(args.files)
     compare.check_stem(args.name, args.out)
     items = _compare_items(args)

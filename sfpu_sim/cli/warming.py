@@ -6,17 +6,16 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
+from sfpu_sim import registry
 from sfpu_sim.cli.common import kernel_spec
 from sfpu_sim.cli.options import arch_option, chips
+from sfpu_sim.compile_ahead import warm
+from sfpu_sim.report.files import json_text
 
 
 def cmd_warm(args, console: Console) -> int:
     """Each kernel named (default: every registered one, binary ones included) compiled on
     every device path its commands run, and run once on the Machine, into the disk caches."""
-    from sfpu_sim import registry
-    from sfpu_sim.report.files import json_text
-    from sfpu_sim.compile_ahead import warm
-
     specs = [kernel_spec(name, binary=True) for name in args.kernels] if args.kernels else \
         [*registry.specs(), *registry.binary_specs()]
     chosen = chips(args, None) if args.arch else None

@@ -33,6 +33,7 @@ import numpy as np
 
 from sfpu_sim import fma, jit, threads
 from sfpu_sim.arch import ARCHES
+from sfpu_sim.asm import decode
 from sfpu_sim.compiled import program_index, scalar
 from sfpu_sim.compiled.codegen import MULTIPLY_ADDS, NotCompiled, Translation
 from sfpu_sim.isa import cc as cc_isa
@@ -230,7 +231,6 @@ def _instructions(program, m: Machine) -> list[Instruction] | None:
         if isinstance(item, Instruction):
             out.append(item)
             continue
-        from sfpu_sim.asm import decode
         try:
             out.append(decode(int(item), m.arch))
         except IsaError:
@@ -502,7 +502,6 @@ def _run_machine(m: Machine, program, capture_at):
     m.run(instructions[:capture_at], drain=False)
     store = instructions[capture_at]
     if not isinstance(store, Instruction):
-        from sfpu_sim.asm import decode
         store = decode(int(store), m.arch)
     captured = m.read(store.vd).copy()
     m.run(instructions[capture_at:])

@@ -44,6 +44,8 @@ def unavailable() -> str | None:
     """Why the GPU engine cannot run here, or None when it can (a GPU numba-cuda drives, or
     numba's CUDA simulator)."""
     try:
+        # numba.cuda here and below, not with the module: the gpu extra (numba-cuda) may be
+        # absent, and importing it starts the CUDA driver or the simulator.
         from numba import cuda
     except Exception as error:                              # numba built without CUDA
         return f"numba's CUDA support does not import ({type(error).__name__}: {error})"

@@ -1,4 +1,4 @@
-"""``sfpu_sim.design.fit``: minimax fit, coefficient quantisation and a certified error bound.
+"""``sfpu_sim.design.api.fit``: minimax fit, coefficient quantisation and a certified error bound.
 
 Owns: reading the designer's inputs (the CLI passes its strings straight through), running
 Remez -> quantise -> certify, and the result object with its JSON form. Knows nothing of the
@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
+import ml_dtypes
 import mpmath
+import numpy as np
 
-from sfpu_sim.design import supnorm as certifier
+from sfpu_sim.design import sollya, supnorm as certifier
 from sfpu_sim.design.coefficient_formats import BadFormat, coefficient_format, to_fraction
 from sfpu_sim.design.expr import MPMATH, BadExpression, parse
 from sfpu_sim.design.interval import Interval, parse_interval
@@ -77,8 +79,6 @@ class FitResult:
 
     def bits(self) -> tuple:
         """Each coefficient's bit pattern in its own format, as ``0x...`` text."""
-        import ml_dtypes
-        import numpy as np
         out = []
         for value, fmt in zip(self.values, self.formats):
             if fmt == "fp32":
@@ -286,7 +286,6 @@ def fit(function: str | Callable, interval, *, powers=None, degree=None, parity=
         seconds["remez"] = time.perf_counter() - started - sum(seconds.values())
         _check_range(minimax, chosen_formats, problem.shift)
         if backend == "sollya":
-            from sfpu_sim.design import sollya
             coefficients = sollya.fpminimax(problem, chosen_formats)
             method, candidates = "Sollya fpminimax", ()
         else:

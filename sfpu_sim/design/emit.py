@@ -28,6 +28,8 @@ from math import gcd
 from pathlib import Path
 
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.reference.user_expressions import expression_text
+from sfpu_sim.report.files import atomic_write
 
 SCHEMES = ("horner", "estrin")
 
@@ -160,7 +162,6 @@ def _expression(result) -> str | None:
     """The expression in x a fit was given (``--reference``), which the kernel file carries as
     its ``function=``; None for a registered function."""
     # here, not at the top: the CLI's parser imports this module, the reference layer waits
-    from sfpu_sim.reference.user_expressions import expression_text
 
     return expression_text(result.function)
 
@@ -197,8 +198,6 @@ def write_kernel(result, path, name: str | None = None, scheme: str = "horner",
                  description: str | None = None) -> tuple[Path, str]:
     """Write the kernel file (atomically; never over a directory or a device). The kernel's
     name defaults to the file's stem. Returns the path and the name."""
-    from sfpu_sim.report.files import atomic_write
-
     name = kernel_name(path, name)
     atomic_write(path, kernel_source(result, name, scheme, command, final_rounding,
                                      description))

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import fnmatch
 
+from sfpu_sim import registry
 from sfpu_sim.determinism.pairs import FIRST, FP32_SAMPLE_SEED, FP32_SAMPLE_SIZE, compare_kernel
 from sfpu_sim.determinism.platforms import DIFFERENCES, PAIRS, PLATFORMS
 from sfpu_sim.errors import SfpuSimError
@@ -62,8 +63,6 @@ class DeterminismError(SfpuSimError):
 def resolve(patterns) -> list:
     """Kernel specs for names or shell patterns (``hellas_*``), in registry order, each once;
     a name or pattern that matches no registered kernel is an error."""
-    from sfpu_sim import registry
-
     if not patterns:
         raise DeterminismError("give at least one KERNEL (a name, or a pattern such as "
                                "'hellas_*')")

@@ -16,6 +16,7 @@ cross-lane kernels see their neighbours), cached per platform variant.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -103,7 +104,6 @@ class Runner:
 def _with_arch(program, arch):
     """The same instruction stream computed with another platform's arithmetic (the
     instructions are shared objects: the host Arch reuses the chip's opcode table)."""
-    import dataclasses
     return dataclasses.replace(program, arch=arch)
 
 

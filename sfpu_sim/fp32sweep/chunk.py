@@ -12,11 +12,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from sfpu_sim import formats, threads, ulp
+from sfpu_sim.arch import get_arch
+from sfpu_sim.asm import decode
+from sfpu_sim.engines import long_run_engine
 from sfpu_sim.fp32sweep import walk as walks
 from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
-from sfpu_sim.fp32sweep.tally import Partial, tally_chunk
+from sfpu_sim.fp32sweep.tally import DENORMAL_OUTPUTS, Partial, tally_chunk
+from sfpu_sim.isa.spec import Program
 from sfpu_sim.selection import Selection, regions_for
 from sfpu_sim.stage_timer import stage
+from sfpu_sim.sweeps import DevicePath, run_device
 
 CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
 
@@ -43,10 +48,6 @@ class Job:
         """The kernel program, rebuilt from its words (cached per process)."""
         program = _PROGRAMS.get(self)
         if program is None:
-            from sfpu_sim.arch import get_arch
-            from sfpu_sim.asm import decode
-            from sfpu_sim.isa.spec import Program
-
             arch = get_arch(self.arch)
             program = Program(arch, [decode(w, arch, s) for w, s in zip(self.words,
                                                                        self.sources)],
@@ -79,8 +80,6 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
     """(kernel FP32 result, device output) of FP32 input patterns through the device path,
     the kernel compiled (a chunk is one of many: compiling once pays for all of them) on the
     CPU, or on the GPU with ``engine="cuda"``."""
-    from sfpu_sim.sweeps import DevicePath, run_device
-
     run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
                      engine=engine)
     return run.kernel_fp32, run.output
@@ -114,8 +113,6 @@ def _run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
 def _denormals(partial: Partial, x, output, expected) -> None:
     """Denormal inputs walked: how many, how many give the expected pattern, which outputs
     (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed)."""
-    from sfpu_sim.fp32sweep.tally import DENORMAL_OUTPUTS
-
     denormal = formats.is_denormal(x, formats.FP32)
     out, want = output[denormal], expected[denormal]
     values, counts = np.unique(out, return_counts=True)
@@ -145,8 +142,6 @@ def _cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
 
 def job_for(spec, arch: str, dest: str, output_format: str, policy: str, walk, selection,
             worst: int) -> Job:
-    from sfpu_sim.engines import long_run_engine
-
     program = spec.program(arch)
     info = walk.as_dict()
     return Job(spec.name, spec.function, program.arch.name, tuple(program.words),

@@ -50,6 +50,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import flint
 import numba
 import numpy as np
 
@@ -97,8 +98,6 @@ def _ends(ball) -> tuple[float, float]:
 
 
 def _constants():
-    import flint
-
     saved = flint.ctx.prec
     flint.ctx.prec = 256
     try:

@@ -17,13 +17,19 @@ from __future__ import annotations
 
 import dataclasses
 from contextlib import closing
+from urllib.parse import urlsplit
+
+import numpy as np
 
 from sfpu_sim import reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep import state, summary
 from sfpu_sim.fp32sweep.tally import Partial
+from sfpu_sim.registry import KernelSpec
 from sfpu_sim.selection import EVERYTHING, Selection, region, regions_for
+from sfpu_sim.sweeps import SweepResult
+from sfpu_sim.version import __version__
 
 DEFAULT_CHUNK = 1 << 20
 SCHEDULERS = ("local", "dask")
@@ -96,9 +102,6 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     ``workers``: processes of ``scheduler="dask"``'s LocalCluster (:func:`dask_workers`).
     ``chunk``: inputs per chunk (default: :func:`default_chunk`); the summary is the same for
     any size."""
-    from sfpu_sim.registry import KernelSpec
-    from sfpu_sim.sweeps import SweepResult
-
     if not isinstance(kernel, KernelSpec):
         raise Fp32SweepError(f"sweep_fp32() takes a registered kernel "
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
@@ -182,8 +185,6 @@ def _is_tcp_address(text: str) -> bool:
     """Whether ``text`` is tcp://HOST:PORT and nothing more. Checked here, before any work:
     dask itself raises from deep inside on a missing or non-numeric port, and waits out
     CONNECT_TIMEOUT on an impossible one."""
-    from urllib.parse import urlsplit
-
     try:
         parts = urlsplit(text)
         port = parts.port                        # ValueError: not a number, or past 65535
@@ -195,15 +196,11 @@ def _is_tcp_address(text: str) -> bool:
 
 
 def fp32_kernels() -> list[str]:
-    from sfpu_sim import registry
-
     return [s.name for s in registry.specs() if s.dest == "fp32"]
 
 
 def state_key(job) -> dict:
     """Everything that decides the summary's bits (:mod:`.state`)."""
-    from sfpu_sim.version import __version__
-
     return {"tool": __version__, "code": state.code_digest(), "kernel": job.kernel,
             "arch": job.arch, "words": [f"{w:08x}" for w in job.words],
             "init_length": job.init_length, "function": job.function,
@@ -333,8 +330,6 @@ def _take(iterator, n):
 
 def _worst_values(job, partial) -> dict:
     """The exact reference (correctly rounded float64, certified) of each worst lane."""
-    import numpy as np
-
     patterns = np.array(sorted({int(x) for x in partial.worst[:, 1]}), dtype=np.uint32)
     if patterns.size == 0:
         return {}

@@ -12,10 +12,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from sfpu_sim import cost, formats, reference, ulp
+from sfpu_sim import cost, formats, reference, registry, ulp
 from sfpu_sim.fp32sweep import rounded_reference as fp32_reference
+from sfpu_sim.fp32sweep.chunk import run_device_bits
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
-from sfpu_sim.jsonio import jsonable, lane_row
+from sfpu_sim.jsonio import json_number, jsonable, lane_row
 from sfpu_sim.selection import regions_for
 from sfpu_sim.sweeps import BUCKETS, DevicePath, _listing_line, program_hash
 from sfpu_sim.version import __version__
@@ -74,8 +75,6 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
           seconds_note: str | None = None) -> dict:
     """The summary (see the module docstring). ``specials``: rows of the special inputs;
     ``worst_values``: input pattern -> the exact reference (float64) of the worst lanes."""
-    from sfpu_sim import registry
-
     spec = registry.get(job.kernel) if job.kernel in registry.names() else None
     arch = program.arch
     path = DevicePath("fp32", job.output_format, job.dest)
@@ -182,8 +181,6 @@ def _binades(rows: np.ndarray) -> list[dict]:
 def special_rows(program, job) -> list[dict]:
     """The special inputs through the device path and the reference layer, as the BF16
     sweep's ``specials`` rows."""
-    from sfpu_sim.fp32sweep.chunk import run_device_bits
-
     bits = np.array(list(SPECIAL_INPUTS.values()), dtype=np.uint32)
     _, output = run_device_bits(program, bits, job.dest, job.output_format)
     ref = job.reference().certified(bits)
@@ -204,6 +201,4 @@ def special_rows(program, job) -> list[dict]:
 
 
 def _value(bits: int, fmt: str):
-    from sfpu_sim.jsonio import json_number
-
     return json_number(formats.bits_to_float64(bits, fmt))

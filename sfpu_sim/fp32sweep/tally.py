@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 import numba
 import numpy as np
 
-from sfpu_sim import formats, jit, ulp
+from sfpu_sim import formats, jit, threads, ulp
 from sfpu_sim.selection import REGIONS
 
 EXACT = 1024                                   # distances 0..1023 counted one by one
@@ -368,8 +368,6 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     per-lane distances, -1 where a lane is not counted). The lanes are tallied in
     :data:`PARTS` parts (on the threads) whose integers are summed and maxima taken, and whose
     worst lanes are ranked again: the same Partial as one pass, whatever the thread count."""
-    from sfpu_sim import threads
-
     f = formats.FORMATS[out_format]
     low, high = selection.range if selection.range is not None else (-math.inf, math.inf)
     names = [r.name for r in regions]

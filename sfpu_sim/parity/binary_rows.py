@@ -26,6 +26,7 @@ import numpy as np
 from sfpu_sim import formats, registry, threads, ulp
 from sfpu_sim.binary_device import PAIRS_PER_RUN, run_binary_device
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 
@@ -92,8 +93,6 @@ RUN_BYTES = 400 << 20
 
 def _width() -> int:
     """Runs side by side: one per thread, as many as the cap holds."""
-    from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
-
     return max(1, min(threads.threads(), (MEMORY_CAP - PROCESS_BYTES) // RUN_BYTES))
 
 

@@ -37,7 +37,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
+from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.parity import cells, device_table
 
 MEASURED_ARCH = "wormhole"
 # helpers/format_config.py DataFormat member names (values are objects: names only in YAML).
@@ -112,8 +116,6 @@ class BudgetFile:
 # Reading ----------------------------------------------------------------------------------
 
 def _refuse_duplicate_keys(node, where: str) -> None:
-    import yaml
-
     if isinstance(node, yaml.MappingNode):
         seen = set()
         for key, value in node.value:
@@ -204,8 +206,6 @@ def _row(op: str, node, value, path: Path, lines: list[str]) -> Row:
 def read(path) -> BudgetFile:
     """A budget file, checked by the harness reader's rules (module docstring). Op names are
     not checked against ``MathOperation`` (its members are not carried here)."""
-    import yaml
-
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -389,8 +389,6 @@ class RowCheck:
 
 
 def _labels_by_key(labels) -> dict[str, list[str]]:
-    from sfpu_sim import ops
-
     by_key: dict[str, list[str]] = {}
     for label in labels:
         by_key.setdefault(ops.Op(label, "").key, []).append(label)
@@ -425,9 +423,6 @@ def _why_not(row: Row, labels: list[str], unmodelled: dict, explicit: bool,
 def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
     """Each row of ``budget`` with the cells it gates that sfpu-sim models (the harness's
     resolution: most specific row, unkeyed ULP rows only on Wormhole unless ``explicit``)."""
-    from sfpu_sim import ops
-    from sfpu_sim.parity import device_table
-
     modelled, unmodelled = ops.ops(), ops.unmodelled_rows()
     by_key = _labels_by_key(device_table.read())
     checks = []
@@ -468,9 +463,6 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
     with the row's ``near_zero_atol`` floor read at its ``max_ulp``): the figure outside the
     floor where the row has one. A cell with lanes disagreeing about being finite has no
     figure (None): the harness may excuse such lanes, which is not modelled."""
-    from sfpu_sim import ops
-    from sfpu_sim.parity import cells
-
     modelled = ops.ops()
     checks = plan(budget, chips, explicit)
     for item in checks:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sfpu_sim import formats, registry, ulp
+from sfpu_sim.fp32sweep.walk import KEY_MAX_FINITE, _bits_of_key
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -139,8 +140,6 @@ def harness_fp32_walk() -> np.ndarray:
     structured.py): the table's FP32 figures of Erf (53,672), Softplus (995,553,332) and GELU's
     LUT (1,956,491,196), 0-cell rows of kernels read at their source, come out of this walk
     exactly and not out of that one."""
-    from sfpu_sim.fp32sweep.walk import KEY_MAX_FINITE, _bits_of_key
-
     low = -KEY_MAX_FINITE - 1                                       # the key of -inf
     count = min(1 << 16, (2 * (KEY_MAX_FINITE + 1)) // HARNESS_FP32_STRIDE + 1)
     bits = _bits_of_key(low + np.arange(count, dtype=np.int64) * HARNESS_FP32_STRIDE)

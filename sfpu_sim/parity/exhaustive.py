@@ -31,6 +31,7 @@ from contextlib import closing
 import numpy as np
 
 from sfpu_sim import ops, registry, threads
+from sfpu_sim.fp32sweep.rounded_reference import SUPPORTED, Fp32Reference
 from sfpu_sim.fp32sweep.run import local_concurrency
 from sfpu_sim.fp32sweep.walk import Exhaustive
 from sfpu_sim.parity import cells, device_table, predict
@@ -49,8 +50,6 @@ def label(value_range) -> str:
 def _fast_golden(op, out_fmt: str, dest: str):
     """The FP32 sweep's proven reference as the golden, where it is the golden (module
     docstring), else None."""
-    from sfpu_sim.fp32sweep.rounded_reference import SUPPORTED, Fp32Reference
-
     if op.golden != "rne_fp32" or op.function not in SUPPORTED or dest != "Yes" or \
             out_fmt != "fp32":
         return None

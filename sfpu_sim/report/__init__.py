@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sfpu_sim.report import compare, files, markdown, model
+from sfpu_sim.report import compare, files, markdown, model, plots
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, output_directory
 
@@ -45,7 +45,6 @@ def write(result, out_dir, formats=FORMATS, stem: str | None = None):
     if "json" in formats:
         payloads["json"] = json_text(m)
     if "png" in formats:
-        from sfpu_sim.report import plots
         payloads["png"] = (plots.sweep_png(m, result.arrays) if result.arrays is not None
                            else plots.fp32_png(m))          # an FP32 sweep keeps no lanes
     if "md" in formats:
@@ -62,7 +61,6 @@ def write_comparison(c: dict, out_dir, formats=FORMATS, stem: str = "comparison"
     if "json" in formats:
         written["json"] = atomic_write(directory / f"{stem}.json", json_text(c))
     if "png" in formats:
-        from sfpu_sim.report import plots
         written["png"] = atomic_write(directory / f"{stem}.png", plots.compare_png(c))
     if "md" in formats:
         text = compare.render(c)

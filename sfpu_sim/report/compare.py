@@ -17,8 +17,10 @@ A@blackhole against B@blackhole: no change column mixes a chip change with a ker
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 
+from sfpu_sim import lane_rows as lane_records
 from sfpu_sim.formats import FORMATS
 from sfpu_sim.jsonio import jsonable
 from sfpu_sim.report import model as report_model
@@ -67,8 +69,6 @@ def check_summary(data: dict, source: str) -> dict:
 
 def check_stem(name: str | None, out) -> None:
     """``--name``, the file name stem of a comparison's files: they stay in --out."""
-    import os
-
     separators = {"/", os.sep, os.altsep} - {None}
     if name is not None and (not name.strip() or ".." in name or "\0" in name
                              or any(sep in name for sep in separators)):
@@ -123,8 +123,6 @@ def pairs(keys: list[tuple[str, str]]) -> list[tuple[int, int, str]]:
 def build(items: list[tuple]) -> dict:
     """The comparison of ``items``: (label, sweep model or saved summary, source[, lanes]),
     ``lanes`` a :class:`~sfpu_sim.lane_rows.Lanes` or None."""
-    from sfpu_sim import lane_rows as lane_records
-
     models = [(item[0], report_model.from_summary(item[1]), item[2]) for item in items]
     records = [item[3] if len(item) > 3 else None for item in items]
     labels = [label for label, _, _ in models]

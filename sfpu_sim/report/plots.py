@@ -16,7 +16,9 @@ Deterministic bytes: fixed size and dpi, no timestamp, no software tag in the PN
 """
 from __future__ import annotations
 
+import functools
 import io
+import textwrap
 
 import numpy as np
 
@@ -33,6 +35,8 @@ COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:b
 
 
 def _figure(size=SIZE):
+    # matplotlib is imported on the first plot, not with the module: it takes 0.4 s, and most
+    # commands that import the report layer write no PNG.
     import matplotlib
     matplotlib.use("Agg", force=False)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -52,8 +56,6 @@ def _png(figure) -> bytes:
 def _quiet(render):
     """Run a figure function with numpy's overflow warnings off: matplotlib's symlog scale
     overflows computing ticks for data near FP32's range, harmlessly."""
-    import functools
-
     @functools.wraps(render)
     def quiet(*args, **kwargs):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -64,7 +66,7 @@ def _quiet(render):
 def _log_labels(axis) -> None:
     """Plain-text labels on a log or symlog axis (the default ones go through mathtext, which
     costs a parser run per label)."""
-    from matplotlib.ticker import FuncFormatter, NullFormatter
+    from matplotlib.ticker import FuncFormatter, NullFormatter      # see _figure
 
     axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     axis.set_minor_formatter(NullFormatter())
@@ -329,7 +331,6 @@ def fp32_png(m: dict) -> bytes:
 
 
 def _wrap(text: str, width: int = 44) -> list[str]:
-    import textwrap
     return textwrap.wrap(text, width, subsequent_indent="  ") or [""]
 
 

@@ -38,8 +38,10 @@ import statistics
 
 import mpmath
 
+from sfpu_sim.asm import format_instruction
 from sfpu_sim.isa import exact
 from sfpu_sim.isa.exact_rules import KINDS
+from sfpu_sim.jsonio import jsonable
 
 DIGITS = 20
 
@@ -83,8 +85,6 @@ def _where(step) -> dict:
 
 
 def step_json(step, on_path: bool) -> dict:
-    from sfpu_sim.asm import format_instruction
-
     return {**_where(step), "text": format_instruction(step.instruction), "kind": step.kind,
             "register": step.register, "device_bits": f"{step.device_bits:#010x}",
             "device": float(step.device), "shadow": decimal(step.shadow),
@@ -142,8 +142,6 @@ def row_json(row) -> dict:
 
 
 def located_json(located) -> dict:
-    from sfpu_sim.jsonio import jsonable
-
     return jsonable({
         "kernel": located.kernel, "function": located.function, "arch": located.arch,
         "dest": located.dest, "selection": located.selection, "definitions": DEFINITIONS,

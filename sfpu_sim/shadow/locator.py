@@ -38,13 +38,15 @@ import mpmath
 import numpy as np
 from mpmath import mpf
 
-from sfpu_sim import formats, reference, ulp
+from sfpu_sim import formats, reference, registry, ulp
 from sfpu_sim.arch import get_arch
+from sfpu_sim.asm import format_instruction
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.isa import exact
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.shadow.json_form import located_json
 from sfpu_sim.shadow.recording import LaneStep, RecordingMachine, shadow_lanes
+from sfpu_sim.sweeps import DevicePath, run_device, sweep
 
 MAX_LANES = 1000
 CANCELLATION_BITS = 1.0        # a cancellation is reported when it loses at least one bit,
@@ -269,8 +271,6 @@ class Located:
     lanes: list[LaneReport]
 
     def instructions(self) -> list[InstructionRow]:
-        from sfpu_sim.asm import format_instruction
-
         rows: dict[int, InstructionRow] = {}
         for lane in self.lanes:
             for step in lane.steps:
@@ -313,8 +313,6 @@ def worst_inputs(spec, arch: str, count: int, dest: str | None = None, progress=
     """The ``count`` BF16 inputs of largest device ULP over all 65,536 (or those in
     ``selection``, a :class:`~sfpu_sim.selection.Selection`), as the sweep measures them (daz
     population, rne reference, daz-index), largest first, ties in input order."""
-    from sfpu_sim.sweeps import sweep
-
     result = sweep(spec, arch, dest=dest, progress=progress,
                    **({} if selection is None else {"selection": selection}))
     arrays = result.arrays
@@ -348,9 +346,6 @@ def locate(kernel, arch: str, *, inputs=None, worst: int | None = None,
     ``worst`` N inputs (in ``selection``, a :class:`~sfpu_sim.selection.Selection`, if
     given), with the exact shadow beside the device; see the module docstring for what is
     measured."""
-    from sfpu_sim import registry
-    from sfpu_sim.sweeps import DevicePath, run_device
-
     spec = registry.get(kernel) if isinstance(kernel, str) else kernel
     arch = get_arch(arch).name
     if (inputs is None) == (worst is None):

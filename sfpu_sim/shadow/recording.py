@@ -19,6 +19,7 @@ import numpy as np
 from mpmath import mpf
 
 from sfpu_sim import formats
+from sfpu_sim.asm import decode
 from sfpu_sim.isa import exact
 from sfpu_sim.isa import lut as lut_isa
 from sfpu_sim.isa.exact import Sign, Twin, fp32_value
@@ -97,7 +98,6 @@ class RecordingMachine(Machine):
 
     def step(self, instruction) -> None:
         if not isinstance(instruction, Instruction):
-            from sfpu_sim.asm import decode
             instruction = decode(int(instruction), self.arch)
         probe = PROBES.get(instruction.mnemonic)
         probed = probe(self, instruction) if probe else None

@@ -35,6 +35,7 @@ from typing import Callable
 
 import numpy as np
 
+from sfpu_sim import reference
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.study.binary32 import Binary32
 from sfpu_sim.study.binary32 import literal as f
@@ -391,8 +392,6 @@ def glibc_erff(arguments: np.ndarray) -> np.ndarray:
     """glibc's ``erff`` at binary32 ``arguments``: the correctly rounded erf (certified by
     :mod:`sfpu_sim.reference`), except where glibc is known to differ (the table above).
     Deterministic on every platform, unlike calling the C library."""
-    from sfpu_sim import reference
-
     bits = np.ascontiguousarray(arguments, dtype=np.float32).view(np.uint32)
     result = reference.reference("erf", bits, "rne", input_format="fp32", output_format="fp32",
                                  daz=False, ftz=False).bits.astype(np.uint32)

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from functools import cache
 
+import mpmath
 import numpy as np
 
 from sfpu_sim import formats, reference
 from sfpu_sim.study import gelu_backward, gelu_methods, scoring, workbench
 from sfpu_sim.study.binary32 import Binary32, literal
+from sfpu_sim.sweeps import DevicePath, run_device
 
 __all__ = ["ADVERSARIAL_POINTS", "DERIVATIVE_POINTS", "MAX_ALLOWED_ULP", "SPLINE_POINTS",
            "derivative", "g4_outputs", "gelu_minimum", "regression", "verify_knots"]
@@ -52,8 +54,6 @@ HISTORY_R2_WITHOUT_MINUS_3 = 14.2
 @cache
 def gelu_minimum() -> float:
     """Where GELU' = Phi + x phi crosses zero (the minimum of GELU), to double precision."""
-    import mpmath
-
     with mpmath.workdps(40):
         root = mpmath.findroot(lambda x: mpmath.ncdf(x) + x * mpmath.npdf(x), -0.75)
     return float(root)
@@ -113,6 +113,8 @@ def regression(methods=None, *, reference: str = "study", arch=None, host_fma: b
 
 @cache
 def _g4_program(arch: str, rounding: bool):
+    # The kernels package (beside sfpu_sim) registers kernels through sfpu_sim's registry and
+    # DSL; it is imported when a study runs, not when this module loads.
     from kernels.gelu_study import derivative_program
     return derivative_program(arch, rounding)
 
@@ -127,7 +129,6 @@ def g4_outputs(inputs=scoring.INPUTS, *, arch=None, host_fma: bool = True,
         fp32 = gelu_backward.G4.body(ar.input(inputs), ar)
         return formats.fp32_to_bf16_rne(formats.fp32_to_bits(fp32))
     workbench.check_arch(arch)
-    from sfpu_sim.sweeps import DevicePath, run_device
     return run_device(_g4_program(arch, rounding), inputs, DevicePath()).output
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from sfpu_sim import ulp
 from sfpu_sim.study import gelu_methods, scoring, workbench
+from sfpu_sim.sweeps import DevicePath, run_device
 from sfpu_sim.version import __version__
 
 __all__ = ["build", "PUBLISHED", "SOURCES", "COLUMNS", "mean_as_printed", "published_figures"]
@@ -341,8 +342,6 @@ def _fp32_agreement(host: dict, device: dict, device_fp32: dict) -> dict:
 
 def build() -> dict:
     """The report model, every method (every table computed; about a minute on two cores)."""
-    from sfpu_sim.sweeps import DevicePath, run_device
-
     ids = workbench.check_methods(None)
     host = workbench.all_outputs(ids)
     host_no_fma = workbench.all_outputs(ids, host_fma=False)

@@ -21,10 +21,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from sfpu_sim import formats
+from sfpu_sim import formats, registry
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.study import gelu_methods, scoring
 from sfpu_sim.study.binary32 import Binary32, literal
+from sfpu_sim.sweeps import DevicePath, run_device
 
 __all__ = ["analyze", "all_outputs", "table", "diagnose", "reference_values", "saturation",
            "calibrate", "outputs", "host_fp32", "device_fp32", "parse_points", "check_methods",
@@ -113,8 +114,7 @@ def parse_points(texts) -> np.ndarray:
 def _program(method_id: str, arch: str, rounding: bool = True):
     """The registered ``gelu_study_*`` kernel (``rounding=False``: its unregistered variant
     without the final rounding)."""
-    from kernels.gelu_study import kernel_name, program
-    from sfpu_sim import registry
+    from kernels.gelu_study import kernel_name, program    # see gelu_validation._g4_program
 
     if rounding:
         return registry.get(kernel_name(method_id)).program(arch)
@@ -137,7 +137,6 @@ def outputs(method_id: str, inputs=scoring.INPUTS, *, arch=None, host_fma: bool 
     if arch is None:
         return formats.fp32_to_bf16_rne(formats.fp32_to_bits(host_fp32(method_id, inputs,
                                                                          host_fma)))
-    from sfpu_sim.sweeps import DevicePath, run_device
     gelu_methods.method(method_id)
     return run_device(_program(method_id, arch, rounding), inputs, DevicePath()).output
 
@@ -146,7 +145,6 @@ def device_fp32(method_id: str, inputs, arch: str) -> np.ndarray:
     """The kernel's FP32 result before its final rounding (the LReg the store of the variant
     without ``float_to_fp16b`` stores), as uint32 patterns."""
     check_arch(arch)
-    from sfpu_sim.sweeps import DevicePath, run_device
     return run_device(_program(method_id, arch, False), _bf16(inputs), DevicePath()).kernel_fp32
 
 
