@@ -97,11 +97,13 @@ def test_sfpmad_one_definition_both_engines(arch):
 
 
 def test_the_import_scan_finds_every_import_the_parser_finds():
-    """Cache keys hash the files a definition imports (lanewise.imported_files), found by a
-    pattern over each file's text: in every package module it must find at least what
+    """Cache keys hash the files a definition imports (import_closure.imported_files), found by
+    a pattern over each file's text: in every package module it must find at least what
     Python's own parser finds (a docstring line reading like an import may add more)."""
     import ast
     from pathlib import Path
+
+    from sfpu_sim import import_closure
 
     package = Path(lanewise.__file__).resolve().parent.parent
     for path in sorted(package.rglob("*.py")):
@@ -112,4 +114,4 @@ def test_the_import_scan_finds_every_import_the_parser_finds():
             elif isinstance(node, ast.Import):
                 parsed |= {alias.name for alias in node.names}
         parsed = {name for name in parsed if name.startswith("sfpu_sim")}
-        assert parsed <= set(lanewise._imports_of(path)), path
+        assert parsed <= set(import_closure._imports_of(path)), path

@@ -8,6 +8,7 @@ Report" (tenstorrent/tt-metal tests/ttnn/unit_tests/gtests/TANH_ULP_DIAGNOSTIC_R
 from __future__ import annotations
 
 import copy
+import functools
 import io
 import json
 import os
@@ -18,7 +19,7 @@ import pytest
 from rich.console import Console
 
 from sfpu_sim import registry, report
-from sfpu_sim.report import budget, compare, harness, markdown, model, terminal
+from sfpu_sim.report import budget, compare, harness, markdown, model, plots, terminal
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, read_json
 from sfpu_sim.sweeps import sweep
@@ -87,11 +88,15 @@ def truncated_model(truncated):
 
 @pytest.fixture(scope="module")
 def written(truncated, tmp_path_factory):
-    """The report files written twice, into two directories."""
+    """The report files written twice, into two directories, each figure drawn (two empty
+    figure caches)."""
     first = tmp_path_factory.mktemp("first")
     second = tmp_path_factory.mktemp("second")
-    _, a = report.write(truncated, first)
-    _, b = report.write(truncated, second)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SFPU_SIM_CACHE", str(tmp_path_factory.mktemp("cache_a")))
+        _, a = report.write(truncated, first)
+        patch.setenv("SFPU_SIM_CACHE", str(tmp_path_factory.mktemp("cache_b")))
+        _, b = report.write(truncated, second)
     return a, b
 
 
@@ -247,6 +252,62 @@ def test_png_has_no_timestamp_or_software_tag(written):
     data = written[0]["png"].read_bytes()
     assert data.startswith(b"\x89PNG")
     assert b"Software" not in data and b"Creation Time" not in data
+
+
+def _counting(monkeypatch, name: str) -> list:
+    """Count the drawings of plots.<name> (the figure cache keys on the drawing's name)."""
+    drawn, original = [], getattr(plots, name)
+
+    @functools.wraps(original)
+    def counted(*args):
+        drawn.append(1)
+        return original(*args)
+    monkeypatch.setattr(plots, name, counted)
+    return drawn
+
+
+def test_an_unchanged_figure_is_drawn_once_and_read_back(truncated, written, tmp_path,
+                                                         monkeypatch):
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path / "cache"))
+    drawn = _counting(monkeypatch, "sweep_png")
+    _, first = report.write(truncated, tmp_path / "a")
+    _, second = report.write(truncated, tmp_path / "b")
+    assert len(drawn) == 1
+    assert first["png"].read_bytes() == second["png"].read_bytes() == \
+        written[0]["png"].read_bytes()
+    other = sweep(registry.get("tanh"), "wormhole", reference_rounding="truncate")
+    report.write(other, tmp_path / "c")                 # another model: drawn
+    assert len(drawn) == 2
+
+
+def test_a_damaged_figure_in_the_cache_is_drawn_again(truncated, written, tmp_path,
+                                                      monkeypatch):
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path / "cache"))
+    drawn = _counting(monkeypatch, "sweep_png")
+    report.write(truncated, tmp_path / "a")
+    (kept,) = (tmp_path / "cache" / "figures").glob("*.png")
+    kept.write_bytes(kept.read_bytes()[:-1])            # a write cut short
+    _, again = report.write(truncated, tmp_path / "b")
+    assert len(drawn) == 2
+    assert again["png"].read_bytes() == kept.read_bytes() == written[0]["png"].read_bytes()
+
+
+def test_a_cache_that_cannot_be_written_still_gives_the_figure(truncated, written, tmp_path,
+                                                               monkeypatch):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(blocker))
+    _, files = report.write(truncated, tmp_path / "a")
+    assert files["png"].read_bytes() == written[0]["png"].read_bytes()
+
+
+def test_figures_are_drawn_in_the_default_style_whatever_the_rc_says(truncated_model,
+                                                                     truncated):
+    import matplotlib
+
+    plain = plots.sweep_png(truncated_model, truncated.arrays)
+    with matplotlib.rc_context({"lines.linewidth": 7, "font.size": 3}):
+        assert plots.sweep_png(truncated_model, truncated.arrays) == plain
 
 
 def test_json_is_strict_and_holds_the_summary(written, truncated):

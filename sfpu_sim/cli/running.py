@@ -7,7 +7,7 @@ import math
 import platform
 import warnings
 from fractions import Fraction
-from importlib.metadata import version
+from importlib import metadata
 
 import numpy as np
 from rich.console import Console
@@ -38,7 +38,7 @@ from sfpu_sim.version import __version__
 def _versions() -> dict[str, str]:
     packages = ("numpy", "numba", "ml_dtypes", "mpmath", "bitstring", "rich")
     return {"sfpu-sim": __version__, "python": platform.python_version(),
-            **{name: version(name) for name in packages}}
+            **{name: metadata.version(name) for name in packages}}
 
 
 def cmd_info(args, console: Console) -> int:

@@ -31,6 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.tally import Partial
 
@@ -63,9 +64,7 @@ def code_digest() -> str:
 
 def directory() -> Path:
     """``$SFPU_SIM_CACHE/fp32-sweeps``, else ``~/.cache/sfpu-sim/fp32-sweeps``."""
-    root = os.environ.get("SFPU_SIM_CACHE")
-    base = Path(root) if root else Path.home() / ".cache" / "sfpu-sim"
-    return base / "fp32-sweeps"
+    return user_cache("fp32-sweeps")
 
 
 def key_digest(key: dict) -> str:

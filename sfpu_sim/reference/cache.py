@@ -27,6 +27,7 @@ import mpmath
 import numpy as np
 
 from sfpu_sim import formats, version
+from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.certify import Certified, evaluate
 from sfpu_sim.reference.core import (
@@ -60,12 +61,7 @@ class _Damaged(Exception):
 def cache_directory(cache_dir=None) -> Path:
     """Where tables live: ``cache_dir`` if given, else ``$SFPU_SIM_CACHE/references``, else
     ``~/.cache/sfpu-sim/references``."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    root = os.environ.get("SFPU_SIM_CACHE")
-    if root:
-        return Path(root) / "references"
-    return Path.home() / ".cache" / "sfpu-sim" / "references"
+    return Path(cache_dir) if cache_dir is not None else user_cache("references")
 
 
 def key_on_values(function: Function) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sfpu_sim.report import compare, files, markdown, model, plots
+from sfpu_sim.report import compare, figure_cache, files, markdown, model, plots
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report.files import ReportError, atomic_write, json_text, output_directory
 
@@ -45,8 +45,9 @@ def write(result, out_dir, formats=FORMATS, stem: str | None = None):
     if "json" in formats:
         payloads["json"] = json_text(m)
     if "png" in formats:
-        payloads["png"] = (plots.sweep_png(m, result.arrays) if result.arrays is not None
-                           else plots.fp32_png(m))          # an FP32 sweep keeps no lanes
+        payloads["png"] = (figure_cache.drawn(plots.sweep_png, m, result.arrays)
+                           if result.arrays is not None                 # an FP32 sweep
+                           else figure_cache.drawn(plots.fp32_png, m))  # keeps no lanes
     if "md" in formats:
         payloads["md"] = markdown.render(m, f"{stem}.png" if "png" in formats else None)
     written = {fmt: atomic_write(directory / f"{stem}.{fmt}", data)

@@ -54,11 +54,15 @@ def _png(figure) -> bytes:
 
 
 def _quiet(render):
-    """Run a figure function with numpy's overflow warnings off: matplotlib's symlog scale
-    overflows computing ticks for data near FP32's range, harmlessly."""
+    """Run a figure function in matplotlib's default style, whatever a ``matplotlibrc`` says
+    (one in the working directory would change the bytes), with numpy's overflow warnings off:
+    matplotlib's symlog scale overflows computing ticks for data near FP32's range, harmlessly."""
     @functools.wraps(render)
     def quiet(*args, **kwargs):
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        from matplotlib import style                                    # see _figure
+
+        with style.context("default"), \
+                np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             return render(*args, **kwargs)
     return quiet
 
