@@ -21,16 +21,15 @@ def _percentiles(values: np.ndarray, quantiles: tuple[int, ...]) -> list:
     lanes); anything else is partitioned once for all ranks."""
     if values.size == 0:
         return [None] * len(quantiles)
-    n = values.size
-    ranks = np.ceil((n - 1) * np.true_divide(quantiles, 100)).astype(np.intp)
-    if np.issubdtype(values.dtype, np.integer):
-        low, high = int(values.min()), int(values.max())
-        if low >= 0 and high < 4 * n + 1024:
-            cumulative = np.cumsum(np.bincount(values, minlength=high + 1))
-            found = np.searchsorted(cumulative, ranks + 1)
-            return [values.dtype.type(v).item() for v in found]
     if not np.issubdtype(values.dtype, np.integer):
         return [np.percentile(values, q, method="higher").item() for q in quantiles]
+    n = values.size
+    ranks = np.ceil((n - 1) * np.true_divide(quantiles, 100)).astype(np.intp)
+    low, high = int(values.min()), int(values.max())
+    if low >= 0 and high < 4 * n + 1024:
+        cumulative = np.cumsum(np.bincount(values, minlength=high + 1))
+        found = np.searchsorted(cumulative, ranks + 1)
+        return [values.dtype.type(v).item() for v in found]
     ordered = np.partition(values, ranks)
     return [ordered[k].item() for k in ranks]
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -25,7 +23,7 @@ import numpy as np
 
 from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.report import plots
-from sfpu_sim.report.files import json_text
+from sfpu_sim.report.files import ReportError, atomic_write, json_text
 from sfpu_sim.import_closure import imported_files
 
 PNG_START = b"\x89PNG\r\n\x1a\n"
@@ -71,16 +69,6 @@ def _renderer() -> str:
 def _keep(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                             suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        atomic_write(path, data)
+    except (OSError, ReportError):          # the figure is drawn again next time
+        pass
