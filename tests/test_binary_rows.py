@@ -6,22 +6,37 @@ cells under slow (the table's device figure, sampled, is 0 for Float16_b and 4 f
 """
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from sfpu_sim import registry, ulp
+from sfpu_sim.binary_device import run_binary_device
+from sfpu_sim.cli import main
+from sfpu_sim.parity import binary_rows, device_table
+from sfpu_sim.parity import budget_file as bf
 from sfpu_sim.parity.binary_rows import (
     BINARY_ROWS,
+    EQ_NE_PAIRS,
+    FORMAT_DEFAULT,
+    ORDER_PAIRS,
     BinaryRowError,
+    _scored,
     domain_patterns,
     exhaustive_cell,
 )
+from sfpu_sim.reference.binary_functions import binary_reference
+from sfpu_sim.sweeps import DevicePath
 
 
 def test_binary_row_domains_hold_every_normal_value_of_the_intervals():
     sizes = {fmt: [domain_patterns(d, fmt).size for d in
                    (((-1.0, 1.0),), ((-2.0, 2.0),), ((-10.0, -0.1), (0.1, 10.0)))]
              for fmt in ("bf16", "fp16")}
-    assert sizes == {"bf16": [32258, 32514, 1704], "fp16": [28674, 30722, 13620]}
+    assert sizes == {"bf16": [32258, 32514, 1704], "fp16": [28674, 30722, 13622]}
     one_to_two = domain_patterns(((1.0, 2.0),), "bf16")
     assert (one_to_two[0], one_to_two[-1], one_to_two.size) == (0x3F80, 0x4000, 129)
     assert not np.isin(domain_patterns(((-1.0, 1.0),), "bf16"), [0x0000, 0x8000, 0x0001]).any()
@@ -72,7 +87,9 @@ def test_binary_row_refusals():
     with pytest.raises(BinaryRowError, match="bf16 or fp16"):
         exhaustive_cell("SfpuElwadd", "fp32", "Yes", "wormhole")
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
-                                "SfpuElwdiv"}
+                                "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin", "SfpuElwEq",
+                                "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
+                                "SfpuElwGe"}
 
 
 # The full domains (55.4 M BF16 pairs; 418.4 M Float16 pairs). The only 1-step lanes in
@@ -99,3 +116,165 @@ def test_binary_row_div_float16_loses_half_a_bf16_step():
         assert (cell.max_ulp, cell.lanes) == (4, 1025 * 1025)
         assert cell.worst == {"x_bits": "0x3c04", "y_bits": "0x3c00", "output_bits": "0x3c00",
                               "golden_bits": "0x3c04"}
+
+
+# The rows, their stimuli and the table's figures ---------------------------------------------
+
+def test_shared_table_rows_give_each_op_its_own_cells():
+    """``SfpuElwsub/rsub`` reads "1 (sub) 0 (rsub)" and "1/0": each op its figure; a shared
+    ``SfpuElwEq/Ge/Gt/Le/Lt/Ne`` row gives all six the same cells; a note in parentheses goes."""
+    table = device_table.read_binary()
+    assert [c.max_ulp for c in table["SfpuElwsub"]] == [1, 1, 0, 0, None, 0]
+    assert [c.max_ulp for c in table["SfpuElwrsub"]] == [1, 0, 0, 0, None, 0]
+    assert {op for op in table if op.startswith("SfpuElw") and len(op) == 9} == {
+        "SfpuElwEq", "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt", "SfpuElwGe"}
+    assert [c.max_ulp for c in table["SfpuElwmul"]] == [1, 1, None, None, None, 0]
+    assert table["SfpuXlogy"][0].text.startswith("tolerance atol 0.6")
+    assert {"SfpuBinaryMax", "SfpuBinaryMin", "SfpuBinaryFmod", "SfpuBinaryRemainder",
+            "SfpuIsclose", "SfpuMask"} <= set(table)
+
+
+def test_the_comparisons_crafted_pairs_are_the_drivers():
+    """_eq_ne_stimuli_specs: a = 1 + j % 8, b = a + (j % 2); the parity of j follows j % 8.
+    _comparison_stimuli_specs: b = a + (0, 1, -1)[j % 3]; a 256-lane face holds all 24."""
+    assert EQ_NE_PAIRS == ((1, 1), (2, 3), (3, 3), (4, 5), (5, 5), (6, 7), (7, 7), (8, 9))
+    j = np.arange(256)
+    a = 1 + j % 8
+    assert set(zip(a, a + np.array([0, 1, -1])[j % 3])) == set(ORDER_PAIRS)
+    assert len(ORDER_PAIRS) == 24
+
+
+def test_every_comparison_cell_is_exact_on_the_drivers_pairs():
+    for name in ("Eq", "Ne", "Lt", "Le", "Gt", "Ge"):
+        for fmt in ("bf16", "fp16"):
+            for dest in ("No", "Yes"):
+                for arch in ("wormhole", "blackhole"):
+                    cell = exhaustive_cell(f"SfpuElw{name}", fmt, dest, arch)
+                    assert (cell.max_ulp, cell.lanes, cell.nonfinite, cell.exact) == \
+                        (0, 8 if name in ("Eq", "Ne") else 24, 0, True)
+
+
+def test_max_min_cells_over_the_format_default_are_exact():
+    """uniform(0.1, 1.1), bounds rounded to the format: 449 BF16 patterns from 0x3dcd (0.1
+    rounds up) to 0x3f8d (1.1 rounds up to 1.1015625), 449**2 pairs; in Float16 0.1 rounds down
+    to 0x2e66, below 0.1, and is in."""
+    bf16 = domain_patterns(FORMAT_DEFAULT, "bf16")
+    assert (bf16.size, hex(bf16[0]), hex(bf16[-1])) == (449, "0x3dcd", "0x3f8d")
+    fp16 = domain_patterns(FORMAT_DEFAULT, "fp16")
+    assert (fp16.size, hex(fp16[0]), hex(fp16[-1])) == (3585, "0x2e66", "0x3c66")
+    for row in ("SfpuBinaryMax", "SfpuBinaryMin"):
+        for dest in ("No", "Yes"):
+            for arch in ("wormhole", "blackhole"):
+                cell = exhaustive_cell(row, "bf16", dest, arch)
+                assert (cell.max_ulp, cell.lanes, cell.exact) == (0, 449 ** 2, False)
+
+
+def test_only_lanes_whose_bits_differ_are_ranked_and_the_rest_count_as_zero():
+    """The shortcut in the scoring gives what ranking every lane gives: NaN goldens and
+    NaN outputs uncounted, infinities that agree counted at 0, truncations at 1."""
+    program = registry.get("binary_add_2026_09").program("wormhole")
+    path = DevicePath("bf16", "bf16", "bf16")
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.integers(0, 1 << 16, 20000),
+                        [0x7FC0, 0x3F80, 0x7F80, 0x7F80, 0xFF80, 0x0001]]).astype(np.uint16)
+    y = np.concatenate([rng.integers(0, 1 << 16, 20000),
+                        [0x3F80, 0x7FC1, 0x3F80, 0xFF80, 0x3F80, 0x8000]]).astype(np.uint16)
+    top, pair, _, counted, nonfinite = _scored("add", program, path, x, y)
+    output = run_binary_device(program, x, y, path, engine="compiled").output
+    gold, _ = binary_reference("add", x, y, "rne")
+    full = ulp.distance(gold, output, "daz-index", fmt="bf16", flush_subnormals=True)
+    ranked = np.where(full.counted, full.distance, -1)
+    assert (top, counted) == (int(ranked.max()), int(full.counted.sum()))
+    assert nonfinite == int((full.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum())
+    assert pair["x_bits"] == f"{int(x[np.argmax(ranked)]):#06x}"
+    assert (counted, nonfinite) == (19829, 0)
+
+
+def test_a_cell_is_kept_and_read_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
+    first = binary_rows.cell("SfpuBinaryMax", "bf16", "No", "wormhole")
+    files = list((tmp_path / "binary-cells").glob("*.json"))
+    assert len(files) == 1 and first == exhaustive_cell("SfpuBinaryMax", "bf16", "No",
+                                                        "wormhole")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("computed again")
+    monkeypatch.setattr(binary_rows, "exhaustive_cell", refuse)
+    assert binary_rows.cell("SfpuBinaryMax", "bf16", "No", "wormhole") == first
+    files[0].write_text("{not json", encoding="utf-8")          # a damaged file: computed
+    with pytest.raises(AssertionError, match="computed again"):
+        binary_rows.cell("SfpuBinaryMax", "bf16", "No", "wormhole")
+    other = binary_rows._cell_key("SfpuBinaryMax", BINARY_ROWS["SfpuBinaryMax"], "bf16",
+                                  "No", "blackhole")
+    assert other != files[0].stem
+
+
+def test_blackhole_has_no_float16_cell_at_dest_no():
+    records = list(binary_rows.records(["SfpuElwLt"], ["blackhole"], "t"))
+    fp16_no = [r for r in records if r["in"] == "Float16" and r["dest"] == "No"]
+    assert fp16_no[0]["max_ulp"] is None and "32-bit Dst" in fp16_no[0]["reason"]
+    assert [r["max_ulp"] for r in records if r["in"] != "Float32"] == [0, 0, None, 0]
+
+
+# Through the budget command ---------------------------------------------------------------
+
+BINARY_EXCERPT = Path(__file__).resolve().parent / "data" / "budget_binary_excerpt.yaml"
+
+
+def test_check_predicts_the_binary_rows_of_a_budget_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
+    assert main(["budget", "--check", str(BINARY_EXCERPT)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        'differs from measured: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "Yes"} '
+        "(line 12): predicted 0, the row records max 1 (every pair of the driver's domain; "
+        "the row's is a sample)",
+        "not modelled: SfpuElwLt {out: Float32} (line 6): " + binary_rows.FP32_CELLS,
+        'not modelled: SfpuElwLt {in: Float32, dest: "No"} (line 9): metric: tolerance, no '
+        "step budget to check",
+        'not modelled: SfpuBinaryMin {in: Float16_b, out: Float32, dest: "Yes"} (line 13): '
+        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells",
+        'not modelled: SfpuElwdiv {in: Float16_b, out: Float16_b, dest: "Yes"} (line 15): '
+        "SfpuElwdiv Float16_b dest Yes: " + BINARY_ROWS["SfpuElwdiv"].unmodelled,
+        "not modelled: SfpuElwpow {out: Float16_b} (line 17): no row of the accuracy table "
+        "(sfpu_sim/data) has this op",
+        f"{BINARY_EXCERPT}: 9 rows, 4 checked (5 cells), 0 over budget, 1 differing from the "
+        "measured figure"]
+
+
+def test_a_binary_row_under_the_exhaustive_maximum_is_over_budget(tmp_path, monkeypatch,
+                                                                   capsys):
+    """The truncating add loses a step on 1.0078125 + 2**-8 (above): a 0 budget over the
+    [-1, 1] domain is a regression, found without the card. Its domain is cut here to keep the
+    test short; the check reads it from BINARY_ROWS."""
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
+    monkeypatch.setitem(BINARY_ROWS, "SfpuElwadd", dataclasses.replace(
+        BINARY_ROWS["SfpuElwadd"], domain_x=((1.0, 2.0),), domain_y=((2.0 ** -8, 2.0 ** -7),)))
+    path = tmp_path / "add.yaml"
+    path.write_text('SfpuElwadd:\n  - {in: Float16_b, out: Float16_b, dest: "No", max_ulp: 0}'
+                    '  # max 0 ULP\n', encoding="utf-8")
+    assert main(["budget", "--check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        'over budget: SfpuElwadd {in: Float16_b, out: Float16_b, dest: "No"} (line 2): '
+        "predicted 1 > max_ulp 0 (SfpuElwadd Float16_b dest No on wormhole, over every pair of "
+        "the driver's domain)")
+
+
+def test_budget_names_binary_ops_and_emits_their_rows(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
+    target = tmp_path / "bh.yaml"
+    assert main(["budget", "SfpuElwGe", "--emit-yaml", str(target)]) == 0
+    assert capsys.readouterr().out.strip() == f"wrote {target} (3 rows)"
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert lines[6].startswith("SfpuElwGe:  # measured by: predicted by sfpu-sim 0.1.0, "
+                               "emulated: the harness's 24 crafted pairs, exactly, blackhole, ")
+    assert [(r.key["in"], r.key["dest"], r.contract["max_ulp"])
+            for r in bf.read(target).ops["SfpuElwGe"]] == [
+        ("Float16", "Yes", 0), ("Float16_b", "No", 0), ("Float16_b", "Yes", 0)]
+    assert main(["budget", "SfpuElwGe", "--arch", "wormhole", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["in"], r["dest"], r["max_ulp"], r["device_max_ulp"], r.get("match"))
+            for r in records] == [
+        ("Float16_b", "No", 0, 0, True), ("Float16_b", "Yes", 0, 0, True),
+        ("Float16", "No", 0, 0, True), ("Float16", "Yes", 0, 0, True),
+        ("Float32", "Yes", None, 0, None)]
+    assert records[0]["stimuli"] == "the harness's 24 crafted pairs, exactly"

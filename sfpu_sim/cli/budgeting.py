@@ -57,7 +57,7 @@ def _op_names(names: list[str]) -> bool:
     """Whether ``names`` are ops of the accuracy table (rows or keys, e.g. ``Gelu``) rather
     than kernels; a mixture is refused."""
     rows = device_table.read()
-    known = {ops.Op(row, "").key for row in rows} | set(rows)
+    known = {ops.Op(row, "").key for row in rows} | set(rows) | set(device_table.read_binary())
     found = [name in known for name in names]
     if any(found) and not all(found):
         kernels = [n for n, f in zip(names, found) if not f]
@@ -178,7 +178,8 @@ def _write_budget_yaml(target, records: list[dict], console: Console) -> None:
     cells, skipped = budget_file.cells_of_records(records)
     text = budget_file.render(cells, f"sfpu-sim {__version__}, emulated",
                               "exhaustive Float16_b/Float16 + strided Float32 sweep", skipped,
-                              datetime.date.today().isoformat())
+                              datetime.date.today().isoformat(),
+                              {r["op"]: r["stimuli"] for r in records if r.get("stimuli")})
     atomic_write(target, text)
     console.print(f"wrote {target} ({len(cells)} rows)", highlight=False, markup=False,
                   soft_wrap=True)
@@ -208,10 +209,13 @@ def add_parser(sub, parents) -> None:
                                  "exhaustive sweeps)")
     budget.add_argument("kernels", nargs="*", metavar="KERNEL_OR_OP",
                         help="kernels (predicted yaml rows), or ops of Tenstorrent's accuracy "
-                             "table by row or key (e.g. Gelu): their cells as the harness "
-                             "measures them")
+                             "table by row or key (e.g. Gelu, or a binary op such as "
+                             "SfpuElwadd: every pair of its driver's domain, minutes a cell the "
+                             "first time, then cached): their cells as the harness measures "
+                             "them")
     budget.add_argument("--all", action="store_true",
-                        help="every unary row of the accuracy table, every cell, both chips")
+                        help="every unary row of the accuracy table, every cell, both chips "
+                             "(binary rows by name)")
     budget.add_argument("--json", action="store_true",
                         help="with ops or --all: one JSON object per cell on stdout")
     sweep_options(budget, arch="the chips (default: every chip each kernel runs on; with "

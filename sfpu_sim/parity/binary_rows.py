@@ -1,49 +1,91 @@
-"""The accuracy table's binary SFPU rows: the worst lane over every operand pair of the harness's
-input domain, on the kernel the harness runs.
+"""The accuracy table's binary SFPU rows: the worst lane over the harness's operand pairs, on the
+kernel the harness runs.
 
-The table's binary rows (``SfpuElwadd`` ... ``SfpuElwdiv``, "sampled driver sweeps, Wormhole,
-2026-09-21") come from tt-llk's binary SFPU test, which draws each operand uniformly from a
-per-op domain (tt-metal ``tt_metal/tt-llk/tests/python_tests/helpers/`` operation-domain registry,
-index id 57934496196, ``_OP_DOMAIN_REGISTRY``): SfpuElwadd, SfpuElwsub, SfpuElwrsub and
-SfpuElwmul take both operands from [-1, 1]; SfpuElwdiv takes the dividend from [-2, 2] and the
-divisor from [-10, -0.1] U [0.1, 10]. The draw (seed, tile count) is not reproduced here, so a
-cell's figure is the exhaustive maximum instead: every pair of normal input-format values in the
-domain, which bounds any sample of it from above.
+The table's binary rows ("sampled driver sweeps, Wormhole, 2026-09-21") come from tt-llk's binary
+SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py``,
+``sfpu_binary``, index id 58031140234), which feeds each op one of three kinds of stimuli:
+
+* a registered domain (``_REGISTRY_DOMAIN_OPS``; the operation-domain registry,
+  ``_OP_DOMAIN_REGISTRY``, index id 57934496196): SfpuElwadd, SfpuElwsub, SfpuElwrsub and
+  SfpuElwmul draw both operands from [-1, 1]; SfpuElwdiv the dividend from [-2, 2] and the divisor
+  from [-10, -0.1] U [0.1, 10];
+* the format default (``_UNREGISTERED_BINARY_OPS``; ``generate_stimuli``'s
+  ``default_spec_for_format``, index id 54673090131): uniform(0.1, 1.1) for both operands of
+  SfpuBinaryMax and SfpuBinaryMin;
+* crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``): per face position j,
+  a = 1 + j % 8 and b = a + (0 or 1 by j % 2) for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for
+  SfpuElwLt/Le/Gt/Ge.
+
+A uniform draw is an FP32 ``torch.rand`` scaled to [low, high], rounded to the format and clamped
+to the bounds as the format rounds them (``strategies/random.py``, index id 70386246814), so a
+domain here is every normal pattern between the rounded bounds. The draw itself
+(``torch.manual_seed(0)``) is not reproduced: a random row's figure is the exhaustive maximum over
+every pair of its domain, which bounds any sample of it from above. The crafted pairs are
+reproduced exactly: their figure is the harness's own.
 
 Each pair runs through the device path of :mod:`sfpu_sim.binary_device` (in0 = x at Dst tile 0,
 in1 = y at tile 1) with the cell's Dst mode, and is scored as the unary cells are
 (:mod:`sfpu_sim.parity.cells`): the daz-index distance from the correctly rounded (nearest even)
 :func:`~sfpu_sim.reference.binary_functions.binary_reference`, subnormal outputs ranked as zero,
-counted where neither side is NaN and both agree about being finite.
+counted where neither side is NaN and both agree about being finite. A full cell is up to a
+billion pairs (minutes), so a cell computed over a row's own stimuli is kept in
+``user_cache("binary-cells")`` (:mod:`sfpu_sim.cache_dirs`), keyed by the program's words, the
+stimuli and the source of this module and of everything it imports.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import hashlib
+import json
 from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from sfpu_sim import formats, registry, threads, ulp
 from sfpu_sim.binary_device import PAIRS_PER_RUN, run_binary_device
+from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
+from sfpu_sim.import_closure import imported_files
+from sfpu_sim.parity import device_table
 from sfpu_sim.reference.binary_functions import binary_reference
-from sfpu_sim.sweeps import DevicePath
+from sfpu_sim.report.files import ReportError, atomic_write
+from sfpu_sim.sweeps import DevicePath, program_hash
 
-DOMAIN_SOURCE = ("tt-metal tt_metal/tt-llk/tests/python_tests/helpers operation-domain registry "
-                 "(index id 57934496196), _OP_DOMAIN_REGISTRY")
+DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py sfpu_binary "
+          "(index id 58031140234)")
 UNIT = ((-1.0, 1.0),)
+FORMAT_DEFAULT = ((0.1, 1.1),)          # default_spec_for_format: every plain float format
+_RAMP = range(1, 9)                     # _positions_and_ramp: a = 1 + j % 8
+EQ_NE_PAIRS = tuple((a, a + (a - 1) % 2) for a in _RAMP)     # j % 2 follows j % 8
+ORDER_PAIRS = tuple((a, a + d) for a in _RAMP for d in (0, 1, -1))   # every j % 24 occurs
 
 
 @dataclass(frozen=True)
 class BinaryRow:
     """One binary row's op: the function, the kernel per Dst mode (None: not modelled, with the
-    reason), and the two operands' domains (closed intervals)."""
+    reason), and its stimuli: the two operands' domains (closed intervals, bounds rounded to the
+    format), or the harness's crafted (x, y) value pairs."""
     function: str
     kernels: dict
-    domain_x: tuple
-    domain_y: tuple
+    domain_x: tuple = ()
+    domain_y: tuple = ()
     unmodelled: str = ""
+    crafted: tuple = ()
+
+    @property
+    def stimuli(self) -> str:
+        if self.crafted:
+            return f"the harness's {len(self.crafted)} crafted pairs, exactly"
+        return (f"every pair of x in {_intervals_text(self.domain_x)}, y in "
+                f"{_intervals_text(self.domain_y)} (the harness samples them)")
+
+
+def _intervals_text(intervals) -> str:
+    return " U ".join(f"[{low:g}, {high:g}]" for low, high in intervals)
 
 
 # The harness's call for each op (tt-metal tt_metal/tt-llk/tests/helpers/include/
@@ -61,6 +103,15 @@ BINARY_ROWS = {
                             UNIT, UNIT),
     "SfpuElwdiv": BinaryRow("div", {"No": "binary_div_2026_09", "Yes": None},
                             ((-2.0, 2.0),), ((-10.0, -0.1), (0.1, 10.0)), _FP32_DIV),
+    # calculate_binary_max_min<IS_MAX, 8>: one program for either Dst.
+    **{f"SfpuBinary{name.title()}": BinaryRow(name, dict.fromkeys(
+        ("No", "Yes"), f"binary_{name}_2026_09"), FORMAT_DEFAULT, FORMAT_DEFAULT)
+       for name in ("max", "min")},
+    # calculate_binary_comp_fp32<APPROX, 8, RELATIONAL_OP>: one program for either Dst.
+    **{f"SfpuElw{name.title()}": BinaryRow(name, dict.fromkeys(
+        ("No", "Yes"), f"binary_{name}_2026_09"),
+        crafted=EQ_NE_PAIRS if name in ("eq", "ne") else ORDER_PAIRS)
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
 }
 
 
@@ -70,10 +121,11 @@ class BinaryRowError(SfpuSimError):
 
 @dataclass(frozen=True)
 class BinaryCell:
-    """A cell's exhaustive maximum: ``max_ulp`` over ``lanes`` counted pairs, ``nonfinite``
-    pairs apart, the worst pair, what ran; ``max_ulp_normal``: the same over the pairs whose
-    golden and output are both normal (no flush to zero at the underflow boundary, which the
-    harness's draws from these domains hardly reach)."""
+    """A cell's maximum: ``max_ulp`` over ``lanes`` counted pairs, ``nonfinite`` pairs apart,
+    the worst pair, what ran; ``max_ulp_normal``: the same over the pairs whose golden and
+    output are both normal (no flush to zero at the underflow boundary, which the harness's
+    draws from these domains hardly reach); ``exact``: the pairs are the harness's own (crafted
+    stimuli), not a domain that bounds its sample."""
     row: str
     input_format: str
     dest: str
@@ -84,6 +136,7 @@ class BinaryCell:
     nonfinite: int
     worst: dict | None
     max_ulp_normal: int | None = None
+    exact: bool = False
 
 
 # A device run of PAIRS_PER_RUN pairs holds about this much (binary_device: ~0.4 GiB), and
@@ -97,56 +150,53 @@ def _width() -> int:
 
 
 def domain_patterns(intervals, input_format: str) -> np.ndarray:
-    """Every normal pattern of the 16-bit input format whose value lies in one of the closed
-    ``intervals``, ascending by pattern."""
+    """Every normal pattern of the 16-bit input format between the bounds of one of the closed
+    ``intervals``, each bound rounded to the format (nearest even) as the harness's draw is
+    clamped to it; ascending by pattern."""
     every = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
     values = formats.bits_to_float64(every, input_format)
     normal = formats.classify(every, formats.FORMATS[input_format]) == formats.FloatClass.NORMAL
     inside = np.zeros(every.size, dtype=bool)
-    for low, high in intervals:
+    for bounds in intervals:
+        low, high = formats.bits_to_float64(
+            formats.round_values(np.asarray(bounds, dtype=np.float64), "rne", input_format,
+                                 ftz=False), input_format)
         inside |= (values >= low) & (values <= high)
     return every[normal & inside]
 
 
+def crafted_patterns(pairs, input_format: str) -> tuple[np.ndarray, np.ndarray]:
+    """The crafted (x, y) value pairs as patterns of the input format (nearest even)."""
+    x, y = (formats.round_values(np.asarray(side, dtype=np.float64), "rne", input_format,
+                                 ftz=False) for side in zip(*pairs))
+    return x, y
+
+
 def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
                     domain_x=None, domain_y=None, progress=None) -> BinaryCell:
-    """The largest distance over every pair of the row's domain (or ``domain_x``/``domain_y``
-    instead: interval tuples) for one cell (input = output format, ``dest`` "No"/"Yes")."""
-    if row not in BINARY_ROWS:
-        raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
-    if input_format not in ("bf16", "fp16") or dest not in ("No", "Yes"):
-        raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes, not "
-                             f"{input_format} dest={dest}")
-    spec = BINARY_ROWS[row]
+    """The largest distance over the row's stimuli (its domain's every pair, or its crafted
+    pairs), or over ``domain_x`` x ``domain_y`` instead (interval tuples), for one cell (input =
+    output format, ``dest`` "No"/"Yes")."""
+    spec = _spec(row, input_format, dest)
     kernel = spec.kernels[dest]
-    if kernel is None:
-        raise BinaryRowError(f"{row} dest={dest}: {spec.unmodelled}")
     program = registry.get(kernel).program(arch)
     path = DevicePath(input_format, input_format, "fp32" if dest == "Yes" else "bf16")
+    if spec.crafted and domain_x is None and domain_y is None:
+        x, y = crafted_patterns(spec.crafted, input_format)
+        top, pair, top_normal, counted, mismatched = _scored(spec.function, program, path,
+                                                             x, y)
+        if progress is not None:
+            progress(1, 1)
+        return _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, counted,
+                     mismatched, exact=True)
     x = domain_patterns(domain_x or spec.domain_x, input_format)
     y = domain_patterns(domain_y or spec.domain_y, input_format)
-    out_format = formats.FORMATS[input_format]
     step = max(1, PAIRS_PER_RUN // x.size)
 
     def scored(start):
-        """(largest distance, its first pair, largest over normal pairs, lanes counted,
-        non-finite mismatches) of the pairs with y in ``y[start:start + step]``."""
         y_chunk = y[start:start + step]
-        xs, ys = np.tile(x, y_chunk.size), np.repeat(y_chunk, x.size)
-        output = run_binary_device(program, xs, ys, path, engine="compiled").output
-        gold, _ = binary_reference(spec.function, xs, ys, "rne", input_format=input_format,
-                                   output_format=input_format)
-        result = ulp.distance(gold, output, "daz-index", fmt=input_format,
-                              flush_subnormals=True)
-        distance = np.where(result.counted, result.distance, -1)
-        both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
-            (formats.classify(output, out_format) == formats.FloatClass.NORMAL)
-        k = int(np.argmax(distance))
-        pair = {"x_bits": f"{int(xs[k]):#06x}", "y_bits": f"{int(ys[k]):#06x}",
-                "output_bits": f"{int(output[k]):#06x}", "golden_bits": f"{int(gold[k]):#06x}"}
-        return (int(distance[k]), pair, int(np.where(both_normal, distance, -1).max()),
-                int(result.counted.sum()),
-                int((result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum()))
+        return _scored(spec.function, program, path, np.tile(x, y_chunk.size),
+                       np.repeat(y_chunk, x.size))
 
     best, best_normal, lanes, nonfinite, worst = -1, -1, 0, 0, None
     starts = range(0, y.size, step)
@@ -159,6 +209,153 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
             nonfinite += mismatched
             if progress is not None:
                 progress(min(start + step, y.size), y.size)
-    return BinaryCell(row, input_format, dest, arch, kernel, best if lanes else None, lanes,
-                      nonfinite, worst if lanes else None,
-                      best_normal if best_normal >= 0 else None)
+    return _cell(row, input_format, dest, arch, kernel, best, worst, best_normal, lanes,
+                 nonfinite)
+
+
+def _spec(row: str, input_format: str, dest: str) -> BinaryRow:
+    if row not in BINARY_ROWS:
+        raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
+    if input_format not in ("bf16", "fp16") or dest not in ("No", "Yes"):
+        raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes, not "
+                             f"{input_format} dest={dest}")
+    spec = BINARY_ROWS[row]
+    if spec.kernels[dest] is None:
+        raise BinaryRowError(f"{row} dest={dest}: {spec.unmodelled}")
+    return spec
+
+
+def _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, lanes, nonfinite,
+          exact=False) -> BinaryCell:
+    return BinaryCell(row, input_format, dest, arch, kernel, top if lanes else None, lanes,
+                      nonfinite, pair if lanes else None,
+                      top_normal if top_normal >= 0 else None, exact)
+
+
+def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
+    """(largest distance, its first pair, largest over normal pairs, lanes counted, non-finite
+    mismatches) of the pairs ``(xs, ys)``. Lanes whose output has the golden's bits are 0 apart
+    (counted unless NaN); only the others are ranked."""
+    fmt = path.input_format
+    output = run_binary_device(program, xs, ys, path, engine="compiled").output
+    gold, _ = binary_reference(function, xs, ys, "rne", input_format=fmt, output_format=fmt)
+    out_format = formats.FORMATS[fmt]
+    counted = formats.classify(output, out_format) != formats.FloatClass.NAN
+    distance = np.zeros(output.size, dtype=np.int64)
+    nonfinite = 0
+    differ = np.flatnonzero(output != gold)
+    if differ.size:
+        result = ulp.distance(gold[differ], output[differ], "daz-index", fmt=fmt,
+                              flush_subnormals=True)
+        counted[differ] = result.counted
+        distance[differ] = result.distance
+        nonfinite = int((result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum())
+    distance = np.where(counted, distance, -1)
+    both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
+        (formats.classify(output, out_format) == formats.FloatClass.NORMAL)
+    k = int(np.argmax(distance))
+    pair = {"x_bits": f"{int(xs[k]):#06x}", "y_bits": f"{int(ys[k]):#06x}",
+            "output_bits": f"{int(output[k]):#06x}", "golden_bits": f"{int(gold[k]):#06x}"}
+    return (int(distance[k]), pair, int(np.where(both_normal, distance, -1).max()),
+            int(counted.sum()), nonfinite)
+
+
+def cell(row: str, input_format: str, dest: str, arch: str, progress=None) -> BinaryCell:
+    """:func:`exhaustive_cell` over the row's own stimuli, read back from the cache when this
+    program, these stimuli and this code computed it before (module docstring); a cache that
+    cannot be read or written costs only the time."""
+    spec = _spec(row, input_format, dest)
+    key = _cell_key(row, spec, input_format, dest, arch)
+    path = user_cache("binary-cells") / f"{key}.json"
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+        if kept.get("key") == key:
+            return BinaryCell(**kept["cell"])
+    except (OSError, ValueError, TypeError):
+        pass
+    found = exhaustive_cell(row, input_format, dest, arch, progress=progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps({"key": key, "cell": dataclasses.asdict(found)},
+                                      sort_keys=True) + "\n")
+    except (OSError, ReportError):
+        pass
+    return found
+
+
+def _cell_key(row: str, spec: BinaryRow, input_format: str, dest: str, arch: str) -> str:
+    program = registry.get(spec.kernels[dest]).program(arch)
+    h = hashlib.sha256()
+    for part in (row, input_format, dest, arch, program_hash(program), repr(spec),
+                 str(PAIRS_PER_RUN), _code_digest()):
+        h.update(part.encode() + b"\0")
+    return h.hexdigest()[:32]
+
+
+@functools.cache
+def _code_digest() -> str:
+    """What computes a cell: this module's source and every package module it imports."""
+    h = hashlib.sha256()
+    for path in imported_files((Path(__file__),)):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+# The table's chip, and why its Float32 binary cells are not predicted.
+MEASURED_ON = "wormhole"
+FP32_CELLS = ("Float32 binary inputs are not modelled yet: binary kernels run on Float16_b and "
+              "Float16 pairs (sfpu_sim.binary_device)")
+BH_FLOAT16_NO = ("on Blackhole the driver runs Float16 input with a 32-bit Dst (sfpu_binary "
+                 "sets dest_acc Yes; the tests skip dest No there): no such cell")
+
+
+def no_cell(arch: str, input_format: str, dest: str) -> str | None:
+    """Why the driver has no cell (input format, ``dest``) on ``arch``, or None."""
+    return BH_FLOAT16_NO if (arch, input_format, dest) == ("blackhole", "fp16", "No") else None
+
+
+def records(rows: list[str], arches: list[str], tool: str, progress=None):
+    """One record per (binary row, cell of the table, chip), in the keys of
+    :func:`sfpu_sim.parity.predict.records`, plus ``stimuli``, ``exact`` (the harness's own
+    pairs) and ``max_ulp_normal``; a cell not predicted has ``max_ulp`` None and the reason."""
+    device = device_table.read_binary()
+    for row in rows:
+        spec = BINARY_ROWS.get(row)
+        for cell in device[row]:
+            if cell.input_format == "fp32" and cell.dest == "No":
+                continue                    # n/a: the driver skips 32-bit input at dest No
+            for arch in arches:
+                record = {"op": row, "row": row, "approx": None,
+                          "in": device_table.FORMAT_NAMES[cell.input_format],
+                          "out": device_table.FORMAT_NAMES[cell.output_format],
+                          "dest": cell.dest, "arch": arch,
+                          "device_max_ulp": cell.max_ulp if arch == MEASURED_ON else None,
+                          "device_text": cell.text if arch == MEASURED_ON else None}
+                reason = ("no model of this binary op's kernel" if spec is None else
+                          FP32_CELLS if cell.input_format == "fp32" else
+                          no_cell(arch, cell.input_format, cell.dest) or
+                          (spec.unmodelled if spec.kernels[cell.dest] is None else None))
+                if reason is not None:
+                    yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
+                           "reason": reason}
+                    continue
+                if progress:
+                    progress(f"{row} {cell.input_format} dest={cell.dest} on {arch}")
+                found = globals()["cell"](row, cell.input_format, cell.dest, arch)
+                yield {**record, **_prediction(found, record["device_max_ulp"], spec, tool)}
+
+
+def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: str) -> dict:
+    same = None if device is None else found.max_ulp == device
+    cause = None
+    if same is False and not found.exact and found.max_ulp is not None and \
+            found.max_ulp > device:
+        cause = (f"the maximum over every pair of the driver's domain; the harness's sample "
+                 f"of it read {device}")
+    kernel = registry.get(found.kernel)
+    return {"max_ulp": found.max_ulp, "match": same, "mismatch_cause": cause,
+            "kernel": {"name": found.kernel, "instantiation": None},
+            "provenance": f"{DRIVER}; {kernel.provenance}", "golden": "binary_reference, rne",
+            "lanes": found.lanes, "nonfinite_lanes": found.nonfinite,
+            "max_ulp_normal": found.max_ulp_normal, "stimuli": spec.stimuli,
+            "exact": found.exact, "worst": found.worst, "tool": tool}

@@ -41,7 +41,7 @@ import yaml
 
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.parity import cells, device_table
+from sfpu_sim.parity import binary_rows, cells, device_table
 
 MEASURED_ARCH = "wormhole"
 # helpers/format_config.py DataFormat member names (values are objects: names only in YAML).
@@ -309,11 +309,11 @@ def _order(cell: Cell) -> tuple:
 
 
 def render(cells: list[Cell], tool: str, sweep: str, skipped: dict[str, list[str]],
-           date: str) -> str:
+           date: str, sweeps: dict[str, str] | None = None) -> str:
     """A budget file of predicted rows: one block an op (in order of first appearance), rows
-    sorted as the emitter sorts them, the op's key line naming the tool and the chips; cells not
-    predicted are comments under their op, or at the end for an op with no row (the reader
-    refuses an op without rows)."""
+    sorted as the emitter sorts them, the op's key line naming the tool, what was swept
+    (``sweeps[op]``, else ``sweep``) and the chips; cells not predicted are comments under their
+    op, or at the end for an op with no row (the reader refuses an op without rows)."""
     ops: dict[str, list[Cell]] = {}
     for cell in cells:
         ops.setdefault(cell.op, []).append(cell)
@@ -324,7 +324,8 @@ def render(cells: list[Cell], tool: str, sweep: str, skipped: dict[str, list[str
              "# names its chip (arch), so it binds there and nowhere else.", ""]
     for op, rows in ops.items():
         arches = ", ".join(dict.fromkeys(c.arch for c in rows))
-        lines.append(f"{op}:  # measured by: predicted by {tool}: {sweep}, {arches}, {date}")
+        lines.append(f"{op}:  # measured by: predicted by {tool}: "
+                     f"{(sweeps or {}).get(op, sweep)}, {arches}, {date}")
         lines += [row_text(c) for c in sorted(rows, key=_order)]
         lines += [f"  # not predicted: {why}" for why in skipped.get(op, [])]
         lines.append("")
@@ -359,11 +360,14 @@ CHIPS = ("wormhole", "blackhole")
 @dataclass
 class RowCheck:
     """One row's verdict: the cells it is the winning row for (``(label, format, dest,
-    chip)``), the figure predicted for each, and why it could not be checked otherwise."""
+    chip)``), the figure predicted for each, and why it could not be checked otherwise;
+    ``bound``: a binary row's figure is the maximum over every pair of its driver's domain,
+    which the row's sampled measurement may sit below."""
     row: Row
     cells: list[tuple] = field(default_factory=list)
     predicted: dict[tuple, int | None] = field(default_factory=dict)
     reason: str | None = None
+    bound: bool = False
 
     @property
     def budget(self) -> int | None:
@@ -420,6 +424,52 @@ def _why_not(row: Row, labels: list[str], unmodelled: dict, explicit: bool,
     return "a more specific row wins every cell it covers"
 
 
+def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[RowCheck]:
+    """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: its
+    Float16_b and Float16 cells (approx No, the only mode the binary driver compiles)."""
+    spec, rows = binary_rows.BINARY_ROWS[op], budget.ops[op]
+    verdicts = {id(row): RowCheck(row, bound=not spec.crafted) for row in rows}
+    dest_reasons: dict[int, list[str]] = {}
+    for fmt in ("Float16_b", "Float16"):
+        for dest in ("No", "Yes"):
+            for chip in chips:
+                row = budget.winner(op, {"in": fmt, "out": fmt, "approx": "No",
+                                         "dest": dest, "arch": chip})
+                if row is None or row.metric != "ulp" or \
+                        chip != MEASURED_ARCH and "arch" not in row.key and not explicit:
+                    continue
+                why = binary_rows.no_cell(chip, SHORT[fmt], dest) or (
+                    spec.unmodelled if spec.kernels[dest] is None else None)
+                if why is not None:
+                    dest_reasons.setdefault(id(row), []).append(f"{op} {fmt} dest {dest}: {why}")
+                    continue
+                verdicts[id(row)].cells.append((op, fmt, dest, chip))
+    for row in rows:
+        if not verdicts[id(row)].cells:
+            verdicts[id(row)].reason = _why_not_binary(row, explicit,
+                                                       dest_reasons.get(id(row), []))
+    return [verdicts[id(row)] for row in rows]
+
+
+def _why_not_binary(row: Row, explicit: bool, dest_reasons: list[str]) -> str:
+    """Why a binary op's ``row`` is the winning row of no cell sfpu-sim predicts."""
+    formats = {row.key.get("in"), row.key.get("out")} - {None}
+    if dest_reasons:
+        return "; ".join(dict.fromkeys(dest_reasons))
+    if row.metric == "tolerance":
+        return "metric: tolerance, no step budget to check"
+    if row.key.get("arch") == "quasar":
+        return "arch quasar is not emulated"
+    if len(formats) > 1 or formats - {"Float16_b", "Float16", "Float32"}:
+        return "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells"
+    if "Float32" in formats:
+        return binary_rows.FP32_CELLS
+    if "arch" not in row.key and not explicit:
+        return ("an unkeyed ULP row binds on Wormhole only (MEASURED_ARCH); checked there "
+                "when --arch is not blackhole")
+    return "a more specific row wins every cell it covers"
+
+
 def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
     """Each row of ``budget`` with the cells it gates that sfpu-sim models (the harness's
     resolution: most specific row, unkeyed ULP rows only on Wormhole unless ``explicit``)."""
@@ -427,6 +477,9 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
     by_key = _labels_by_key(device_table.read())
     checks = []
     for op, rows in budget.ops.items():
+        if op in binary_rows.BINARY_ROWS:
+            checks += _plan_binary(budget, op, chips, explicit)
+            continue
         labels = by_key.get(op, [])
         verdicts = {id(row): RowCheck(row) for row in rows}
         dest_reasons: dict[int, list[str]] = {}
@@ -471,6 +524,10 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
             label, fmt, dest, chip = cell
             if progress:
                 progress(f"{label} {fmt} dest={dest} on {chip}")
+            if label in binary_rows.BINARY_ROWS:
+                found = binary_rows.cell(label, SHORT[fmt], dest, chip)
+                item.predicted[cell] = None if found.nonfinite else found.max_ulp
+                continue
             p = cells.predict(modelled[label], (SHORT[fmt], SHORT[fmt], dest), chip,
                               near_zero_atol=atol, budget=item.budget if atol else None)
             figure = p.floored_max if atol is not None else p.max_ulp
@@ -486,12 +543,15 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
         worst = max((k for k, v in c.predicted.items() if v is not None),
                     key=lambda k: c.predicted[k])
         lines.append(f"over budget: {c.row.describe()}: predicted {c.worst()} > max_ulp "
-                     f"{c.budget} ({worst[0]} {worst[1]} dest {worst[2]} on {worst[3]})")
+                     f"{c.budget} ({worst[0]} {worst[1]} dest {worst[2]} on {worst[3]}"
+                     + (", over every pair of the driver's domain)" if c.bound else ")"))
     for c in checks:
         if c.differs:
             lines.append(f"differs from measured: {c.row.describe()}: predicted "
                          f"{c.worst(c.row.key.get('arch', MEASURED_ARCH))}, the row records "
-                         f"max {c.row.measured}")
+                         f"max {c.row.measured}" + (
+                             " (every pair of the driver's domain; the row's is a sample)"
+                             if c.bound else ""))
     for c in checks:
         blind = [k for k, v in c.predicted.items() if v is None]
         if blind:

@@ -35,6 +35,9 @@ _FLOOR = re.compile(r"(\d+) outside near_zero_atol ([0-9.eE+-]+)")
 _SAME = re.compile(r"^\s*\d+ \(same\)\s*$")
 # Rows of other drivers (binary/ternary SFPU ops, scalar ops): not unary sweeps.
 _NOT_UNARY = ("Sfpu", "Scalar")
+_BINARY_STEMS = ("SfpuBinary", "SfpuElw", "Sfpu")   # a shared label's later names extend these
+_NOTE = re.compile(r"\s*\(.*\)\s*$")
+_PER_OP = re.compile(r"(\d+) \((\w+)\)")
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,47 @@ def _cell(row: str, text: str, where: tuple[str, str, str],
     return DeviceCell(row, *where, figure, "(tol" in text, text.strip(),
                       float(floor.group(2)) if floor else None,
                       int(floor.group(1)) if floor else None)
+
+
+def _binary_ops(label: str) -> list[str]:
+    """The yaml keys a binary row's label names: ``SfpuBinaryMax/Min`` is SfpuBinaryMax and
+    SfpuBinaryMin, ``SfpuElwsub/rsub`` SfpuElwsub and SfpuElwrsub; a parenthesised note goes."""
+    names = _NOTE.sub("", label).split("/")
+    stem = next(p for p in _BINARY_STEMS if names[0].startswith(p))
+    return [names[0]] + [n if n.startswith("Sfpu") else stem + n for n in names[1:]]
+
+
+def _share(text: str, index: int, ops: list[str]) -> str:
+    """The part of a shared cell that is ``ops[index]``'s: "1 (sub) 0 (rsub)" by name, "1/0" by
+    position; any other text is every op's."""
+    if len(ops) == 1:
+        return text
+    named = dict((n, v) for v, n in _PER_OP.findall(text))
+    if named:
+        suffix = next((n for n in named if ops[index].lower().endswith(n.lower())), None)
+        return named[suffix] if suffix else ""
+    parts = text.split("/")
+    return parts[index].strip() if len(parts) == len(ops) and \
+        all(_LEADING.match(p) for p in parts) else text
+
+
+def read_binary(path: Path = TABLE) -> dict[str, list[DeviceCell]]:
+    """Yaml key (``SfpuElwadd``, ``SfpuBinaryMax`` ...) -> its six cells, for the table's binary
+    and ternary SFPU rows (the sampled driver sweeps, Wormhole, 2026-09-21). A row naming several
+    ops (``SfpuElwEq/Ge/Gt/Le/Lt/Ne``) gives each the same cells, except where a cell names its
+    ops' figures apart ("1 (sub) 0 (rsub)", "1/0")."""
+    rows: dict[str, list[DeviceCell]] = {}
+    with open(path, newline="", encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    for fields in csv.reader(lines):
+        if not fields or not fields[0].startswith("Sfpu"):
+            continue
+        texts = (fields[1:] + [""] * len(CELLS))[:len(CELLS)]
+        ops = _binary_ops(fields[0])
+        for index, op in enumerate(ops):
+            rows[op] = [_cell(op, _share(text, index, ops), where)
+                        for text, where in zip(texts, CELLS)]
+    return rows
 
 
 def read(path: Path = TABLE) -> dict[str, list[DeviceCell]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.parity import cells, device_table
+from sfpu_sim.parity import binary_rows, cells, device_table
 from sfpu_sim.version import __version__
 
 MEASURED_ON = "wormhole"        # the table's chip
@@ -23,17 +23,20 @@ class ParityError(SfpuSimError):
 
 def choose_rows(names: list[str] | None) -> list[str]:
     """Table rows by label (``Gelu(approx=No)``) or by the yaml's key (``Gelu``: every row of
-    that key); None: every row."""
+    that key, ``SfpuElwadd``: a binary row); None: every unary row (a binary cell sweeps up to
+    a billion pairs, so binary rows are chosen by name)."""
     rows = list(device_table.read())
     if not names:
         return rows
+    binary = list(device_table.read_binary())
     chosen = []
     for name in names:
-        matching = [r for r in rows if r == name or ops.Op(r, "").key == name]
+        matching = [r for r in rows if r == name or ops.Op(r, "").key == name] or \
+            [r for r in binary if r == name]
         if not matching:
             raise ParityError(f"unknown op {name!r}: give a row of the table (e.g. "
                               f"'Gelu(approx=No)') or its key (e.g. Gelu); rows: "
-                              f"{', '.join(rows)}")
+                              f"{', '.join(rows + binary)}")
         chosen += [r for r in matching if r not in chosen]
     return chosen
 
@@ -48,11 +51,15 @@ def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
 
 
 def records(rows: list[str], arches: list[str], progress=None):
-    """Yield one record per cell (module docstring), rows in table order, chips as given."""
+    """Yield one record per cell (module docstring), rows in table order, chips as given; a
+    binary row's from :func:`sfpu_sim.parity.binary_rows.records`."""
     device = device_table.read()
     modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
     tool = f"sfpu-sim {__version__}, emulated"
     for row in rows:
+        if row not in device:
+            yield from binary_rows.records([row], arches, tool, progress)
+            continue
         for cell in device[row]:
             for arch in arches:
                 record = _base(row, cell, arch)
