@@ -14,6 +14,7 @@ import pytest
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
+from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, pairs
 
 CHIPS = ("wormhole", "blackhole")
@@ -104,3 +105,46 @@ def _round_nearest_even(value: Fraction, precision: int) -> Fraction:
     if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2):
         whole += 1
     return sign * whole * Fraction(2) ** (exponent - precision + 1)
+
+
+# calculate_sfpu_binary_div<..., true> (FP32 Dst): (x, y) BF16 -> the kernel's FP32 Dst bits.
+# Wormhole (module docstring of kernels.binary_div_2026): exact quotients come out exact (the
+# residual step squares the seed's error); a non-normal operand takes in0 times the divisor's
+# power of two with its exponent inverted: x/+0 = x * inf, 0/x = 0 * 2**(254-e) = +0 (every
+# Wormhole zero is +0), x/inf = x * 0; a NaN divisor is returned as it is; 0/0 = 0 * inf is
+# Wormhole's NaN, sign | 0x7F800001. The exponent is restored in two factors: 2**127/2**-126
+# overflows to inf, 2**-126/2 underflows to 0. Blackhole: q = x * 1/y, refined only where q is
+# finite, so 1/inf = 1 * 0 refined by (1 - 0 * inf) = NaN, as is 5/-inf; the zero-divisor arm
+# last: 0/0 is Prgm2's NaN and -0/+0 is copysgn(inf, -0) (-0 is not zero to SFPSETCC).
+F32_INF, F32_NINF, F32_NAN = 0x7F800000, 0xFF800000, 0x7FC00000
+FP32_HAND = {
+    (THREE, 0x3FC0): 0x40000000, (0xC0E0, 0x4000): 0xC0600000, (ONE, ONE): 0x3F800000,
+    (ONE, 0x0000): F32_INF, (0xBF80, 0x0000): F32_NINF, (ONE, 0x8000): F32_NINF,
+    (0x0000, ONE): 0, (0x8000, ONE): 0, (INF, ONE): F32_INF, (ONE, NAN): F32_NAN,
+    (ONE, INF): {"wormhole": 0, "blackhole": F32_NAN},
+    (0x0000, 0x0000): {"wormhole": 0x7F800001, "blackhole": F32_NAN},
+    (0x8000, 0x0000): {"wormhole": 0xFF800001, "blackhole": F32_NINF},
+    (0x7F7F, 0x3F00): F32_INF, (0x0080, 0x4000): 0, (0x7F00, 0x0080): F32_INF,
+    (0x0080, 0x7F00): 0, (0x40A0, NINF): {"wormhole": 0, "blackhole": F32_NAN},
+}
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_binary_div_fp32_dst_hand_derived_special_values(arch):
+    x = np.array([p[0] for p in FP32_HAND], dtype=np.uint16)
+    y = np.array([p[1] for p in FP32_HAND], dtype=np.uint16)
+    want = [v[arch] if isinstance(v, dict) else v for v in FP32_HAND.values()]
+    run = run_binary_device(registry.get("binary_div_fp32_2026_09").program(arch), x, y,
+                            DevicePath("bf16", "fp32", "fp32"), engine="machine")
+    assert [f"{int(v):#010x}" for v in run.kernel_fp32] == [f"{v:#010x}" for v in want]
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_binary_div_fp32_dst_compiled_equals_machine(arch):
+    program = registry.get("binary_div_fp32_2026_09").program(arch)
+    x, y = _pairs()
+    path = DevicePath("bf16", "fp32", "fp32")
+    fast = run_binary_device(program, x, y, path, engine="compiled")
+    slow = run_binary_device(program, x, y, path, engine="machine")
+    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    np.testing.assert_array_equal(fast.output, slow.output)

@@ -91,7 +91,6 @@ def _intervals_text(intervals) -> str:
 # The harness's call for each op (tt-metal tt_metal/tt-llk/tests/helpers/include/
 # sfpu_operations.h, index id 54491740591): calculate_sfpu_binary<APPROX, BINOP, 8> for
 # ADD/SUB/RSUB/MUL (one program for either Dst), calculate_sfpu_binary_div<..., DST_ACCUM_MODE>.
-_FP32_DIV = "calculate_sfpu_binary_div's FP32-Dst arm is not modelled yet"
 BINARY_ROWS = {
     "SfpuElwadd": BinaryRow("add", {"No": "binary_add_2026_09", "Yes": "binary_add_2026_09"},
                             UNIT, UNIT),
@@ -101,8 +100,9 @@ BINARY_ROWS = {
                                       "Yes": "binary_rsub_2026_09"}, UNIT, UNIT),
     "SfpuElwmul": BinaryRow("mul", {"No": "binary_mul_2026_09", "Yes": "binary_mul_2026_09"},
                             UNIT, UNIT),
-    "SfpuElwdiv": BinaryRow("div", {"No": "binary_div_2026_09", "Yes": None},
-                            ((-2.0, 2.0),), ((-10.0, -0.1), (0.1, 10.0)), _FP32_DIV),
+    "SfpuElwdiv": BinaryRow("div", {"No": "binary_div_2026_09",
+                                    "Yes": "binary_div_fp32_2026_09"},
+                            ((-2.0, 2.0),), ((-10.0, -0.1), (0.1, 10.0))),
     # calculate_binary_max_min<IS_MAX, 8>: one program for either Dst.
     **{f"SfpuBinary{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"), FORMAT_DEFAULT, FORMAT_DEFAULT)
