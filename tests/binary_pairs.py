@@ -2,6 +2,8 @@
 special patterns."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from sfpu_sim.binary_device import run_binary_device
@@ -23,3 +25,17 @@ def assert_compiled_equals_machine(program, x, y) -> None:
     assert fast.engine == "compiled" and slow.engine == "machine"
     np.testing.assert_array_equal(fast.output, slow.output)
     np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+
+
+def round_nearest_even(value: Fraction, precision: int) -> Fraction:
+    """``value`` rounded to nearest even at ``precision`` significant bits (no exponent range)."""
+    sign, value = (-1 if value < 0 else 1), abs(value)
+    exponent = value.numerator.bit_length() - value.denominator.bit_length()
+    if Fraction(2) ** exponent > value:
+        exponent -= 1
+    scaled = value / Fraction(2) ** (exponent - precision + 1)
+    whole = scaled.numerator // scaled.denominator
+    rest = scaled - whole
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2):
+        whole += 1
+    return sign * whole * Fraction(2) ** (exponent - precision + 1)

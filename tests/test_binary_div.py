@@ -15,7 +15,7 @@ from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import assert_compiled_equals_machine, pairs
+from tests.binary_pairs import assert_compiled_equals_machine, pairs, round_nearest_even
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0,
@@ -88,23 +88,10 @@ def test_binary_div_reference_rounds_the_exact_quotient():
             exact = Fraction(a) / Fraction(b)
             if not np.isfinite(g) or g == 0 or abs(exact) < Fraction(2) ** -14:
                 continue                    # overflow, underflow and FP16 subnormals aside
-            assert Fraction(g) == _round_nearest_even(exact, precision), (fmt, a, b)
+            assert Fraction(g) == round_nearest_even(exact, precision), (fmt, a, b)
             checked += 1
         counts[fmt] = checked
     assert counts == {"bf16": 8458, "fp16": 13100}
-
-
-def _round_nearest_even(value: Fraction, precision: int) -> Fraction:
-    sign, value = (-1 if value < 0 else 1), abs(value)
-    exponent = value.numerator.bit_length() - value.denominator.bit_length()
-    if Fraction(2) ** exponent > value:
-        exponent -= 1
-    scaled = value / Fraction(2) ** (exponent - precision + 1)
-    whole = scaled.numerator // scaled.denominator
-    rest = scaled - whole
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2):
-        whole += 1
-    return sign * whole * Fraction(2) ** (exponent - precision + 1)
 
 
 # calculate_sfpu_binary_div<..., true> (FP32 Dst): (x, y) BF16 -> the kernel's FP32 Dst bits.

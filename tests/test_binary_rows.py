@@ -90,7 +90,8 @@ def test_binary_row_refusals(monkeypatch):
     with pytest.raises(BinaryRowError, match="bf16 or fp16"):
         exhaustive_cell("SfpuElwadd", "fp32", "Yes", "wormhole")
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
-                                "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin", "SfpuElwEq",
+                                "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
+                                "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe"}
 

@@ -11,7 +11,7 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
   from [-10, -0.1] U [0.1, 10];
 * the format default (``_UNREGISTERED_BINARY_OPS``; ``generate_stimuli``'s
   ``default_spec_for_format``, index id 54673090131): uniform(0.1, 1.1) for both operands of
-  SfpuBinaryMax and SfpuBinaryMin;
+  SfpuBinaryMax, SfpuBinaryMin, SfpuBinaryFmod and SfpuBinaryRemainder;
 * crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``): per face position j,
   a = 1 + j % 8 and b = a + (0 or 1 by j % 2) for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for
   SfpuElwLt/Le/Gt/Ge.
@@ -107,6 +107,11 @@ BINARY_ROWS = {
     **{f"SfpuBinary{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"), FORMAT_DEFAULT, FORMAT_DEFAULT)
        for name in ("max", "min")},
+    # calculate_sfpu_binary_fmod / _remainder<APPROX, 8, DST_ACCUM_MODE>: BF16-rounded for a
+    # 16-bit Dst, unrounded for an FP32 one.
+    **{f"SfpuBinary{name.title()}": BinaryRow(name, {
+        "No": f"binary_{name}_2026_09", "Yes": f"binary_{name}_fp32_2026_09"},
+        FORMAT_DEFAULT, FORMAT_DEFAULT) for name in ("fmod", "remainder")},
     # calculate_binary_comp_fp32<APPROX, 8, RELATIONAL_OP>: one program for either Dst.
     **{f"SfpuElw{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"),

@@ -1,5 +1,6 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
-max, min, and the comparisons x == y, x != y, x < y, x <= y, x > y, x >= y (1.0 or 0.0).
+max, min, fmod, the floor remainder, and the comparisons x == y, x != y, x < y, x <= y, x > y,
+x >= y (1.0 or 0.0).
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -15,6 +16,10 @@ A quotient is rounded to odd the same way: float64's ``q = x / y`` is correctly 
 the sign of the exact residual ``x - q*y`` (the product split exactly by Dekker's TwoProduct;
 ``x - p`` is exact by Sterbenz's lemma) says on which side of ``q`` the true quotient lies.
 max and min are exact. NaN in either operand gives NaN; max(-0, +0) = +0, min(-0, +0) = -0.
+fmod(x, y) = x - trunc(x/y) * y is exact (the remainder of two floats is a float with at most
+their bits, which C's ``fmod`` returns exactly; x's sign on a zero; NaN for y = 0 or infinite x).
+The floor remainder (``torch.remainder``, y's sign) is that fmod plus y where the two signs
+differ, a sum rounded to odd as above; its zero takes y's sign.
 A comparison is IEEE's: false where either operand is NaN (so ``!=`` is true), -0 == +0.
 """
 from __future__ import annotations
@@ -87,6 +92,19 @@ def _minimum(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(both_zero, np.where(np.signbit(x), x, y), np.minimum(x, y))
 
 
+def _fmod(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.fmod(x, y)                            # exact
+
+
+def _floor_remainder(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r = _fmod(x, y)
+    with np.errstate(invalid="ignore"):
+        fold = (r != 0) & (np.signbit(r) != np.signbit(y))
+    value = np.where(fold, _sum_to_odd(r, y), r)
+    return np.where(r == 0, np.copysign(0.0, y), value)
+
+
 # name -> (exact value as float64, rounded to odd where inexact; the formula in words)
 BINARY_FUNCTIONS = {
     "add": (_sum_to_odd, "x + y"),
@@ -96,6 +114,8 @@ BINARY_FUNCTIONS = {
     "div": (_quotient_to_odd, "x / y"),
     "max": (_maximum, "max(x, y), NaN if either is NaN"),
     "min": (_minimum, "min(x, y), NaN if either is NaN"),
+    "fmod": (_fmod, "x - trunc(x / y) * y (C fmod, x's sign)"),
+    "remainder": (_floor_remainder, "x - floor(x / y) * y (y's sign)"),
     "eq": (_comparison(np.equal), "1 if x == y else 0"),
     "ne": (_comparison(np.not_equal), "1 if x != y else 0"),
     "lt": (_comparison(np.less), "1 if x < y else 0"),
