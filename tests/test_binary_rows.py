@@ -91,7 +91,8 @@ def test_binary_row_refusals(monkeypatch):
         exhaustive_cell("SfpuElwadd", "fp32", "Yes", "wormhole")
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
                                 "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
-                                "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuElwEq",
+                                "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
+                                "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe"}
 

@@ -12,6 +12,8 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
 * the format default (``_UNREGISTERED_BINARY_OPS``; ``generate_stimuli``'s
   ``default_spec_for_format``, index id 54673090131): uniform(0.1, 1.1) for both operands of
   SfpuBinaryMax, SfpuBinaryMin, SfpuBinaryFmod and SfpuBinaryRemainder;
+* its own domain: uniform(-5, 5) for both operands of SfpuAtan2
+  (``test_eltwise_binary_sfpu_atan2``, Float16_b and Float32 only);
 * crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``): per face position j,
   a = 1 + j % 8 and b = a + (0 or 1 by j % 2) for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for
   SfpuElwLt/Le/Gt/Ge.
@@ -59,6 +61,7 @@ DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.
           "(index id 58031140234)")
 UNIT = ((-1.0, 1.0),)
 FORMAT_DEFAULT = ((0.1, 1.1),)          # default_spec_for_format: every plain float format
+ATAN2_DOMAIN = ((-5.0, 5.0),)           # test_eltwise_binary_sfpu_atan2's spec_A, both tiles
 _RAMP = range(1, 9)                     # _positions_and_ramp: a = 1 + j % 8
 EQ_NE_PAIRS = tuple((a, a + (a - 1) % 2) for a in _RAMP)     # j % 2 follows j % 8
 ORDER_PAIRS = tuple((a, a + d) for a in _RAMP for d in (0, 1, -1))   # every j % 24 occurs
@@ -75,6 +78,16 @@ class BinaryRow:
     domain_y: tuple = ()
     unmodelled: str = ""
     crafted: tuple = ()
+    formats: tuple = ("bf16", "fp16")       # the 16-bit formats its driver runs
+    driver: str = ""                        # what runs it, where not sfpu_binary's float sweep
+
+    def why_no_cell(self, arch: str, input_format: str, dest: str) -> str | None:
+        """Why the driver has no cell (16-bit input format, ``dest``) on ``arch``, or None."""
+        if input_format not in self.formats:
+            return (f"the driver runs it on "
+                    f"{', '.join(device_table.FORMAT_NAMES[f] for f in self.formats)} "
+                    f"and Float32 only ({self.driver})")
+        return no_cell(arch, input_format, dest)
 
     @property
     def stimuli(self) -> str:
@@ -112,6 +125,11 @@ BINARY_ROWS = {
     **{f"SfpuBinary{name.title()}": BinaryRow(name, {
         "No": f"binary_{name}_2026_09", "Yes": f"binary_{name}_fp32_2026_09"},
         FORMAT_DEFAULT, FORMAT_DEFAULT) for name in ("fmod", "remainder")},
+    # calculate_sfpu_atan2<APPROX, 8, DST_ACCUM_MODE>: y = in0, x = in1, both uniform(-5, 5).
+    "SfpuAtan2": BinaryRow("atan2", {"No": "binary_atan2_2026_09",
+                                     "Yes": "binary_atan2_fp32_2026_09"},
+                           ATAN2_DOMAIN, ATAN2_DOMAIN, formats=("bf16",),
+                           driver="test_eltwise_binary_sfpu_atan2"),
     # calculate_binary_comp_fp32<APPROX, 8, RELATIONAL_OP>: one program for either Dst.
     **{f"SfpuElw{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"),
@@ -338,7 +356,7 @@ def records(rows: list[str], arches: list[str], tool: str, progress=None):
                           "device_text": cell.text if arch == MEASURED_ON else None}
                 reason = ("no model of this binary op's kernel" if spec is None else
                           FP32_CELLS if cell.input_format == "fp32" else
-                          no_cell(arch, cell.input_format, cell.dest) or
+                          spec.why_no_cell(arch, cell.input_format, cell.dest) or
                           (spec.unmodelled if spec.kernels[cell.dest] is None else None))
                 if reason is not None:
                     yield {**record, "max_ulp": None, "kernel": None, "provenance": None,

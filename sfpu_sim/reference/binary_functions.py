@@ -1,6 +1,6 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
-max, min, fmod, the floor remainder, and the comparisons x == y, x != y, x < y, x <= y, x > y,
-x >= y (1.0 or 0.0).
+max, min, fmod, the floor remainder, atan2, and the comparisons x == y, x != y, x < y, x <= y,
+x > y, x >= y (1.0 or 0.0).
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -20,10 +20,20 @@ fmod(x, y) = x - trunc(x/y) * y is exact (the remainder of two floats is a float
 their bits, which C's ``fmod`` returns exactly; x's sign on a zero; NaN for y = 0 or infinite x).
 The floor remainder (``torch.remainder``, y's sign) is that fmod plus y where the two signs
 differ, a sum rounded to odd as above; its zero takes y's sign.
+atan2(x, y) is the angle of the point (y, x) (``torch.atan2(x, y)``: the first operand is the
+ordinate). It is transcendental, so float64's ``arctan2`` (the C library's, within a few units
+of float64's last place) rounds like the exact value to every format of up to 24 bits unless it
+lies within 2**-16 of a step of a 25-bit grid: every rounding boundary of such a format is on
+that grid, and the margin is some 2**9 float64 units. Those lanes (about 0.2% over the driver's
+domain) are rounded to odd at 53 bits: where x/y is exact, below 2**-26 and y > 0, as the odd
+one of x/y and its neighbour toward zero (atan(t) = t(1 - t*t/3 + ...) lies less than a step
+inside t); otherwise from an arb ball (python-flint, 200 bits and up, some 10 us a lane), which
+is proven.
 A comparison is IEEE's: false where either operand is NaN (so ``!=`` is true), -0 == +0.
 """
 from __future__ import annotations
 
+import flint
 import numpy as np
 
 from sfpu_sim import formats
@@ -53,16 +63,23 @@ def _split(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return high, a - high
 
 
-def _quotient_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """x / y rounded to odd at float64's 53 bits (module docstring), element-wise. Operands of
-    16-bit formats keep every intermediate far from float64's overflow and underflow."""
-    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
-        q = x / y
+def _quotient_residual(x: np.ndarray, y: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The sign of x - q*y, exactly (Dekker's TwoProduct; ``x - p`` is exact by Sterbenz's
+    lemma for a q within an ulp of x/y). Operands of 16-bit formats keep every intermediate far
+    from float64's overflow and underflow."""
+    with np.errstate(invalid="ignore", over="ignore"):
         q_high, q_low = _split(np.where(np.isfinite(q), q, 0.0))
         y_high, y_low = _split(np.where(np.isfinite(y), y, 0.0))
         p = q * y
         error = ((q_high * y_high - p) + q_high * y_low + q_low * y_high) + q_low * y_low
-        residual = (x - p) - error                      # the sign of x - q*y, exactly
+        return (x - p) - error
+
+
+def _quotient_to_odd(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x / y rounded to odd at float64's 53 bits (module docstring), element-wise."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        q = x / y
+    residual = _quotient_residual(x, y, q)
     inexact = np.isfinite(q) & np.isfinite(y) & (residual != 0)
     even = (q.view(np.uint64) & np.uint64(1)) == 0
     upward = (residual > 0) == (y > 0)                  # x/y = q + residual/y
@@ -105,6 +122,55 @@ def _floor_remainder(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.where(r == 0, np.copysign(0.0, y), value)
 
 
+GRID_BITS = 25                  # every rounding boundary of a format of <= 24 bits is on it
+NEAR_GRID = 2.0 ** -16          # in grid steps: far beyond float64 atan2's error
+TINY_QUOTIENT = 2.0 ** -26      # (x/y)**2 / 3 below 2**-53: atan is within a step of x/y
+ARB_PRECISIONS = (200, 400, 800, 1600, 3200)   # (2**-276)**2 needs some 560 bits
+
+
+def _atan2(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """atan2(x, y): float64's, or rounded to odd where it lies near a 25-bit grid step."""
+    value = np.arctan2(x, y)
+    magnitude = np.abs(value)
+    finite = np.isfinite(value) & (magnitude > 0)
+    _, exponent = np.frexp(np.where(finite, magnitude, 1.0))
+    scaled = np.ldexp(np.where(finite, magnitude, 0.0), GRID_BITS - exponent)
+    near = np.flatnonzero(finite & (np.abs(scaled - np.round(scaled)) < NEAR_GRID))
+    if near.size:
+        value[near] = _atan2_near(x[near], y[near])
+    return value
+
+
+def _atan2_near(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """atan2 rounded to odd at 53 bits: where x/y is exact, tiny and y > 0, the odd one of x/y
+    and its neighbour toward zero (the angle lies between them); elsewhere from arb."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        q = x / y
+    tiny_exact = (y > 0) & (np.abs(q) < TINY_QUOTIENT) & (_quotient_residual(x, y, q) == 0)
+    toward_zero = np.nextafter(q, np.where(q < 0, np.inf, -np.inf))
+    odd = (q.view(np.uint64) & np.uint64(1)) == 1
+    out = np.where(tiny_exact, np.where(odd, q, toward_zero), np.nan)
+    for k in np.flatnonzero(~tiny_exact):
+        out[k] = _atan2_to_odd(float(x[k]), float(y[k]))
+    return out
+
+
+def _atan2_to_odd(x: float, y: float) -> float:
+    """atan2(x, y) rounded to odd at 53 bits from an arb ball (never exact: the arguments are
+    finite and nonzero here, and atan2 of such a pair is transcendental). Where x/y is tiny,
+    atan2 differs from a float64 quotient by (x/y)**3 / 3, so the precision doubles until the
+    ball falls strictly between two float64 values."""
+    for bits in ARB_PRECISIONS:
+        with flint.ctx.workprec(bits):
+            ball = flint.arb.atan2(flint.arb(x), flint.arb(y))
+            nearest = float(ball.mid())
+            other = float(np.nextafter(nearest, np.inf if ball > nearest else -np.inf))
+            if ball > min(nearest, other) and ball < max(nearest, other):
+                odd = (np.array(nearest).view(np.uint64) & np.uint64(1)) == 1
+                return nearest if odd else other
+    raise ArithmeticError(f"atan2({x!r}, {y!r}) is not bracketed at {ARB_PRECISIONS[-1]} bits")
+
+
 # name -> (exact value as float64, rounded to odd where inexact; the formula in words)
 BINARY_FUNCTIONS = {
     "add": (_sum_to_odd, "x + y"),
@@ -116,6 +182,7 @@ BINARY_FUNCTIONS = {
     "min": (_minimum, "min(x, y), NaN if either is NaN"),
     "fmod": (_fmod, "x - trunc(x / y) * y (C fmod, x's sign)"),
     "remainder": (_floor_remainder, "x - floor(x / y) * y (y's sign)"),
+    "atan2": (_atan2, "atan2(x, y), the angle of the point (y, x)"),
     "eq": (_comparison(np.equal), "1 if x == y else 0"),
     "ne": (_comparison(np.not_equal), "1 if x != y else 0"),
     "lt": (_comparison(np.less), "1 if x < y else 0"),
