@@ -1,6 +1,7 @@
 """Where sfpu-sim keeps what it computes once and reads again: ``$SFPU_SIM_CACHE/<kind>``, else
 ``~/.cache/sfpu-sim/<kind>``. The kinds: correctly rounded reference tables (``references``),
-FP32 sweeps' resume states (``fp32-sweeps``) and drawn report figures (``figures``). Compiled
+FP32 sweeps' resume states (``fp32-sweeps``), drawn report figures (``figures``) and the
+accuracy table's binary cells (``binary-cells``). Compiled
 programs follow numba's rules instead (:mod:`sfpu_sim.jit`)."""
 from __future__ import annotations
 
