@@ -399,10 +399,14 @@ def _labels_by_key(labels) -> dict[str, list[str]]:
     return by_key
 
 
-def _why_not(row: Row, labels: list[str], unmodelled: dict, explicit: bool,
+def _why_not(row: Row, labels: list[str], unmodelled: dict, unkeyed_unchecked: bool,
              dest_reasons: list[str]) -> str:
-    """Why ``row`` is the winning row of no cell sfpu-sim predicts."""
+    """Why ``row`` is the winning row of no cell sfpu-sim predicts (``unkeyed_unchecked``: the
+    chips checked leave out Wormhole, where an unkeyed row binds, and none was named)."""
     if not labels:
+        if row.op in device_table.read_binary():
+            return ("metric: tolerance, no step budget to check" if row.metric == "tolerance"
+                    else "no model of this binary op's kernel")
         return "no row of the accuracy table (sfpu_sim/data) has this op"
     modelled = [label for label in labels if label not in unmodelled]
     if not modelled:
@@ -418,10 +422,14 @@ def _why_not(row: Row, labels: list[str], unmodelled: dict, explicit: bool,
         return "arch quasar is not emulated"
     if dest_reasons:
         return "; ".join(dict.fromkeys(dest_reasons))
-    if "arch" not in row.key and not explicit:
+    return _unkeyed_or_outranked(row, unkeyed_unchecked)
+
+
+def _unkeyed_or_outranked(row: Row, unkeyed_unchecked: bool) -> str:
+    if "arch" not in row.key and unkeyed_unchecked:
         return ("an unkeyed ULP row binds on Wormhole only (MEASURED_ARCH); checked there "
                 "when --arch is not blackhole")
-    return "a more specific row wins every cell it covers"
+    return "a more specific row wins every cell sfpu-sim predicts that it covers"
 
 
 def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[RowCheck]:
@@ -446,12 +454,12 @@ def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[Row
                 verdicts[id(row)].cells.append((op, fmt, dest, chip))
     for row in rows:
         if not verdicts[id(row)].cells:
-            verdicts[id(row)].reason = _why_not_binary(row, explicit,
-                                                       dest_reasons.get(id(row), []))
+            verdicts[id(row)].reason = _why_not_binary(
+                row, not explicit and MEASURED_ARCH not in chips, dest_reasons.get(id(row), []))
     return [verdicts[id(row)] for row in rows]
 
 
-def _why_not_binary(row: Row, explicit: bool, dest_reasons: list[str]) -> str:
+def _why_not_binary(row: Row, unkeyed_unchecked: bool, dest_reasons: list[str]) -> str:
     """Why a binary op's ``row`` is the winning row of no cell sfpu-sim predicts."""
     formats = {row.key.get("in"), row.key.get("out")} - {None}
     if dest_reasons:
@@ -464,10 +472,7 @@ def _why_not_binary(row: Row, explicit: bool, dest_reasons: list[str]) -> str:
         return "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells"
     if "Float32" in formats:
         return binary_rows.FP32_CELLS
-    if "arch" not in row.key and not explicit:
-        return ("an unkeyed ULP row binds on Wormhole only (MEASURED_ARCH); checked there "
-                "when --arch is not blackhole")
-    return "a more specific row wins every cell it covers"
+    return _unkeyed_or_outranked(row, unkeyed_unchecked)
 
 
 def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
@@ -505,7 +510,8 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
         for row in rows:
             check = verdicts[id(row)]
             if not check.cells:
-                check.reason = _why_not(row, labels, unmodelled, explicit,
+                check.reason = _why_not(row, labels, unmodelled,
+                                        not explicit and MEASURED_ARCH not in chips,
                                         dest_reasons.get(id(row), []))
             checks.append(check)
     return checks
