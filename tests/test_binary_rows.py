@@ -247,6 +247,11 @@ def test_check_predicts_the_binary_rows_of_a_budget_file(tmp_path, monkeypatch, 
         'differs from measured: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "Yes"} '
         "(line 12): predicted 0, the row records max 1 (every pair of the driver's domain; "
         "the row's is a sample)",
+        "within budget: SfpuElwLt {out: Float16_b} (line 7): predicted 0, max_ulp 0",
+        'within budget: SfpuElwLt {in: Float16, out: Float16, dest: "No"} (line 8): predicted 0, '
+        "the row records max 0, max_ulp 0",
+        'within budget: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "No"} (line 11): '
+        "predicted 0, the row records max 0, max_ulp 0",
         "not modelled: SfpuElwLt {out: Float32} (line 6): " + binary_rows.FP32_CELLS,
         'not modelled: SfpuElwLt {in: Float32, dest: "No"} (line 9): metric: tolerance, no '
         "step budget to check",

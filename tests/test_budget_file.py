@@ -181,13 +181,21 @@ def test_a_missing_file_is_exit_two(tmp_path, capsys):
 
 # Rows in ----------------------------------------------------------------------------------
 
-def test_check_lists_differing_and_unmodelled_rows_within_budget(capsys):
+def test_check_lists_every_row_with_its_prediction(capsys):
     assert main(["budget", "--check", str(EXCERPT)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
         'differs from measured: Exp2 {in: Float16, out: Float16, dest: "No"} (line 10): '
         'predicted 8, the row records max 7',
         'differs from measured: Abs {} (line 19): predicted 0, the row records max 1',
+        'within budget: Exp2 {in: Float16_b, out: Float16_b, dest: "No"} (line 12): predicted 1, '
+        'the row records max 1, max_ulp 2',
+        'within budget: Exp2 {in: Float16_b, out: Float16_b, dest: "Yes"} (line 13): predicted '
+        '0, the row records max 0, max_ulp 0',
+        'within budget: Abs {in: Float16_b, out: Float16_b} (line 17): predicted 0, the row '
+        'records max 0, max_ulp 0',
+        'within budget: Abs {in: Float32, out: Float32, dest: "Yes", arch: blackhole} (line 18): '
+        'predicted 0, the row records max 0, max_ulp 0',
         'not modelled: Exp2 {in: Bfp8_b, out: Float16_b, dest: "No"} (line 9): in Bfp8_b -> '
         'out Float16_b: sfpu-sim predicts the table\'s same-format cells (Float16_b, Float16, '
         'Float32 in and out)',

@@ -542,7 +542,9 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
 
 
 def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
-    """The lines ``budget --check`` prints and its exit status: 1 if a row is over budget."""
+    """The lines ``budget --check`` prints and its exit status (1 if a row is over budget): rows
+    over budget, rows whose prediction differs from their measurement, rows not measurable, the
+    other checked rows (prediction, measurement, budget), rows not modelled and why."""
     lines = []
     over = [c for c in checks if c.over]
     for c in over:
@@ -564,6 +566,12 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
             lines.append(f"not measurable: {c.row.describe()}: lanes disagree with the golden "
                          f"about being finite in {len(blind)} cell(s) (the harness's excuses "
                          f"are not modelled)")
+    for c in checks:
+        if c.cells and not c.over and not c.differs and c.worst() is not None:
+            measured = "" if c.row.measured is None else \
+                f", the row records max {c.row.measured}"
+            lines.append(f"within budget: {c.row.describe()}: predicted {c.worst()}{measured}, "
+                         f"max_ulp {c.budget}")
     for c in checks:
         if c.reason:
             lines.append(f"not modelled: {c.row.describe()}: {c.reason}")
