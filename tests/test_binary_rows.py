@@ -92,7 +92,7 @@ def test_binary_row_refusals(monkeypatch):
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
                                 "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
                                 "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
-                                "SfpuElwEq",
+                                "SfpuIsclose", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe"}
 

@@ -14,9 +14,10 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
   SfpuBinaryMax, SfpuBinaryMin, SfpuBinaryFmod and SfpuBinaryRemainder;
 * its own domain: uniform(-5, 5) for both operands of SfpuAtan2
   (``test_eltwise_binary_sfpu_atan2``, Float16_b and Float32 only);
-* crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``): per face position j,
-  a = 1 + j % 8 and b = a + (0 or 1 by j % 2) for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for
-  SfpuElwLt/Le/Gt/Ge.
+* crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``,
+  ``_isclose_stimuli_specs``): per face position j, a = 1 + j % 8 and b = a + (0 or 1 by j % 2)
+  for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for SfpuElwLt/Le/Gt/Ge, b = a + (0 or 2 by
+  j % 2) for SfpuIsclose (Float16_b and Float32 only).
 
 A uniform draw is an FP32 ``torch.rand`` scaled to [low, high], rounded to the format and clamped
 to the bounds as the format rounds them (``strategies/random.py``, index id 70386246814), so a
@@ -65,6 +66,7 @@ ATAN2_DOMAIN = ((-5.0, 5.0),)           # test_eltwise_binary_sfpu_atan2's spec_
 _RAMP = range(1, 9)                     # _positions_and_ramp: a = 1 + j % 8
 EQ_NE_PAIRS = tuple((a, a + (a - 1) % 2) for a in _RAMP)     # j % 2 follows j % 8
 ORDER_PAIRS = tuple((a, a + d) for a in _RAMP for d in (0, 1, -1))   # every j % 24 occurs
+ISCLOSE_PAIRS = tuple((a, a + 2 * ((a - 1) % 2)) for a in _RAMP)   # b = a + 2 for odd j
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,10 @@ BINARY_ROWS = {
                                      "Yes": "binary_atan2_fp32_2026_09"},
                            ATAN2_DOMAIN, ATAN2_DOMAIN, formats=("bf16",),
                            driver="test_eltwise_binary_sfpu_atan2"),
+    # calculate_sfpu_isclose<APPROX, 8, false>(rtol 1e-5, atol 1e-8): either Dst.
+    "SfpuIsclose": BinaryRow("isclose", dict.fromkeys(("No", "Yes"), "binary_isclose_2026_09"),
+                             crafted=ISCLOSE_PAIRS, formats=("bf16",),
+                             driver="test_eltwise_binary_sfpu_isclose"),
     # calculate_binary_comp_fp32<APPROX, 8, RELATIONAL_OP>: one program for either Dst.
     **{f"SfpuElw{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"),

@@ -1,6 +1,6 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
-max, min, fmod, the floor remainder, atan2, and the comparisons x == y, x != y, x < y, x <= y,
-x > y, x >= y (1.0 or 0.0).
+max, min, fmod, the floor remainder, atan2, and the predicates x == y, x != y, x < y, x <= y,
+x > y, x >= y and isclose (1.0 or 0.0).
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -30,8 +30,13 @@ one of x/y and its neighbour toward zero (atan(t) = t(1 - t*t/3 + ...) lies less
 inside t); otherwise from an arb ball (python-flint, 200 bits and up, some 10 us a lane), which
 is proven.
 A comparison is IEEE's: false where either operand is NaN (so ``!=`` is true), -0 == +0.
+isclose is ``torch.isclose`` with its defaults (rtol 1e-5, atol 1e-8 as float64, NaN never
+close): x == y, or both finite and |x - y| <= atol + rtol * |y|, decided in float64 where the two
+sides are apart by more than 2**-48 of the larger, else in exact rational arithmetic.
 """
 from __future__ import annotations
+
+from fractions import Fraction
 
 import flint
 import numpy as np
@@ -92,6 +97,24 @@ def _comparison(compare):
         with np.errstate(invalid="ignore"):
             return compare(x, y).astype(np.float64)     # NaN compares false (!= true)
     return exact
+
+
+ISCLOSE_RTOL, ISCLOSE_ATOL = 1e-05, 1e-08    # torch.isclose's defaults
+ISCLOSE_UNDECIDED = 2.0 ** -48               # float64 sides this close are compared exactly
+
+
+def _isclose(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore", over="ignore"):
+        lhs = np.abs(x - y)
+        rhs = ISCLOSE_ATOL + ISCLOSE_RTOL * np.abs(y)
+        finite = np.isfinite(x) & np.isfinite(y)
+        close = finite & (lhs <= rhs)
+        undecided = finite & (np.abs(lhs - rhs) <= ISCLOSE_UNDECIDED * np.maximum(lhs, rhs))
+    for k in np.flatnonzero(undecided):
+        a, b = Fraction(float(x[k])), Fraction(float(y[k]))
+        close[k] = abs(a - b) <= Fraction(ISCLOSE_ATOL) + Fraction(ISCLOSE_RTOL) * abs(b)
+    with np.errstate(invalid="ignore"):
+        return ((x == y) | close).astype(np.float64)
 
 
 def _product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -189,6 +212,7 @@ BINARY_FUNCTIONS = {
     "le": (_comparison(np.less_equal), "1 if x <= y else 0"),
     "gt": (_comparison(np.greater), "1 if x > y else 0"),
     "ge": (_comparison(np.greater_equal), "1 if x >= y else 0"),
+    "isclose": (_isclose, "1 if x == y or |x - y| <= 1e-8 + 1e-5 * |y| else 0"),
 }
 
 
