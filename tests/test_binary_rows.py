@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sfpu_sim import registry, ulp
+from sfpu_sim import formats, registry, ulp
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.cli import main
 from sfpu_sim.parity import binary_rows, device_table
@@ -23,9 +23,11 @@ from sfpu_sim.parity.binary_rows import (
     EQ_NE_PAIRS,
     FORMAT_DEFAULT,
     ORDER_PAIRS,
+    UNIT,
     BinaryRowError,
     _scored,
     domain_patterns,
+    drawn_patterns,
     exhaustive_cell,
 )
 from sfpu_sim.reference.binary_functions import binary_reference
@@ -97,32 +99,52 @@ def test_binary_row_refusals(monkeypatch):
                                 "SfpuElwGe"}
 
 
-# The full domains (55.4 M BF16 pairs; 418.4 M Float16 pairs). The only 1-step lanes in
-# Float16_b are at the underflow boundary (a dividend near 2**-126 whose FP32 quotient the
-# kernel flushes while the golden rounds up to 2**-126); on normal results the kernel is exact.
+# Every pattern of the intervals (55.4 M BF16 pairs), tiny operands included: the only 1-step
+# lanes are at the underflow boundary (a dividend near 2**-126 whose quotient the kernel flushes
+# while the golden rounds up to 2**-126): the 16-bit Dst's, and the FP32 Dst's (x / 2 for x =
+# 0x00ff on Wormhole, whose exponent restore underflows). On normal results the kernel is exact.
+DIV_INTERVALS = {"domain_x": ((-2.0, 2.0),), "domain_y": ((-10.0, -0.1), (0.1, 10.0))}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("arch, worst_x, worst_y", [("wormhole", "0x009e", "0x3f9e"),
-                                                    ("blackhole", "0x0086", "0x3f86")])
-def test_binary_row_div_bf16_exhaustive(arch, worst_x, worst_y):
-    cell = exhaustive_cell("SfpuElwdiv", "bf16", "No", arch)
+@pytest.mark.parametrize("dest, arch, worst_x, worst_y", [
+    ("No", "wormhole", "0x009e", "0x3f9e"), ("No", "blackhole", "0x0086", "0x3f86"),
+    ("Yes", "wormhole", "0x00ff", "0x4000"), ("Yes", "blackhole", "0x0086", "0x3f86")])
+def test_binary_row_div_bf16_every_pattern(dest, arch, worst_x, worst_y):
+    cell = exhaustive_cell("SfpuElwdiv", "bf16", dest, arch, **DIV_INTERVALS)
     assert (cell.max_ulp, cell.max_ulp_normal, cell.lanes, cell.nonfinite) == \
         (1, 0, 55403856, 0)
     assert (cell.worst["x_bits"], cell.worst["y_bits"], cell.worst["output_bits"],
             cell.worst["golden_bits"]) == (worst_x, worst_y, "0x0000", "0x0080")
 
 
-# FP32 Dst (the device's Float16_b dest=Yes figure, sampled, is 0): again one step, only where a
-# quotient falls below 2**-126 and the kernel flushes it (x / 2 for x = 0x00ff on Wormhole, whose
-# exponent restore underflows; the first such pair on Blackhole is the 16-bit Dst's).
-@pytest.mark.slow
-@pytest.mark.parametrize("arch, worst_x, worst_y", [("wormhole", "0x00ff", "0x4000"),
-                                                    ("blackhole", "0x0086", "0x3f86")])
-def test_binary_row_div_bf16_fp32_dst_exhaustive(arch, worst_x, worst_y):
-    cell = exhaustive_cell("SfpuElwdiv", "bf16", "Yes", arch)
-    assert (cell.max_ulp, cell.max_ulp_normal, cell.lanes, cell.nonfinite) == \
-        (1, 0, 55403856, 0)
-    assert (cell.worst["x_bits"], cell.worst["y_bits"], cell.worst["output_bits"],
-            cell.worst["golden_bits"]) == (worst_x, worst_y, "0x0000", "0x0080")
+# What the driver's draw can produce: no dividend below 2**-22 (the FP32 grid of raw * 4 - 2), so
+# no quotient underflows, and every cell is 0, the device's sampled figure, on both Dsts.
+@pytest.mark.parametrize("dest, arch", [("No", "wormhole"), ("Yes", "blackhole")])
+def test_binary_row_div_bf16_cells_are_the_devices(dest, arch):
+    cell = exhaustive_cell("SfpuElwdiv", "bf16", dest, arch)
+    assert (cell.max_ulp, cell.lanes, cell.nonfinite) == (0, 4352 * 1704, 0)
+
+
+def test_drawn_patterns_are_what_the_draw_reaches():
+    """torch.rand's 2**24 FP32 values scaled to [low, high], rounded to the format: far from zero
+    every pattern (the format default, the divisor's bands), near zero only the draw's FP32 grid
+    (2**-23 from [-1, 1], 2**-21 from [-5, 5] in BF16; Float16's own normal range starts at
+    2**-14, above the grid)."""
+    sizes = {fmt: [drawn_patterns(d, fmt).size for d in
+                   (UNIT, ((-2.0, 2.0),), ((-10.0, -0.1), (0.1, 10.0)), FORMAT_DEFAULT,
+                    ((-5.0, 5.0),))] for fmt in ("bf16", "fp16")}
+    assert sizes == {"bf16": [4352, 4352, 1704, 449, 4418],
+                     "fp16": [27650, 28162, 13622, 3585, 28828]}
+    for fmt in ("bf16", "fp16"):
+        for intervals in (UNIT, ((-5.0, 5.0),)):
+            drawn = drawn_patterns(intervals, fmt)
+            assert np.isin(drawn, domain_patterns(intervals, fmt)).all()
+        assert (drawn_patterns(FORMAT_DEFAULT, fmt) ==
+                domain_patterns(FORMAT_DEFAULT, fmt)).all()
+    smallest = [float(np.abs(formats.bits_to_float64(drawn_patterns(d, "bf16"), "bf16")).min())
+                for d in (UNIT, ((-5.0, 5.0),))]
+    assert smallest == [2.0 ** -23, 2.0 ** -21]
 
 
 def test_binary_row_div_float16_loses_half_a_bf16_step():
@@ -245,7 +267,7 @@ def test_check_predicts_the_binary_rows_of_a_budget_file(tmp_path, monkeypatch, 
     assert main(["budget", "--check", str(BINARY_EXCERPT)]) == 0
     assert capsys.readouterr().out.splitlines() == [
         'differs from measured: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "Yes"} '
-        "(line 12): predicted 0, the row records max 1 (every pair of the driver's domain; "
+        "(line 12): predicted 0, the row records max 1 (every pair the driver's draw can produce; "
         "the row's is a sample)",
         "within budget: SfpuElwLt {out: Float16_b} (line 7): predicted 0, max_ulp 0",
         'within budget: SfpuElwLt {in: Float16, out: Float16, dest: "No"} (line 8): predicted 0, '
@@ -279,8 +301,8 @@ def test_a_binary_row_under_the_exhaustive_maximum_is_over_budget(tmp_path, monk
     assert main(["budget", "--check", str(path)]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
         'over budget: SfpuElwadd {in: Float16_b, out: Float16_b, dest: "No"} (line 2): '
-        "predicted 1 > max_ulp 0 (SfpuElwadd Float16_b dest No on wormhole, over every pair of "
-        "the driver's domain)")
+        "predicted 1 > max_ulp 0 (SfpuElwadd Float16_b dest No on wormhole, over every pair the "
+        "driver's draw can produce)")
 
 
 def test_budget_names_binary_ops_and_emits_their_rows(tmp_path, monkeypatch, capsys):

@@ -19,11 +19,16 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
   for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for SfpuElwLt/Le/Gt/Ge, b = a + (0 or 2 by
   j % 2) for SfpuIsclose (Float16_b and Float32 only).
 
-A uniform draw is an FP32 ``torch.rand`` scaled to [low, high], rounded to the format and clamped
-to the bounds as the format rounds them (``strategies/random.py``, index id 70386246814), so a
-domain here is every normal pattern between the rounded bounds. The draw itself
-(``torch.manual_seed(0)``) is not reproduced: a random row's figure is the exhaustive maximum over
-every pair of its domain, which bounds any sample of it from above. The crafted pairs are
+A uniform draw is ``torch.rand``'s FP32 ``k * 2**-24`` (0 <= k < 2**24) scaled to ``raw * (high -
+low) + low``, rounded to the format (nearest even) and clamped to the bounds as the format rounds
+them (``strategies/random.py``, index id 70386246814). So the patterns a draw can produce are
+enumerated here (:func:`drawn_patterns`): all 2**24 values of k, in FP32 arithmetic (two
+roundings) and rounded once from exact arithmetic (a fused or wider evaluation), the union of
+both. Far from zero that is every pattern between the rounded bounds; near zero only the FP32 grid
+of the scaled draw is reached (nothing below 2**-23 from [-1, 1]), which leaves out the tiny
+operands where a kernel's underflow costs a step that no sample can show. The draw itself
+(``torch.manual_seed(0)``) is not reproduced: a random row's figure is the maximum over every pair
+of patterns the draw can produce, which bounds any sample of it from above. The crafted pairs are
 reproduced exactly: their figure is the harness's own.
 
 Each pair runs through the device path of :mod:`sfpu_sim.binary_device` (in0 = x at Dst tile 0,
@@ -45,6 +50,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 
 from sfpu_sim import formats, registry, threads, ulp
@@ -95,8 +101,9 @@ class BinaryRow:
     def stimuli(self) -> str:
         if self.crafted:
             return f"the harness's {len(self.crafted)} crafted pairs, exactly"
-        return (f"every pair of x in {_intervals_text(self.domain_x)}, y in "
-                f"{_intervals_text(self.domain_y)} (the harness samples them)")
+        return (f"every pair the driver's draw can produce, x from "
+                f"{_intervals_text(self.domain_x)}, y from {_intervals_text(self.domain_y)} "
+                f"(the harness samples them)")
 
 
 def _intervals_text(intervals) -> str:
@@ -194,6 +201,41 @@ def domain_patterns(intervals, input_format: str) -> np.ndarray:
     return every[normal & inside]
 
 
+TORCH_RAND_STEPS = 1 << 24          # torch.rand's FP32 values: k * 2**-24
+
+
+def drawn_patterns(intervals, input_format: str) -> np.ndarray:
+    """Every normal pattern of the 16-bit input format that the driver's uniform draw from one of
+    ``intervals`` can produce (module docstring), ascending by pattern."""
+    return np.unique(np.concatenate([_drawn(float(low), float(high), input_format)
+                                     for low, high in intervals]))
+
+
+@functools.cache
+def _drawn(low: float, high: float, input_format: str) -> np.ndarray:
+    raw = np.arange(TORCH_RAND_STEPS, dtype=np.float32) * np.float32(2.0 ** -24)
+    in_fp32 = raw * np.float32(high - low) + np.float32(low)          # two FP32 roundings
+    rounded_once = (raw.astype(np.float64) * (high - low) + low).astype(np.float32)
+    fmt = formats.FORMATS[input_format]
+    lowest, highest = (_CAST[input_format](bound)
+                       for bound in _rounded_bounds(low, high, input_format))
+    seen = np.zeros(1 << 16, dtype=bool)
+    for values in (in_fp32, rounded_once):
+        # .to(dtype): FP32 to the format, nearest even (ml_dtypes / numpy casts), then clamped
+        cast = np.clip(values.astype(_CAST[input_format]), lowest, highest)
+        seen[cast.view(np.uint16)] = True
+    bits = np.flatnonzero(seen).astype(fmt.dtype)
+    return bits[formats.classify(bits, fmt) == formats.FloatClass.NORMAL]
+
+
+_CAST = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16}
+
+
+def _rounded_bounds(low: float, high: float, input_format: str) -> tuple[float, float]:
+    bits = formats.round_values(np.array([low, high]), "rne", input_format, ftz=False)
+    return tuple(formats.bits_to_float64(bits, input_format))
+
+
 def crafted_patterns(pairs, input_format: str) -> tuple[np.ndarray, np.ndarray]:
     """The crafted (x, y) value pairs as patterns of the input format (nearest even)."""
     x, y = (formats.round_values(np.asarray(side, dtype=np.float64), "rne", input_format,
@@ -203,9 +245,9 @@ def crafted_patterns(pairs, input_format: str) -> tuple[np.ndarray, np.ndarray]:
 
 def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
                     domain_x=None, domain_y=None, progress=None) -> BinaryCell:
-    """The largest distance over the row's stimuli (its domain's every pair, or its crafted
-    pairs), or over ``domain_x`` x ``domain_y`` instead (interval tuples), for one cell (input =
-    output format, ``dest`` "No"/"Yes")."""
+    """The largest distance over the row's stimuli (every pair its draw can produce, or its
+    crafted pairs), or over every pattern pair of ``domain_x`` x ``domain_y`` instead (interval
+    tuples, where given), for one cell (input = output format, ``dest`` "No"/"Yes")."""
     spec = _spec(row, input_format, dest)
     kernel = spec.kernels[dest]
     program = registry.get(kernel).program(arch)
@@ -218,8 +260,10 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
             progress(1, 1)
         return _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, counted,
                      mismatched, exact=True)
-    x = domain_patterns(domain_x or spec.domain_x, input_format)
-    y = domain_patterns(domain_y or spec.domain_y, input_format)
+    x = domain_patterns(domain_x, input_format) if domain_x else \
+        drawn_patterns(spec.domain_x, input_format)
+    y = domain_patterns(domain_y, input_format) if domain_y else \
+        drawn_patterns(spec.domain_y, input_format)
     step = max(1, PAIRS_PER_RUN // x.size)
 
     def scored(start):
@@ -379,8 +423,8 @@ def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: st
     cause = None
     if same is False and not found.exact and found.max_ulp is not None and \
             found.max_ulp > device:
-        cause = (f"the maximum over every pair of the driver's domain; the harness's sample "
-                 f"of it read {device}")
+        cause = (f"the maximum over every pair the driver's draw can produce; the harness's "
+                 f"sample of it read {device}")
     kernel = registry.get(found.kernel)
     return {"max_ulp": found.max_ulp, "match": same, "mismatch_cause": cause,
             "kernel": {"name": found.kernel, "instantiation": None},

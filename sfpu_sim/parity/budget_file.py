@@ -552,13 +552,13 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
                     key=lambda k: c.predicted[k])
         lines.append(f"over budget: {c.row.describe()}: predicted {c.worst()} > max_ulp "
                      f"{c.budget} ({worst[0]} {worst[1]} dest {worst[2]} on {worst[3]}"
-                     + (", over every pair of the driver's domain)" if c.bound else ")"))
+                     + (", over every pair the driver's draw can produce)" if c.bound else ")"))
     for c in checks:
         if c.differs:
             lines.append(f"differs from measured: {c.row.describe()}: predicted "
                          f"{c.worst(c.row.key.get('arch', MEASURED_ARCH))}, the row records "
                          f"max {c.row.measured}" + (
-                             " (every pair of the driver's domain; the row's is a sample)"
+                             " (every pair the driver's draw can produce; the row's is a sample)"
                              if c.bound else ""))
     for c in checks:
         blind = [k for k, v in c.predicted.items() if v is None]
