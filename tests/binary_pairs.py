@@ -39,3 +39,11 @@ def round_nearest_even(value: Fraction, precision: int) -> Fraction:
     if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2):
         whole += 1
     return sign * whole * Fraction(2) ** (exponent - precision + 1)
+
+
+def hand_cases(cases: dict, arch: str):
+    """A table of (x, y) patterns -> expected bits (or {chip: bits}): the x and y arrays and
+    what ``arch`` expects, in order."""
+    x = np.array([p[0] for p in cases], dtype=np.uint16)
+    y = np.array([p[1] for p in cases], dtype=np.uint16)
+    return x, y, [v[arch] if isinstance(v, dict) else v for v in cases.values()]

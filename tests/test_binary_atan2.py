@@ -14,10 +14,10 @@ import pytest
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.parity.binary_rows import BINARY_ROWS, domain_patterns, exhaustive_cell
-from sfpu_sim.reference.binary_functions import (GRID_BITS, NEAR_GRID, _atan2_near, _atan2_to_odd,
-                                                 binary_reference)
+from sfpu_sim.reference.binary_functions import (_atan2_near, _atan2_to_odd, binary_reference,
+                                                 near_grid)
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import pairs
+from tests.binary_pairs import hand_cases, pairs
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x40A0, 0xC0A0, 0x7F80, 0xFF80, 0x7FC0,
@@ -54,17 +54,15 @@ BF16_HAND = {(0x0000, 0x3F80): 0, (0x0000, 0xBF80): 0x4049, (0x0000, 0x8000): 0x
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_hand_derived_values(arch):
-    cases = {**FP32_HAND, **(BLACKHOLE_FP32 if arch == "blackhole" else {})}
-    y = np.array([p[0] for p in cases], dtype=np.uint16)
-    x = np.array([p[1] for p in cases], dtype=np.uint16)
+    y, x, want = hand_cases({**FP32_HAND, **(BLACKHOLE_FP32 if arch == "blackhole" else {})},
+                            arch)
     run = run_binary_device(registry.get(KERNELS["fp32"]).program(arch), y, x,
                             DevicePath("bf16", "fp32", "fp32"), engine="machine")
-    assert [f"{int(v):#010x}" for v in run.kernel_fp32] == [f"{v:#010x}" for v in cases.values()]
-    y = np.array([p[0] for p in BF16_HAND], dtype=np.uint16)
-    x = np.array([p[1] for p in BF16_HAND], dtype=np.uint16)
+    assert [f"{int(v):#010x}" for v in run.kernel_fp32] == [f"{v:#010x}" for v in want]
+    y, x, want = hand_cases(BF16_HAND, arch)
     out = run_binary_device(registry.get(KERNELS["bf16"]).program(arch), y, x,
                             engine="machine").output
-    assert [hex(int(v)) for v in out] == [hex(v) for v in BF16_HAND.values()]
+    assert [hex(int(v)) for v in out] == [hex(v) for v in want]
 
 
 def test_reference_rounds_the_arb_value():
@@ -121,12 +119,7 @@ def test_lanes_near_a_rounding_boundary_agree_with_arb():
     values = formats.bits_to_float64(domain_patterns(((-5.0, 5.0),), "bf16"), "bf16")
     ordinate = np.repeat(values[::4111], values.size)
     abscissa = np.tile(values, 8)
-    angle = np.arctan2(ordinate, abscissa)
-    magnitude = np.abs(angle)
-    finite = np.isfinite(angle) & (magnitude > 0)
-    _, exponent = np.frexp(np.where(finite, magnitude, 1.0))
-    scaled = np.ldexp(np.where(finite, magnitude, 0.0), GRID_BITS - exponent)
-    near = np.flatnonzero(finite & (np.abs(scaled - np.round(scaled)) < NEAR_GRID))
+    near = near_grid(np.arctan2(ordinate, abscissa))
     got = _atan2_near(ordinate[near], abscissa[near])
     want = [_atan2_to_odd(float(a), float(b)) for a, b in zip(ordinate[near], abscissa[near])]
     np.testing.assert_array_equal(got, want)

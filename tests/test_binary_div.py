@@ -15,7 +15,8 @@ from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import assert_compiled_equals_machine, pairs, round_nearest_even
+from tests.binary_pairs import (assert_compiled_equals_machine, hand_cases, pairs,
+                                round_nearest_even)
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x0001, 0x8001, 0x3F80, 0xBF80, 0x7F80, 0xFF80, 0x7FC0,
@@ -62,9 +63,7 @@ GENERIC = {(ONE, THREE): 0x3EAA, (0x0000, 0x0000): {"wormhole": INF, "blackhole"
 @pytest.mark.parametrize("name, cases", [("binary_div_2026_09", HAND),
                                          ("binary_div_generic_2026_09", GENERIC)])
 def test_binary_div_hand_derived_special_values(name, cases, arch):
-    x = np.array([p[0] for p in cases], dtype=np.uint16)
-    y = np.array([p[1] for p in cases], dtype=np.uint16)
-    want = [v[arch] if isinstance(v, dict) else v for v in cases.values()]
+    x, y, want = hand_cases(cases, arch)
     out = run_binary_device(registry.get(name).program(arch), x, y, engine="machine").output
     assert [hex(v) for v in out] == [hex(v) for v in want]
 
@@ -118,9 +117,7 @@ FP32_HAND = {
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_binary_div_fp32_dst_hand_derived_special_values(arch):
-    x = np.array([p[0] for p in FP32_HAND], dtype=np.uint16)
-    y = np.array([p[1] for p in FP32_HAND], dtype=np.uint16)
-    want = [v[arch] if isinstance(v, dict) else v for v in FP32_HAND.values()]
+    x, y, want = hand_cases(FP32_HAND, arch)
     run = run_binary_device(registry.get("binary_div_fp32_2026_09").program(arch), x, y,
                             DevicePath("bf16", "fp32", "fp32"), engine="machine")
     assert [f"{int(v):#010x}" for v in run.kernel_fp32] == [f"{v:#010x}" for v in want]

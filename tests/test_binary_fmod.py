@@ -19,7 +19,7 @@ from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.parity.binary_rows import exhaustive_cell
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import pairs, round_nearest_even
+from tests.binary_pairs import hand_cases, pairs, round_nearest_even
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x40B0, 0xC0B0, 0x7F80,
@@ -60,9 +60,7 @@ REMAINDER = {(0x40B0, 0x4000): 0x3FC00000, (0xC0B0, 0x4000): 0x3F000000,
 @pytest.mark.parametrize("name, cases", [("binary_fmod_fp32_2026_09", FMOD),
                                          ("binary_remainder_fp32_2026_09", REMAINDER)])
 def test_hand_derived_values(name, cases, arch):
-    x = np.array([p[0] for p in cases], dtype=np.uint16)
-    y = np.array([p[1] for p in cases], dtype=np.uint16)
-    want = [v[arch] if isinstance(v, dict) else v for v in cases.values()]
+    x, y, want = hand_cases(cases, arch)
     run = run_binary_device(registry.get(name).program(arch), x, y,
                             DevicePath("bf16", "fp32", "fp32"), engine="machine")
     assert [f"{int(v):#010x}" for v in run.kernel_fp32] == [f"{v:#010x}" for v in want]

@@ -17,7 +17,7 @@ from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.parity.binary_rows import ISCLOSE_PAIRS, exhaustive_cell
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import pairs
+from tests.binary_pairs import hand_cases, pairs
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0x3F81, 0xBF80, 0x4080, 0x7F80, 0xFF80, 0x7FC0,
@@ -51,9 +51,7 @@ HAND = {(ONE, ONE): ONE, (ONE, 0x3F81): 0, (0x4000, 0x4080): 0, (0x0000, 0x8000)
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_hand_derived_values(arch):
-    a = np.array([p[0] for p in HAND], dtype=np.uint16)
-    b = np.array([p[1] for p in HAND], dtype=np.uint16)
-    want = [v[arch] if isinstance(v, dict) else v for v in HAND.values()]
+    a, b, want = hand_cases(HAND, arch)
     out = run_binary_device(registry.get("binary_isclose_2026_09").program(arch), a, b,
                             engine="machine").output
     assert [hex(int(v)) for v in out] == [hex(v) for v in want]

@@ -151,14 +151,19 @@ TINY_QUOTIENT = 2.0 ** -26      # (x/y)**2 / 3 below 2**-53: atan is within a st
 ARB_PRECISIONS = (200, 400, 800, 1600, 3200)   # (2**-276)**2 needs some 560 bits
 
 
-def _atan2(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """atan2(x, y): float64's, or rounded to odd where it lies near a 25-bit grid step."""
-    value = np.arctan2(x, y)
+def near_grid(value: np.ndarray) -> np.ndarray:
+    """Indices of the finite nonzero values within NEAR_GRID of a step of the GRID_BITS grid."""
     magnitude = np.abs(value)
     finite = np.isfinite(value) & (magnitude > 0)
     _, exponent = np.frexp(np.where(finite, magnitude, 1.0))
     scaled = np.ldexp(np.where(finite, magnitude, 0.0), GRID_BITS - exponent)
-    near = np.flatnonzero(finite & (np.abs(scaled - np.round(scaled)) < NEAR_GRID))
+    return np.flatnonzero(finite & (np.abs(scaled - np.round(scaled)) < NEAR_GRID))
+
+
+def _atan2(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """atan2(x, y): float64's, or rounded to odd where it lies near a 25-bit grid step."""
+    value = np.arctan2(x, y)
+    near = near_grid(value)
     if near.size:
         value[near] = _atan2_near(x[near], y[near])
     return value
