@@ -213,9 +213,14 @@ def drawn_patterns(intervals, input_format: str) -> np.ndarray:
 
 @functools.cache
 def _drawn(low: float, high: float, input_format: str) -> np.ndarray:
-    raw = np.arange(TORCH_RAND_STEPS, dtype=np.float32) * np.float32(2.0 ** -24)
-    in_fp32 = raw * np.float32(high - low) + np.float32(low)          # two FP32 roundings
-    rounded_once = (raw.astype(np.float64) * (high - low) + low).astype(np.float32)
+    steps = np.arange(TORCH_RAND_STEPS, dtype=np.float32)
+    in_fp32 = steps * np.float32(2.0 ** -24)                  # torch.rand's values (exact)
+    in_fp32 *= np.float32(high - low)                         # two FP32 roundings
+    in_fp32 += np.float32(low)
+    rounded_once = steps.astype(np.float64)                   # one rounding, from float64
+    rounded_once *= 2.0 ** -24 * (high - low)
+    rounded_once += low
+    rounded_once = rounded_once.astype(np.float32)
     fmt = formats.FORMATS[input_format]
     lowest, highest = (_CAST[input_format](bound)
                        for bound in _rounded_bounds(low, high, input_format))
