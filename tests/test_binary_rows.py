@@ -94,7 +94,7 @@ def test_binary_row_refusals(monkeypatch):
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
                                 "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
                                 "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
-                                "SfpuIsclose", "SfpuElwEq",
+                                "SfpuIsclose", "SfpuMask", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe"}
 

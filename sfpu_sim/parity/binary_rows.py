@@ -17,7 +17,8 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
 * crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``,
   ``_isclose_stimuli_specs``): per face position j, a = 1 + j % 8 and b = a + (0 or 1 by j % 2)
   for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for SfpuElwLt/Le/Gt/Ge, b = a + (0 or 2 by
-  j % 2) for SfpuIsclose (Float16_b and Float32 only).
+  j % 2) for SfpuIsclose, b = 0 (j % 3 == 0) or 1 for SfpuMask (those two Float16_b and Float32
+  only).
 
 A uniform draw is ``torch.rand``'s FP32 ``k * 2**-24`` (0 <= k < 2**24) scaled to ``raw * (high -
 low) + low``, rounded to the format (nearest even) and clamped to the bounds as the format rounds
@@ -73,6 +74,7 @@ _RAMP = range(1, 9)                     # _positions_and_ramp: a = 1 + j % 8
 EQ_NE_PAIRS = tuple((a, a + (a - 1) % 2) for a in _RAMP)     # j % 2 follows j % 8
 ORDER_PAIRS = tuple((a, a + d) for a in _RAMP for d in (0, 1, -1))   # every j % 24 occurs
 ISCLOSE_PAIRS = tuple((a, a + 2 * ((a - 1) % 2)) for a in _RAMP)   # b = a + 2 for odd j
+MASK_PAIRS = tuple(sorted({(1 + j % 8, 0 if j % 3 == 0 else 1) for j in range(24)}))  # 16
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,10 @@ BINARY_ROWS = {
     "SfpuIsclose": BinaryRow("isclose", dict.fromkeys(("No", "Yes"), "binary_isclose_2026_09"),
                              crafted=ISCLOSE_PAIRS, formats=("bf16",),
                              driver="test_eltwise_binary_sfpu_isclose"),
+    # calculate_mask_binary -> calculate_mask<APPROX, 8>: either Dst.
+    "SfpuMask": BinaryRow("mask", dict.fromkeys(("No", "Yes"), "binary_mask_2026_09"),
+                          crafted=MASK_PAIRS, formats=("bf16",),
+                          driver="test_eltwise_binary_sfpu_mask"),
     # calculate_binary_comp_fp32<APPROX, 8, RELATIONAL_OP>: one program for either Dst.
     **{f"SfpuElw{name.title()}": BinaryRow(name, dict.fromkeys(
         ("No", "Yes"), f"binary_{name}_2026_09"),

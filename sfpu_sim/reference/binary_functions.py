@@ -1,6 +1,6 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
 max, min, fmod, the floor remainder, atan2, and the predicates x == y, x != y, x < y, x <= y,
-x > y, x >= y and isclose (1.0 or 0.0).
+x > y, x >= y and isclose (1.0 or 0.0), and the mask (x where y != 0, else 0).
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -117,6 +117,11 @@ def _isclose(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         return ((x == y) | close).astype(np.float64)
 
 
+def _mask(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return np.where(y != 0, x, 0.0)
+
+
 def _product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         return x * y                                    # exact: at most 48 significant bits
@@ -218,6 +223,7 @@ BINARY_FUNCTIONS = {
     "gt": (_comparison(np.greater), "1 if x > y else 0"),
     "ge": (_comparison(np.greater_equal), "1 if x >= y else 0"),
     "isclose": (_isclose, "1 if x == y or |x - y| <= 1e-8 + 1e-5 * |y| else 0"),
+    "mask": (_mask, "x where y != 0, else 0"),
 }
 
 
