@@ -79,14 +79,13 @@ MASK_PAIRS = tuple(sorted({(1 + j % 8, 0 if j % 3 == 0 else 1) for j in range(24
 
 @dataclass(frozen=True)
 class BinaryRow:
-    """One binary row's op: the function, the kernel per Dst mode (None: not modelled, with the
-    reason), and its stimuli: the two operands' domains (closed intervals, bounds rounded to the
-    format), or the harness's crafted (x, y) value pairs."""
+    """One binary row's op: the function, the kernel per Dst mode, and its stimuli: the
+    intervals of the driver's uniform draw for each operand, or the harness's crafted (x, y)
+    value pairs."""
     function: str
     kernels: dict
     domain_x: tuple = ()
     domain_y: tuple = ()
-    unmodelled: str = ""
     crafted: tuple = ()
     formats: tuple = ("bf16", "fp16")       # the 16-bit formats its driver runs
     driver: str = ""                        # what runs it, where not sfpu_binary's float sweep
@@ -165,9 +164,8 @@ class BinaryRowError(SfpuSimError):
 class BinaryCell:
     """A cell's maximum: ``max_ulp`` over ``lanes`` counted pairs, ``nonfinite`` pairs apart,
     the worst pair, what ran; ``max_ulp_normal``: the same over the pairs whose golden and
-    output are both normal (no flush to zero at the underflow boundary, which the harness's
-    draws from these domains hardly reach); ``exact``: the pairs are the harness's own (crafted
-    stimuli), not a domain that bounds its sample."""
+    output are both normal (no flush to zero at the underflow boundary); ``exact``: the pairs
+    are the harness's own (crafted stimuli), not the drawable pairs that bound its sample."""
     row: str
     input_format: str
     dest: str
@@ -303,10 +301,7 @@ def _spec(row: str, input_format: str, dest: str) -> BinaryRow:
     if input_format not in ("bf16", "fp16") or dest not in ("No", "Yes"):
         raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes, not "
                              f"{input_format} dest={dest}")
-    spec = BINARY_ROWS[row]
-    if spec.kernels[dest] is None:
-        raise BinaryRowError(f"{row} dest={dest}: {spec.unmodelled}")
-    return spec
+    return BINARY_ROWS[row]
 
 
 def _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, lanes, nonfinite,
@@ -417,8 +412,7 @@ def records(rows: list[str], arches: list[str], tool: str, progress=None):
                           "device_text": cell.text if arch == MEASURED_ON else None}
                 reason = ("no model of this binary op's kernel" if spec is None else
                           FP32_CELLS if cell.input_format == "fp32" else
-                          spec.why_no_cell(arch, cell.input_format, cell.dest) or
-                          (spec.unmodelled if spec.kernels[cell.dest] is None else None))
+                          spec.why_no_cell(arch, cell.input_format, cell.dest))
                 if reason is not None:
                     yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
                            "reason": reason}

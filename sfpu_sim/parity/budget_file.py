@@ -446,8 +446,7 @@ def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[Row
                 if row is None or row.metric != "ulp" or \
                         chip != MEASURED_ARCH and "arch" not in row.key and not explicit:
                     continue
-                why = spec.why_no_cell(chip, SHORT[fmt], dest) or (
-                    spec.unmodelled if spec.kernels[dest] is None else None)
+                why = spec.why_no_cell(chip, SHORT[fmt], dest)
                 if why is not None:
                     dest_reasons.setdefault(id(row), []).append(f"{op} {fmt} dest {dest}: {why}")
                     continue
