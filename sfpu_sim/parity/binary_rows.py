@@ -319,7 +319,8 @@ def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
     output = run_binary_device(program, xs, ys, path, engine="compiled").output
     gold, _ = binary_reference(function, xs, ys, "rne", input_format=fmt, output_format=fmt)
     out_format = formats.FORMATS[fmt]
-    counted = formats.classify(output, out_format) != formats.FloatClass.NAN
+    output_class = formats.classify(output, out_format)
+    counted = output_class != formats.FloatClass.NAN
     distance = np.zeros(output.size, dtype=np.int64)
     nonfinite = 0
     differ = np.flatnonzero(output != gold)
@@ -331,7 +332,7 @@ def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
         nonfinite = int((result.lane_class == ulp.LaneClass.NONFINITE_MISMATCH).sum())
     distance = np.where(counted, distance, -1)
     both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
-        (formats.classify(output, out_format) == formats.FloatClass.NORMAL)
+        (output_class == formats.FloatClass.NORMAL)
     k = int(np.argmax(distance))
     pair = {"x_bits": f"{int(xs[k]):#06x}", "y_bits": f"{int(ys[k]):#06x}",
             "output_bits": f"{int(output[k]):#06x}", "golden_bits": f"{int(gold[k]):#06x}"}
@@ -400,26 +401,26 @@ def records(rows: list[str], arches: list[str], tool: str, progress=None):
     device = device_table.read_binary()
     for row in rows:
         spec = BINARY_ROWS.get(row)
-        for cell in device[row]:
-            if cell.input_format == "fp32" and cell.dest == "No":
+        for measured in device[row]:
+            if measured.input_format == "fp32" and measured.dest == "No":
                 continue                    # n/a: the driver skips 32-bit input at dest No
             for arch in arches:
                 record = {"op": row, "row": row, "approx": None,
-                          "in": device_table.FORMAT_NAMES[cell.input_format],
-                          "out": device_table.FORMAT_NAMES[cell.output_format],
-                          "dest": cell.dest, "arch": arch,
-                          "device_max_ulp": cell.max_ulp if arch == MEASURED_ON else None,
-                          "device_text": cell.text if arch == MEASURED_ON else None}
+                          "in": device_table.FORMAT_NAMES[measured.input_format],
+                          "out": device_table.FORMAT_NAMES[measured.output_format],
+                          "dest": measured.dest, "arch": arch,
+                          "device_max_ulp": measured.max_ulp if arch == MEASURED_ON else None,
+                          "device_text": measured.text if arch == MEASURED_ON else None}
                 reason = ("no model of this binary op's kernel" if spec is None else
-                          FP32_CELLS if cell.input_format == "fp32" else
-                          spec.why_no_cell(arch, cell.input_format, cell.dest))
+                          FP32_CELLS if measured.input_format == "fp32" else
+                          spec.why_no_cell(arch, measured.input_format, measured.dest))
                 if reason is not None:
                     yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
                            "reason": reason}
                     continue
                 if progress:
-                    progress(f"{row} {cell.input_format} dest={cell.dest} on {arch}")
-                found = globals()["cell"](row, cell.input_format, cell.dest, arch)
+                    progress(f"{row} {measured.input_format} dest={measured.dest} on {arch}")
+                found = cell(row, measured.input_format, measured.dest, arch)
                 yield {**record, **_prediction(found, record["device_max_ulp"], spec, tool)}
 
 
