@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 
 import numpy as np
 import pytest
@@ -270,6 +271,23 @@ def test_dask_local_cluster_gives_the_local_summary_bit_for_bit(tmp_path, capsys
     assert dask == local
 
 
+def test_the_local_cluster_leaves_port_8787_to_others(recwarn):
+    """Two clusters on one machine (two sweeps, or a notebook's dashboard): ours takes a free
+    port for the scheduler's HTTP server, so distributed has nothing to warn about."""
+    from distributed import LocalCluster
+
+    with socket.socket() as taken:
+        try:
+            taken.bind(("", 8787))
+        except OSError:
+            pass                                # already taken by someone: just as good
+        taken.listen()
+        with LocalCluster(n_workers=0, **runs.LOCAL_CLUSTER) as cluster:
+            port = cluster.scheduler.http_server.port
+    assert port != 8787
+    assert not [str(w.message) for w in recwarn if "8787" in str(w.message)]
+
+
 def test_an_existing_cluster_by_its_tcp_address(tmp_path, capsys):
     from distributed import LocalCluster
 
@@ -277,7 +295,7 @@ def test_an_existing_cluster_by_its_tcp_address(tmp_path, capsys):
             str(1 << 21), "--chunk", "500", "--json"]
     local = _cli_json([*args, "--state", str(tmp_path / "local.json")], capsys)
     with LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                      protocol="tcp", dashboard_address=None) as cluster:
+                      protocol="tcp", dashboard_address=":0") as cluster:
         assert cluster.scheduler_address.startswith("tcp://")
         remote = _cli_json([*args, "--scheduler", cluster.scheduler_address, "--state",
                             str(tmp_path / "tcp.json")], capsys)

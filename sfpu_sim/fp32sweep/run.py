@@ -36,6 +36,11 @@ SCHEDULERS = ("local", "dask")
 MIN_WORKER_CHUNK = 1 << 16            # the smallest chunk a default Dask worker count leaves
 IN_FLIGHT_PER_WORKER = 2               # tasks queued per worker; each runs one at a time
 CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
+# --scheduler dask's LocalCluster: one compiled thread per worker process; no dashboard, and
+# the scheduler's HTTP server (which distributed starts even without one) on a free port, not
+# 8787: a second cluster on the machine made distributed warn "Port 8787 is already in use".
+LOCAL_CLUSTER = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0",
+                 "scheduler_kwargs": {"dashboard": False}, "silence_logs": 40}
 MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
 # Bytes per input a running chunk holds at its peak, rounded up from measurements on this
 # machine (tanh_fp32, 131 instructions; any kernel's Machine has the same registers): 184 B
@@ -270,9 +275,7 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
                              "'dask[distributed]')") from None
     cluster = None
     if scheduler == "dask":
-        cluster = LocalCluster(n_workers=dask_workers(workers), threads_per_worker=1,
-                               processes=True,
-                               dashboard_address=None, silence_logs=40)
+        cluster = LocalCluster(n_workers=dask_workers(workers), **LOCAL_CLUSTER)
         client = Client(cluster)
     else:
         try:
