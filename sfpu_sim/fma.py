@@ -333,13 +333,19 @@ def _runtime_pointer(typingctx):
     return types.CPointer(types.int64)(), codegen
 
 
-def _runtime_lane(x, y, z):
-    r = numba.carray(_runtime_pointer(), 9)
+@njit(nogil=True)
+def _lane_under(x, y, z, r):
+    """``x*y + z`` under the rules in ``r`` (:data:`_RUNTIME`'s layout): compiled once and
+    cached on disk; only the small C callable around it holds this process's address."""
     rules = FmaRules("", r[1] != 0, r[2] != 0, r[3] != 0, r[4] != 0, r[5] != 0, r[6] != 0,
                      r[7], r[8] != 0)
     if r[0]:                                     # unfused: the product rounded alone first
         x, y = _datapath(x, y, SIGN, rules), 0x3F800000
     return _datapath(x, y, z, rules)
+
+
+def _runtime_lane(x, y, z):
+    return _lane_under(x, y, z, numba.carray(_runtime_pointer(), 9))
 
 
 @functools.cache
