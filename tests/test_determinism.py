@@ -10,13 +10,21 @@ import pytest
 
 from sfpu_sim import fma, formats, registry
 from sfpu_sim.arch import BLACKHOLE, WORMHOLE
+from sfpu_sim.asm import assemble
 from sfpu_sim.cli import main
 from sfpu_sim.determinism import compare, resolve
-from sfpu_sim.determinism.pairs import Runner, compare_kernel, fp32_sample, populations
+from sfpu_sim.determinism.pairs import (
+    Runner,
+    compare_kernel,
+    fp32_sample,
+    lanes_apart,
+    populations,
+)
 from sfpu_sim.determinism.platforms import BY_KEY, IEEE_FMA, IEEE_NO_FMA, PLATFORMS
 from sfpu_sim.isa import lanewise, loadstore
 from sfpu_sim.registry import KernelSpec
 from sfpu_sim.sfpi import dst_reg, trace
+from sfpu_sim.sweeps import run_device
 from tests import hellas_model as model
 
 ALL_BF16 = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
@@ -249,6 +257,47 @@ def test_every_hellas_count_equals_the_model(name):
         want = _model_counts(FUNCTION[name.removesuffix("_fp32")], spec.dest, inputs)
         assert [p["identical"] for p in pop_result["pairs"]] == \
             [want[p["a"], p["b"]] for p in pop_result["pairs"]]
+
+
+def test_lanes_apart_is_said_only_of_programs_whose_lanes_never_meet():
+    assert lanes_apart(registry.get("hellas_sin").program("wormhole"))
+    assert not lanes_apart(registry.get("ceil_2026_09").program("wormhole"))    # SFPSHFT2
+    assert not lanes_apart(registry.get("hellas_sincos").program("wormhole"))   # 2 stores
+
+    def two_places():
+        dst_reg[1] = dst_reg[0]
+
+    assert not lanes_apart(trace(two_places, "wormhole", name="two_places"))
+
+
+@pytest.mark.parametrize("name", ["hellas_exp", "hellas_sin_fp32"])
+def test_some_inputs_of_a_variant_give_what_the_whole_population_gives(name):
+    """The attribution's runs of the differing inputs alone, on a platform variant that is
+    neither chip's (a binary32 host's): each input's output as in the run of every input."""
+    runner = Runner(registry.get(name))
+    host = BY_KEY["binary32-fma"]
+    population = populations(runner.spec.dest, 4096, 11)[-1]
+    index = np.flatnonzero(np.arange(population.bits.size) % 7 == 3)
+    whole = runner.output(host.program_chip, host.arch, population)
+    some = runner.some(host.program_chip, host.arch, population, index)
+    assert np.array_equal(some, whole[index])
+
+
+def test_a_cross_lane_kernels_attribution_runs_keep_every_neighbour():
+    """SFPTRANSP moves values between the lanes of an SFPU: a run of some inputs alone gives
+    them other outputs than a run of all, so :meth:`Runner.some` runs all of them."""
+    spec = KernelSpec(name="transposed", function="exp", chips=("wormhole",), mode="accurate",
+                      dest="bf16", provenance="test",
+                      build=lambda arch: assemble("SFPLOAD L0, 0, 0, 0\nSFPTRANSP 0, 0, 0, 0\n"
+                                                  "SFPSTORE L0, 0, 0, 0", arch))
+    runner = Runner(spec)
+    assert not lanes_apart(runner.program("wormhole"))
+    population = populations("bf16")[0]
+    index = np.flatnonzero(np.arange(population.bits.size) % 7 == 3)
+    whole = runner.output("wormhole", WORMHOLE, population)
+    alone = run_device(runner.program("wormhole"), population.bits[index], population.path)
+    assert not np.array_equal(alone.output, whole[index])
+    assert np.array_equal(runner.some("wormhole", WORMHOLE, population, index), whole[index])
 
 
 # --------------------------------------------------------------------------------------------

@@ -11,8 +11,10 @@ B's is a reason. Where none does alone, all of them are taken together and then 
 A one at a time, in list order, wherever the output stays B's: what remains is a set of
 differences each of which is needed. Inputs that even all of them together leave different
 differ by something other than the arithmetic and the conversions (the chips' other
-instruction behaviour, or the two chips' programs). Runs are whole populations (lanes of
-cross-lane kernels see their neighbours), cached per platform variant.
+instruction behaviour, or the two chips' programs). A platform's own run is the whole
+population, cached per platform variant; the attribution's runs take only the differing inputs
+where no lane of the program can see another (:func:`lanes_apart`), else the whole population
+too, so that the lanes of a cross-lane kernel keep their neighbours.
 """
 from __future__ import annotations
 
@@ -71,6 +73,37 @@ def populations(dest: str, sample_size: int = FP32_SAMPLE_SIZE,
     return out
 
 
+# Instructions whose every lane reads and writes only its own registers (no SFPU-wide state,
+# no PRNG), with the modes that keep it so (None: every mode); tt-isa-documentation's pages
+# for each (isa-reference sections 3.x). SFPSWAP's modes 2-9 compare across subvectors,
+# SFPMOV's mode 8 reads special registers (the PRNG among them), SFPSTOCHRND rounds by the PRNG.
+_LANEWISE_MODES = {
+    **dict.fromkeys(("SFPLOADI", "SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPIADD",
+                     "SFPAND", "SFPOR", "SFPXOR", "SFPNOT", "SFPSHFT", "SFPEXEXP", "SFPEXMAN",
+                     "SFPSETEXP", "SFPSETMAN", "SFPSETSGN", "SFPABS", "SFPLZ", "SFPDIVP2",
+                     "SFPNOP", "SFPSETCC", "SFPENCC", "SFPPUSHC", "SFPPOPC", "SFPCOMPC",
+                     "SFPCAST", "SFPLUT", "SFPLUTFP32", "SFPGT", "SFPLE"), None),
+    "SFPMOV": {0, 1, 2}, "SFPSWAP": {0, 1},
+}
+
+
+def lanes_apart(program) -> bool:
+    """Whether each lane's output depends on its own input alone: every instruction lanewise
+    (:data:`_LANEWISE_MODES`) and every SFPLOAD and SFPSTORE at one Dst address, mode and
+    address modifier, so that no two lanes meet in a Dst cell. Then a run of some of the
+    inputs gives each of them the output it has in a run of all."""
+    places = set()
+    for i in program:
+        if i.mnemonic in ("SFPLOAD", "SFPSTORE"):
+            places.add((i.imm10, i.mod0, i.addr_mod))
+        elif i.mnemonic not in _LANEWISE_MODES:
+            return False
+        elif _LANEWISE_MODES[i.mnemonic] is not None and \
+                i.mod1 not in _LANEWISE_MODES[i.mnemonic]:
+            return False
+    return len(places) <= 1
+
+
 class Runner:
     """One kernel's outputs per platform variant and population, computed once each."""
 
@@ -99,6 +132,17 @@ class Runner:
 
     def platform(self, platform: Platform, population: Population) -> np.ndarray:
         return self.output(platform.program_chip, platform.arch, population)
+
+    def some(self, chip: str, arch, population: Population, index: np.ndarray) -> np.ndarray:
+        """:meth:`output` at the inputs ``index``: computed for those alone where the program's
+        lanes are apart, else taken from the whole population's run."""
+        program = self.program(chip)
+        if not lanes_apart(program) or not index.size:
+            return self.output(chip, arch, population)[index]
+        if arch is not program.arch:
+            program = _with_arch(program, arch)
+        return run_device(program, population.bits[index], population.path,
+                          fp32_inputs=population.fp32_inputs).output
 
 
 def _with_arch(program, arch):
@@ -155,7 +199,7 @@ def attribute(runner: Runner, a: Platform, b: Platform, population: Population,
 
     def explains(taken) -> np.ndarray:
         variant = taking(a.arch, b.arch, [d for d in candidates if d.key in taken])
-        return runner.output(a.program_chip, variant, population)[index] == want
+        return runner.some(a.program_chip, variant, population, index) == want
 
     alone = {d.key: explains({d.key}) for d in candidates}
     remaining = np.ones(index.size, dtype=bool)
