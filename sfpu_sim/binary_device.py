@@ -123,13 +123,31 @@ def require_operands(spec, has_y: bool,
                      options: str = "--y VALUES or --y-range LO,HI") -> None:
     """A binary kernel needs its second operand (``options``: how a command gives it); a unary
     one refuses it (one line each)."""
-    if spec.operands == 2 and not has_y:
+    if spec.operands == 2 and not has_y and spec.fixed_y is None:
         raise BinaryOperandError(f"{spec.name} is a binary kernel ({spec.function}: "
                                  f"{BINARY_FUNCTIONS[spec.function][1]}): give the second "
                                  f"operand with {options}")
     if spec.operands != 2 and has_y:
         raise BinaryOperandError(f"{spec.name} takes one operand: --y and --y-range are for "
                                  f"binary kernels (sfpu-sim kernels lists them)")
+
+
+def held_operand(spec, input_format: str = "bf16") -> np.ndarray:
+    """The second operand a kernel's program holds (``spec.fixed_y``), as one pattern of the
+    input format (nearest even)."""
+    return formats.round_values(np.array([spec.fixed_y], dtype=np.float64), "rne", input_format,
+                                ftz=False).reshape(1)
+
+
+def check_held_operand(spec, y_bits, input_format: str = "bf16") -> None:
+    """A kernel that holds its second operand (the scalar ops) is measured at that y alone:
+    any other y would be scored against a function its program does not compute."""
+    if spec.fixed_y is None:
+        return
+    if np.any(np.asarray(y_bits) != held_operand(spec, input_format)[0]):
+        raise BinaryOperandError(f"{spec.name} holds its second operand, y = {spec.fixed_y:g} "
+                                 f"(the scalar its op is given as a parameter): give no --y, or "
+                                 f"--y {spec.fixed_y:g}")
 
 
 def all_x_pairs(y_bits, input_format: str = "bf16") -> tuple[np.ndarray, np.ndarray]:
@@ -156,6 +174,7 @@ def sweep_binary(spec, arch: str, y_bits, *, dest: str | None = None,
     path = DevicePath(input_format, output_format, dest)
     program = spec.program(arch)
     y_bits = formats.as_bits(np.atleast_1d(y_bits), input_format).reshape(-1)
+    check_held_operand(spec, y_bits, input_format)
     every_x = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
     measured = np.zeros(1 << 16, dtype=bool)
     measured[ulp.population(population, input_format)] = True

@@ -93,6 +93,7 @@ class KernelSpec:
     params: Mapping[str, object] = field(default_factory=dict, compare=False)
     instance_of: str = ""
     operands: int = 1            # 2: a binary kernel (in0 at Dst tile 0, in1 at tile 1)
+    fixed_y: float | None = None  # a binary op whose second operand the program holds
     _programs: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -246,7 +247,8 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
                     provenance: str = "", description: str = "", reference=None,
                     specials: Mapping[str, int] | None = None, template: str = "",
                     params: Mapping[str, object] | None = None,
-                    instance_of: str = "", operands: int = 1) -> KernelSpec:
+                    instance_of: str = "", operands: int = 1,
+                    fixed_y: float | None = None) -> KernelSpec:
     """Register a kernel written with the DSL (:mod:`sfpu_sim.sfpi`), or in assembly.
 
     ``body``: one iteration of the kernel's loop (reads ``dst_reg``, writes it back), and
@@ -265,6 +267,8 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
     instantiations), so ``--dest`` finds the program the device compiles for each Dst mode.
     ``operands=2``: a binary kernel (:mod:`sfpu_sim.binary_device`), ``function`` one of
     :data:`sfpu_sim.reference.binary_functions.BINARY_FUNCTIONS`; listed by :func:`binary_specs`.
+    ``fixed_y``: a binary op whose second operand is a parameter the program holds (the scalar
+    ops' ``x + s``): it reads x alone and is measured only at that y.
     """
     origin = _call_site()
     if not isinstance(name, str) or not name.isidentifier():
@@ -278,7 +282,7 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
                      chips=chips, dest=dest, mode=mode, provenance=provenance,
                      description=description, reference=reference, specials=specials,
                      origin=origin, template=template, params=params, instance_of=instance_of,
-                     operands=operands)
+                     operands=operands, fixed_y=fixed_y)
 
 
 def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
@@ -338,7 +342,7 @@ def _checked_template(template, params, instance_of, dest: str, origin: str) -> 
 
 def _register(name, build, *, function, chips, dest, mode, provenance, description, reference,
               specials, origin, template="", params=None, instance_of="",
-              operands=1) -> KernelSpec:
+              operands=1, fixed_y=None) -> KernelSpec:
     if dest not in DESTS:
         raise RegistrationError(f"{origin}: dest {dest!r}: choose from {', '.join(DESTS)}")
     if mode not in MODES:
@@ -356,6 +360,9 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     if operands not in (1, 2) or operands == 2 and function not in BINARY_FUNCTIONS:
         raise RegistrationError(f"{origin}: operands={operands!r}: 1, or 2 with a function of "
                                 f"{', '.join(BINARY_FUNCTIONS)}")
+    if fixed_y is not None and (operands != 2 or not isinstance(fixed_y, (int, float))):
+        raise RegistrationError(f"{origin}: fixed_y={fixed_y!r}: a number, for a binary kernel "
+                                f"(operands=2) whose program holds its second operand")
     if operands == 2:
         pass                        # its reference is sfpu_sim.reference.binary_functions'
     elif reference is not None:
@@ -370,7 +377,8 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
                       provenance=provenance, build=build, description=description,
                       origin=origin, specials=specials, template=template, params=params,
-                      instance_of=family, operands=operands)
+                      instance_of=family, operands=operands,
+                      fixed_y=None if fixed_y is None else float(fixed_y))
     home[name] = spec
     return spec
 

@@ -175,8 +175,9 @@ def test_refusals_are_one_line_with_status_2(capsys, tmp_path, monkeypatch, argv
 def test_kernels_lists_binary_kernels_as_two_operand(capsys):
     code, out, _ = run(capsys, "kernels")
     assert code == 0
-    assert "25 binary (two-operand) kernels" in " ".join(out.split())
-    assert out.count("(two ") == 25         # each binary row's function cell
+    assert "31 binary (two-operand) kernels" in " ".join(out.split())
+    assert out.count("(two ") == 31         # each binary row's function cell
+    assert out.count("y = 2, held") == 6    # the scalar ops' kernels
 
 
 def test_kernel_show_lists_a_binary_program(capsys):

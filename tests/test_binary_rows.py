@@ -91,7 +91,8 @@ def test_binary_row_refusals():
                                 "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
                                 "SfpuIsclose", "SfpuMask", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
-                                "SfpuElwGe"}
+                                "SfpuElwGe", "ScalarAdd", "ScalarSub", "ScalarMul",
+                                "ScalarDiv", "ScalarRsub"}
 
 
 # Every pattern of the intervals (55.4 M BF16 pairs), tiny operands included: the only 1-step

@@ -16,7 +16,14 @@ from rich.table import Table
 
 from sfpu_sim import formats, registry, ulp
 from sfpu_sim.binary_device import (
-    IN0_ADDRESS, IN1_ADDRESS, require_operands, run_binary_device, sweep_binary)
+    IN0_ADDRESS,
+    IN1_ADDRESS,
+    check_held_operand,
+    held_operand,
+    require_operands,
+    run_binary_device,
+    sweep_binary,
+)
 from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, selection
 from sfpu_sim.cli.options import value_range
 from sfpu_sim.cli.running import kernel_inputs
@@ -70,9 +77,21 @@ def second_operand(parser, command: str, unary_handler) -> None:
     parser.set_defaults(handler=handler)
 
 
-def second_operands(args, dest: str):
+def second_operands(args, dest: str, spec=None):
     """The second operands as patterns of the input format, and their description:
-    ``--y`` values as written, or every pattern in ``--y-range``, ascending by value."""
+    ``--y`` values as written, or every pattern in ``--y-range``, ascending by value; for a
+    kernel that holds its second operand (``spec.fixed_y``), that one, and only that one."""
+    y, text = _given_operands(args, dest) if args.y is not None or \
+        getattr(args, "y_range", None) is not None else (None, "")
+    if spec is not None and spec.fixed_y is not None:
+        if y is None:
+            return held_operand(spec, args.input_format), (f"y = {spec.fixed_y:g}, the "
+                                                           f"parameter the kernel holds")
+        check_held_operand(spec, y, args.input_format)
+    return y, text
+
+
+def _given_operands(args, dest: str):
     fmt = args.input_format
     if getattr(args, "y_range", None) is None:
         texts = [text.strip() for text in args.y.split(",")]
@@ -110,7 +129,7 @@ def cmd_sweep(args, console: Console) -> int:
     if args.ulp != "daz-index":
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
-    y, y_text = second_operands(args, chosen.dest)
+    y, y_text = second_operands(args, chosen.dest, chosen.spec)
     with Progress() as progress:
         progress.begin(f"{chosen.spec.name} on {args.arch}")
         summary = sweep_binary(chosen.spec, args.arch, y, dest=chosen.dest,
@@ -176,7 +195,7 @@ def _evaluate(args) -> dict:
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
     spec, fmt, out = chosen.spec, args.input_format, args.output_format
     x = kernel_inputs(args.values, fmt, chosen.dest)
-    y, _ = second_operands(args, chosen.dest)
+    y, _ = second_operands(args, chosen.dest, spec)
     if y.size not in (1, x.size):
         raise SfpuSimError(f"--y {args.y}: {y.size} values for {x.size} inputs X: give one y "
                            f"for every X, or one per X")

@@ -95,7 +95,9 @@ def _budget_table(args, console: Console) -> int:
     skipped = {}
     for r in records:
         if r["max_ulp"] is None and r.get("reason"):
-            skipped.setdefault(r["row"], r["reason"])
+            reasons = skipped.setdefault(r["row"], [])     # each distinct reason, once
+            if r["reason"] not in reasons:
+                reasons.append(r["reason"])
             continue
         table.add_row(r["row"], f"{r['in']} -> {r['out']}", r["dest"], r["arch"],
                       f"{r['max_ulp']:,}" if r["max_ulp"] is not None else "none measurable",
@@ -107,8 +109,9 @@ def _budget_table(args, console: Console) -> int:
             console.print(f"differs: {r['row']} {r['in']} dest={r['dest']} on {r['arch']}: "
                           f"{r.get('mismatch_cause') or 'cause not recorded'}", markup=False,
                           highlight=False)
-    for row, reason in skipped.items():
-        console.print(f"not modelled: {row}: {reason}", markup=False, highlight=False)
+    for row, reasons in skipped.items():
+        for reason in reasons:
+            console.print(f"not modelled: {row}: {reason}", markup=False, highlight=False)
     compared = [r for r in records if r.get("match") is not None]
     equal = sum(r["match"] for r in compared)
     console.print(f"{equal} of {len(compared)} measured cells predicted exactly", markup=False)

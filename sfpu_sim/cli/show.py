@@ -27,7 +27,8 @@ def cmd_kernels(args, console: Console) -> int:
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
                       _instantiation_cell(spec), spec.provenance)
     for spec in binary:                             # x at Dst tile 0, y at tile 1: --y
-        table.add_row(spec.name, f"{spec.function} (two operands)", ", ".join(spec.chips),
+        held = "" if spec.fixed_y is None else f"; y = {spec.fixed_y:g}, held"
+        table.add_row(spec.name, f"{spec.function} (two operands{held})", ", ".join(spec.chips),
                       spec.mode, spec.dest, _instantiation_cell(spec), spec.provenance)
     for spec in registry.chained_specs():           # ttnn ops run as several programs
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,

@@ -20,6 +20,12 @@ SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_s
   j % 2) for SfpuIsclose, b = 0 (j % 3 == 0) or 1 for SfpuMask (those two Float16_b and Float32
   only).
 
+The scalar rows (ScalarAdd, ScalarSub, ScalarMul, ScalarDiv, ScalarRsub; tt-llk's
+``test_sfpu_binop_scalar.py``, index id 70311161519, "sampled" 2026-09-21) are binary rows whose
+second operand is one value, the scalar the kernel is given as a parameter (2.0, and ScalarDiv's
+divisor 2.0): x is drawn from [-1, 1] as above, Float16_b with a 16-bit Dst and Float32 with an
+FP32 Dst.
+
 A uniform draw is ``torch.rand``'s FP32 ``k * 2**-24`` (0 <= k < 2**24) scaled to ``raw * (high -
 low) + low``, rounded to the format (nearest even) and clamped to the bounds as the format rounds
 them (``strategies/random.py``, index id 70386246814). So the patterns a draw can produce are
@@ -55,7 +61,7 @@ import ml_dtypes
 import numpy as np
 
 from sfpu_sim import formats, registry, threads, ulp
-from sfpu_sim.binary_device import PAIRS_PER_RUN, run_binary_device
+from sfpu_sim.binary_device import PAIRS_PER_RUN, held_operand, run_binary_device
 from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
@@ -65,6 +71,8 @@ from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.report.files import ReportError, atomic_write
 from sfpu_sim.sweeps import DevicePath, program_hash
 
+SCALAR_DRIVER = "tt-metal tt_metal/tt-llk/tests/python_tests/test_sfpu_binop_scalar.py " \
+    "(index id 70311161519)"
 DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py sfpu_binary "
           "(index id 58031140234)")
 UNIT = ((-1.0, 1.0),)
@@ -89,6 +97,8 @@ class BinaryRow:
     crafted: tuple = ()
     formats: tuple = ("bf16", "fp16")       # the 16-bit formats its driver runs
     driver: str = ""                        # what runs it, where not sfpu_binary's float sweep
+    scalar: float | None = None             # y: this one value (the kernel's parameter)
+    dests: tuple = ("No", "Yes")            # the Dst modes its driver runs the 16-bit formats in
 
     def why_no_cell(self, arch: str, input_format: str, dest: str) -> str | None:
         """Why the driver has no cell (16-bit input format, ``dest``) on ``arch``, or None."""
@@ -96,12 +106,26 @@ class BinaryRow:
             return (f"the driver runs it on "
                     f"{', '.join(device_table.FORMAT_NAMES[f] for f in self.formats)} "
                     f"and Float32 only ({self.driver})")
+        if dest not in self.dests:
+            return (f"the driver skips {device_table.FORMAT_NAMES[input_format]} with "
+                    f"dest={dest} ({self.driver})")
         return no_cell(arch, input_format, dest)
+
+    @property
+    def source(self) -> str:
+        """The driver's file (and function, where not ``sfpu_binary``), as provenance cites it."""
+        if self.scalar is not None:
+            return SCALAR_DRIVER
+        return DRIVER.replace("sfpu_binary", self.driver) if self.driver else DRIVER
 
     @property
     def stimuli(self) -> str:
         if self.crafted:
             return f"the harness's {len(self.crafted)} crafted pairs, exactly"
+        if self.scalar is not None:
+            return (f"every x the driver's draw can produce from "
+                    f"{_intervals_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
+                    f"kernel is given; the harness samples x)")
         return (f"every pair the driver's draw can produce, x from "
                 f"{_intervals_text(self.domain_x)}, y from {_intervals_text(self.domain_y)} "
                 f"(the harness samples them)")
@@ -153,6 +177,13 @@ BINARY_ROWS = {
         ("No", "Yes"), f"binary_{name}_2026_09"),
         crafted=EQ_NE_PAIRS if name in ("eq", "ne") else ORDER_PAIRS)
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+    # calculate_binop_with_scalar<APPROX, BINOP_MODE, 8, DST_ACCUM_MODE>(param): the scalar 2.0
+    # (ScalarDiv's divisor 2.0, given inverted); only RSUB differs between the Dst modes.
+    **{f"Scalar{name.title()}": BinaryRow(name, {
+        "No": f"binop_scalar_{name}_2026_09",
+        "Yes": f"binop_scalar_{name}{'_fp32' if name == 'rsub' else ''}_2026_09"},
+        UNIT, formats=("bf16",), driver="test_sfpu_binop_scalar", scalar=2.0, dests=("No",))
+       for name in ("add", "sub", "mul", "div", "rsub")},
 }
 
 
@@ -272,7 +303,8 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
     x = domain_patterns(domain_x, input_format) if domain_x else \
         drawn_patterns(spec.domain_x, input_format)
     y = domain_patterns(domain_y, input_format) if domain_y else \
-        drawn_patterns(spec.domain_y, input_format)
+        drawn_patterns(spec.domain_y, input_format) if spec.scalar is None else \
+        held_operand(registry.get(kernel), input_format)
     step = max(1, PAIRS_PER_RUN // x.size)
 
     def scored(start):
@@ -434,7 +466,8 @@ def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: st
     kernel = registry.get(found.kernel)
     return {"max_ulp": found.max_ulp, "match": same, "mismatch_cause": cause,
             "kernel": {"name": found.kernel, "instantiation": None},
-            "provenance": f"{DRIVER}; {kernel.provenance}", "golden": "binary_reference, rne",
+            "provenance": f"{spec.source}; {kernel.provenance}",
+            "golden": "binary_reference, rne",
             "lanes": found.lanes, "nonfinite_lanes": found.nonfinite,
             "max_ulp_normal": found.max_ulp_normal, "stimuli": spec.stimuli,
             "exact": found.exact, "worst": found.worst, "tool": tool}

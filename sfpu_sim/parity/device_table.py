@@ -35,7 +35,8 @@ _FLOOR = re.compile(r"(\d+) outside near_zero_atol ([0-9.eE+-]+)")
 _SAME = re.compile(r"^\s*\d+ \(same\)\s*$")
 # Rows of other drivers (binary/ternary SFPU ops, scalar ops): not unary sweeps.
 _NOT_UNARY = ("Sfpu", "Scalar")
-_BINARY_STEMS = ("SfpuBinary", "SfpuElw", "Sfpu")   # a shared label's later names extend these
+_BINARY_STEMS = ("SfpuBinary", "SfpuElw", "Sfpu", "Scalar")   # a shared label's later names
+# extend these
 _NOTE = re.compile(r"\s*\(.*\)\s*$")
 _PER_OP = re.compile(r"(\d+) \((\w+)\)")
 
@@ -91,7 +92,7 @@ def _binary_ops(label: str) -> list[str]:
     SfpuBinaryMin, ``SfpuElwsub/rsub`` SfpuElwsub and SfpuElwrsub; a parenthesised note goes."""
     names = _NOTE.sub("", label).split("/")
     stem = next(p for p in _BINARY_STEMS if names[0].startswith(p))
-    return [names[0]] + [n if n.startswith("Sfpu") else stem + n for n in names[1:]]
+    return [names[0]] + [n if n.startswith(_NOT_UNARY) else stem + n for n in names[1:]]
 
 
 def _share(text: str, index: int, ops: list[str]) -> str:
@@ -109,15 +110,16 @@ def _share(text: str, index: int, ops: list[str]) -> str:
 
 
 def read_binary(path: Path = TABLE) -> dict[str, list[DeviceCell]]:
-    """Yaml key (``SfpuElwadd``, ``SfpuBinaryMax`` ...) -> its six cells, for the table's binary
-    and ternary SFPU rows (the sampled driver sweeps, Wormhole, 2026-09-21). A row naming several
+    """Yaml key (``SfpuElwadd``, ``SfpuBinaryMax``, ``ScalarAdd`` ...) -> its six cells, for the
+    table's binary, ternary and scalar rows (the sampled driver sweeps, Wormhole, 2026-09-21; a
+    cell's "(dest No)" note is its Dst mode, which its column says already). A row naming several
     ops (``SfpuElwEq/Ge/Gt/Le/Lt/Ne``) gives each the same cells, except where a cell names its
     ops' figures apart ("1 (sub) 0 (rsub)", "1/0")."""
     rows: dict[str, list[DeviceCell]] = {}
     with open(path, newline="", encoding="utf-8") as handle:
         lines = handle.read().splitlines()
     for fields in csv.reader(lines):
-        if not fields or not fields[0].startswith("Sfpu"):
+        if not fields or not fields[0].startswith(_NOT_UNARY):
             continue
         texts = (fields[1:] + [""] * len(CELLS))[:len(CELLS)]
         ops = _binary_ops(fields[0])
