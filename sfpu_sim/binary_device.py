@@ -62,14 +62,13 @@ class BinaryDeviceRun(DeviceRun):
 
 def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *,
                       engine: str | None = None) -> BinaryDeviceRun:
-    """Run a binary ``program`` once per pair (x[k], y[k]) (16-bit patterns of the path's input
-    format, same shape) through ``path``: the pair unpacked to Dst tiles 0 and 1, the result
-    packed from tile 0. ``engine`` as for :func:`sfpu_sim.sweeps.run_device`."""
-    if path.input_format == "fp32":
-        raise BinaryOperandError("binary kernels take 16-bit inputs (bf16, fp16) so far; "
-                                 "FP32 pairs are not modelled yet")
-    x, padded_x = _padded_inputs(x, path, False)
-    y, padded_y = _padded_inputs(y, path, False)
+    """Run a binary ``program`` once per pair (x[k], y[k]) (patterns of the path's input
+    format, same shape; FP32 ones need an FP32 Dst) through ``path``: the pair unpacked to Dst
+    tiles 0 and 1, the result packed from tile 0. ``engine`` as for
+    :func:`sfpu_sim.sweeps.run_device`."""
+    fp32 = path.input_format == "fp32"
+    x, padded_x = _padded_inputs(x, path, fp32)
+    y, padded_y = _padded_inputs(y, path, fp32)
     if x.shape != y.shape:
         raise BinaryOperandError(f"x and y differ in shape: {x.shape} and {y.shape}")
     engine = engine or engines.default_engine()
@@ -88,8 +87,8 @@ def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *
         if run is not None:
             return run
     m = _device_state(program, path, padded_x.size, dst_rows=BINARY_DST_ROWS)
-    _unpack(m.dst, padded_x, path, False, IN0_ADDRESS)
-    _unpack(m.dst, padded_y, path, False, IN1_ADDRESS)
+    _unpack(m.dst, padded_x, path, fp32, IN0_ADDRESS)
+    _unpack(m.dst, padded_y, path, fp32, IN1_ADDRESS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
         m.run(program.instructions[:store])
@@ -103,8 +102,9 @@ def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *
 def _run_compiled(template, program, x, padded_x, padded_y, path, engine):
     """The compiled engines on a Dst built for every SFPU; (run, None) or (None, why not)."""
     dst = Dst(padded_x.size // LANES_PER_SFPU, template.dst_rows, template)
-    _unpack(dst, padded_x, path, False, IN0_ADDRESS)
-    _unpack(dst, padded_y, path, False, IN1_ADDRESS)
+    fp32 = path.input_format == "fp32"
+    _unpack(dst, padded_x, path, fp32, IN0_ADDRESS)
+    _unpack(dst, padded_y, path, fp32, IN1_ADDRESS)
     execute = gpu.execute_sfpus if engine == "cuda" else compiled.execute_sfpus
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)

@@ -269,9 +269,11 @@ def test_check_predicts_the_binary_rows_of_a_budget_file(tmp_path, monkeypatch, 
         'not modelled: SfpuElwLt {in: Float32, dest: "No"} (line 9): metric: tolerance, no '
         "step budget to check",
         'not modelled: SfpuBinaryMin {in: Float16_b, out: Float32, dest: "Yes"} (line 13): '
-        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells",
+        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and a scalar "
+        "row's Float32 ones)",
         'not modelled: SfpuElwdiv {in: Bfp8_b, out: Float16_b, dest: "No"} (line 15): '
-        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells",
+        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and a scalar "
+        "row's Float32 ones)",
         "not modelled: SfpuElwpow {out: Float16_b} (line 17): metric: tolerance, no step "
         "budget to check",
         f"{BINARY_EXCERPT}: 9 rows, 4 checked (5 cells), 0 over budget, 1 differing from the "
