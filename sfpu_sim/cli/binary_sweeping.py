@@ -77,13 +77,13 @@ def second_operand(parser, command: str, unary_handler) -> None:
     parser.set_defaults(handler=handler)
 
 
-def second_operands(args, dest: str, spec=None):
+def second_operands(args, dest: str, spec):
     """The second operands as patterns of the input format, and their description:
     ``--y`` values as written, or every pattern in ``--y-range``, ascending by value; for a
     kernel that holds its second operand (``spec.fixed_y``), that one, and only that one."""
     y, text = _given_operands(args, dest) if args.y is not None or \
         getattr(args, "y_range", None) is not None else (None, "")
-    if spec is not None and spec.fixed_y is not None:
+    if spec.fixed_y is not None:
         if y is None:
             return held_operand(spec, args.input_format), (f"y = {spec.fixed_y:g}, the "
                                                            f"parameter the kernel holds")
