@@ -73,13 +73,15 @@ def binop_scalar_rsub_fp32_2026_09():
     dst_reg[0] = _parameter(SCALAR) - dst_reg[0]
 
 
-def _params(mode: str, fp32: bool, param: float) -> dict:
-    return {"APPROXIMATION_MODE": False, "BINOP_MODE": mode, "ITERATIONS": 8,
-            "is_fp32_dest_acc_en": fp32, "param": param}
+def _params(mode: str, param: float, fp32: bool | None = None) -> dict:
+    """The template's arguments; ``is_fp32_dest_acc_en`` only where the program reads it."""
+    dest = {} if fp32 is None else {"is_fp32_dest_acc_en": fp32}
+    return {"APPROXIMATION_MODE": False, "BINOP_MODE": mode, "ITERATIONS": 8, **dest,
+            "param": param}
 
 
 # ADD, SUB, MUL and DIV compile to one program for either Dst (nothing reads
-# is_fp32_dest_acc_en); RSUB to two.
+# is_fp32_dest_acc_en, left out of their parameters as binary_2026's are); RSUB to two.
 for _name, _body, _function, _mode, _y, _param in (
         ("binop_scalar_add_2026_09", binop_scalar_add_2026_09, "add", "ADD", SCALAR, SCALAR),
         ("binop_scalar_sub_2026_09", binop_scalar_sub_2026_09, "sub", "SUB", SCALAR, SCALAR),
@@ -88,7 +90,7 @@ for _name, _body, _function, _mode, _y, _param in (
          1.0 / DIVISOR)):
     register_kernel(
         _name, _body, function=_function, operands=2, fixed_y=_y,
-        template="calculate_binop_with_scalar", params=_params(_mode, False, _param),
+        template="calculate_binop_with_scalar", params=_params(_mode, _param),
         provenance=f"{SOURCE}: {_mode} with param {_param:g}, one SFPMAD, no rounding "
                    f"(SFPSTORE truncates to a 16-bit Dst); the scalar of {DRIVER}",
         description=f"Scalar{_function.title()} row: x {_function} {_y:g}, either Dst, "
@@ -96,13 +98,13 @@ for _name, _body, _function, _mode, _y, _param in (
 register_kernel(
     "binop_scalar_rsub_2026_09", binop_scalar_rsub_2026_09, function="rsub", operands=2,
     fixed_y=SCALAR, template="calculate_binop_with_scalar",
-    params=_params("RSUB", False, SCALAR),
+    params=_params("RSUB", SCALAR, fp32=False),
     provenance=f"{SOURCE}: parameter - val, then float32_to_bf16_rne for a 16-bit Dst; the "
                f"scalar of {DRIVER}",
     description="ScalarRsub row: 2 - x, BF16 Dst, Sep 2026")
 register_kernel(
     "binop_scalar_rsub_fp32_2026_09", binop_scalar_rsub_fp32_2026_09, function="rsub",
     operands=2, fixed_y=SCALAR, dest="fp32", template="calculate_binop_with_scalar",
-    instance_of="binop_scalar_rsub_2026_09", params=_params("RSUB", True, SCALAR),
+    instance_of="binop_scalar_rsub_2026_09", params=_params("RSUB", SCALAR, fp32=True),
     provenance=f"{SOURCE}: parameter - val, no rounding; the scalar of {DRIVER}",
     description="ScalarRsub row: 2 - x, FP32 Dst, Sep 2026")

@@ -145,8 +145,8 @@ REFUSALS = [
     (("sweep", ADD, "--arch", "wormhole", "--y-range", "2,1"),
      "--y-range '2,1': need LO <= HI, neither NaN"),
     (("sweep", ADD, "--arch", "wormhole", "--y", "1", "--in", "fp32"),
-     "--in fp32: binary kernels take 16-bit inputs (bf16, fp16) so far; FP32 pairs are not "
-     "modelled yet"),
+     "--in fp32: a binary sweep runs every 16-bit x (bf16, fp16) against each y; FP32 pairs go "
+     "through eval (with --dest fp32)"),
     (("sweep", ADD, "--arch", "wormhole", "--y", "1", "--csv", "rows.csv"),
      "--csv: the accuracy harness's rows have one input: not for binary kernels (use --json)"),
     (("sweep", ADD, "--arch", "wormhole", "--y", "1", "--ulp", "fractional"),

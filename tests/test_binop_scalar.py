@@ -80,7 +80,8 @@ def test_each_row_runs_the_kernel_of_its_op_with_the_drivers_scalar():
         for dest, name in row.kernels.items():
             spec = registry.get(name)
             assert (spec.function, spec.fixed_y) == (op, 2.0)
-            assert spec.params["is_fp32_dest_acc_en"] == (op == "rsub" and dest == "Yes")
+            assert spec.params.get("is_fp32_dest_acc_en") == (
+                (dest == "Yes") if op == "rsub" else None)      # only RSUB's program reads it
     assert registry.get("binop_scalar_div_2026_09").params["param"] == 0.5   # 1 / divisor
 
 
@@ -204,6 +205,19 @@ def test_a_sweep_takes_the_held_operand_and_refuses_another(capsys):
         "its op is given as a parameter): give no --y, or --y 2\n")
     with pytest.raises(BinaryOperandError, match="holds its second operand"):
         sweep_binary(registry.get("binop_scalar_add_2026_09"), "wormhole", [0x4040])
+
+
+def test_eval_takes_float32_pairs_and_a_sweep_refuses_them(capsys):
+    """The FP32 tie above through the CLI: eval with an FP32 Dst; a sweep of every x is 16-bit."""
+    assert main(["eval", "binop_scalar_add_2026_09", "--arch", "blackhole", "--in", "fp32",
+                 "--out", "fp32", "--dest", "fp32", "0x3f800001", "--json"]) == 0
+    lane = json.loads(capsys.readouterr().out)["results"][0]
+    assert (lane["y_bits"], lane["output_bits"], lane["expected_bits"], lane["ulp"]) == \
+        ("0x40000000", "0x40400000", "0x40400000", 0)
+    assert main(["sweep", "binop_scalar_add_2026_09", "--arch", "wormhole", "--in", "fp32"]) == 2
+    assert capsys.readouterr().err == (
+        "sfpu-sim: error: --in fp32: a binary sweep runs every 16-bit x (bf16, fp16) against "
+        "each y; FP32 pairs go through eval (with --dest fp32)\n")
 
 
 def test_only_a_binary_kernel_holds_a_second_operand():

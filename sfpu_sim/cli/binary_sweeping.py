@@ -111,12 +111,13 @@ def _given_operands(args, dest: str):
                f"({len(y):,} values)")
 
 
-def _refuse_unary_options(args) -> None:
-    """What binary kernels do not take yet: FP32 inputs, the harness's per-input CSV rows."""
-    if args.input_format == "fp32" or _fp32_options(args):
-        raise SfpuSimError(f"{', '.join(_fp32_options(args)) or '--in fp32'}: binary kernels "
-                           f"take 16-bit inputs (bf16, fp16) so far; FP32 pairs are not "
-                           f"modelled yet")
+def _refuse_unary_options(args, command: str) -> None:
+    """What binary kernels do not take yet: an FP32 sweep (eval takes FP32 pairs, through an
+    FP32 Dst), the harness's per-input CSV rows."""
+    if _fp32_options(args) or args.input_format == "fp32" and command == "sweep":
+        raise SfpuSimError(f"{', '.join(_fp32_options(args)) or '--in fp32'}: a binary sweep "
+                           f"runs every 16-bit x (bf16, fp16) against each y; FP32 pairs go "
+                           f"through eval (with --dest fp32)")
     if getattr(args, "csv", None) is not None:
         raise SfpuSimError("--csv: the accuracy harness's rows have one input: not for binary "
                            "kernels (use --json)")
@@ -125,7 +126,7 @@ def _refuse_unary_options(args) -> None:
 def cmd_sweep(args, console: Console) -> int:
     """Every x against each second operand through a binary kernel: the terminal view, or the
     JSON summary with --json."""
-    _refuse_unary_options(args)
+    _refuse_unary_options(args, "sweep")
     if args.ulp != "daz-index":
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
@@ -191,7 +192,7 @@ def render(s: dict):
 
 def _evaluate(args) -> dict:
     """A binary kernel on the given (x, y) pairs: device output, reference and ULP per pair."""
-    _refuse_unary_options(args)
+    _refuse_unary_options(args, "eval")
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
     spec, fmt, out = chosen.spec, args.input_format, args.output_format
     x = kernel_inputs(args.values, fmt, chosen.dest)
