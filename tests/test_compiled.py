@@ -33,10 +33,11 @@ NOT_COMPILED = {"SFPTRANSP", "SFPLOADMACRO"}
 # bodies, SFPLOADMACRO's fallback), each on one chip, the two chips in turn (the code generator
 # does not depend on the chip; each chip's FMA is in every program), then, shortest programs
 # first, every kernel x chip that uses an instruction form (chip, mnemonic, mod1) none before
-# it uses. The subset is recorded in tests/data/compiled_covering.json (recomputing it builds
-# all 419 programs, which every xdist worker would pay at collection);
-# test_the_default_subset_uses_every_instruction_form_a_kernel_uses holds the record to that
-# rule, and python -m tests.test_compiled --write-covering records it again.
+# it uses. The subset is recorded in tests/data/compiled_covering.json with the programs whose
+# store the macro schedules (finding either builds all 419 programs, which every xdist worker
+# would pay at collection); test_the_default_subset_uses_every_instruction_form_a_kernel_uses
+# holds the record to those rules, and python -m tests.test_compiled --write-covering records
+# it again.
 COVERING_FILE = Path(__file__).resolve().parent / "data" / "compiled_covering.json"
 SEED_KERNELS = ("exp", "tanh", "log", "gelu", "reciprocal_fp32", "sqrt_fp32",
                 "tanh_fp32_2026_09", "exp_2026_09", "erf_2026_09", "mish_2026_09",
@@ -65,25 +66,30 @@ def _covering() -> set[tuple[str, str]]:
     return chosen
 
 
-def _recorded_covering() -> set[tuple[str, str]]:
+def _macro_stores() -> set[tuple[str, str]]:
+    """(kernel name, chip) pairs whose store the macro schedules (no issued SFPSTORE)."""
+    return {(spec.name, arch) for spec in registry.specs() for arch in spec.chips
+            if uses_loadmacro(spec.program(arch))}
+
+
+def _recorded() -> dict:
     if not COVERING_FILE.exists():         # before the first --write-covering
-        return set()
-    return {tuple(pair) for pair in json.loads(COVERING_FILE.read_text())}
+        return {"covering": [], "macro_stores": []}
+    return json.loads(COVERING_FILE.read_text())
 
 
-COVERING = _recorded_covering()
+COVERING = {tuple(pair) for pair in _recorded()["covering"]}
+MACRO_STORES = {tuple(pair) for pair in _recorded()["macro_stores"]}
 
 
 def _programs(issued_store: bool = False):
     """Every registered kernel x chip, those outside :data:`COVERING` marked slow; with
-    ``issued_store``, only those whose output leaves through an issued SFPSTORE (an
-    SFPLOADMACRO kernel's store is scheduled by the macro; the slow ones are sorted out in the
-    test, so that collecting builds only the subset's programs)."""
+    ``issued_store``, only those whose output leaves through an issued SFPSTORE (not
+    :data:`MACRO_STORES`: an SFPLOADMACRO kernel's store is scheduled by the macro)."""
     return [pytest.param(spec, arch, id=f"{spec.name}@{arch}",
                          marks=() if (spec.name, arch) in COVERING else pytest.mark.slow)
             for spec in registry.specs() for arch in spec.chips
-            if not issued_store or (spec.name, arch) not in COVERING
-            or not uses_loadmacro(spec.program(arch))]
+            if not issued_store or (spec.name, arch) not in MACRO_STORES]
 
 
 def test_the_default_subset_uses_every_instruction_form_a_kernel_uses():
@@ -92,9 +98,10 @@ def test_the_default_subset_uses_every_instruction_form_a_kernel_uses():
     assert not stale, f"{sorted(stale)} are not registered kernel x chip programs"
     missing = set().union(*(_forms(spec, arch) for spec, arch in every)) - \
         set().union(*(_forms(registry.get(n), arch) for n, arch in COVERING))
-    assert not missing, (f"no program of the default subset uses {sorted(missing)[:5]}: "
-                         f"record it again with python -m tests.test_compiled --write-covering")
+    again = "record it again with python -m tests.test_compiled --write-covering"
+    assert not missing, f"no program of the default subset uses {sorted(missing)[:5]}: {again}"
     assert len(COVERING) < len(every) // 8
+    assert MACRO_STORES == _macro_stores(), f"the macro-scheduled stores changed: {again}"
 
 
 def _expect_compiled(program) -> bool:
@@ -192,8 +199,6 @@ def _assert_same_state(a: Machine, b: Machine, inputs) -> None:
 @pytest.mark.parametrize("spec, arch", _programs(issued_store=True))
 def test_compiled_equals_machine_on_random_fp32_dst_inputs(spec, arch):
     program = spec.program(arch)
-    if uses_loadmacro(program):
-        pytest.skip("the macro schedules this kernel's store (no issued SFPSTORE to capture)")
     values = _random_fp32(1 << 14)
     store = _last_store(program)
     fast, reference = _fp32_machine(arch, values), _fp32_machine(arch, values)
@@ -446,5 +451,8 @@ def test_a_compiled_program_is_found_again_through_the_index_without_generating_
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write-covering"]:
         raise SystemExit("usage: python -m tests.test_compiled --write-covering")
-    COVERING_FILE.write_text(json.dumps(sorted(_covering())).replace("], [", "],\n [") + "\n")
+    lists = {"covering": sorted(_covering()), "macro_stores": sorted(_macro_stores())}
+    COVERING_FILE.write_text("{\n" + ",\n".join(            # a (kernel, chip) pair a line
+        f' "{name}": [\n  ' + ",\n  ".join(json.dumps(list(p)) for p in pairs) + "\n ]"
+        for name, pairs in lists.items()) + "\n}\n")
     print(f"wrote {COVERING_FILE}")
