@@ -81,6 +81,21 @@ def test_a_cell_in_many_runs_on_threads_is_the_one_run_cell(monkeypatch):
     assert seen == [*range(10, 129, 10), 129]
 
 
+@pytest.mark.parametrize("arch", ["wormhole", "blackhole"])
+def test_crafted_rows_have_their_float32_cells(arch):
+    """The harness's crafted pairs are small integers, the same values in FP32 (through an FP32
+    Dst): each comparison, isclose and mask is exact there, as the device's 0 says."""
+    lanes = {"SfpuElwEq": 8, "SfpuElwNe": 8, "SfpuIsclose": 8, "SfpuMask": 16,
+             **dict.fromkeys(("SfpuElwLt", "SfpuElwLe", "SfpuElwGt", "SfpuElwGe"), 24)}
+    for row, count in lanes.items():
+        cell = exhaustive_cell(row, "fp32", "Yes", arch)
+        assert (cell.max_ulp, cell.lanes, cell.nonfinite, cell.exact) == (0, count, 0, True), row
+    assert BINARY_ROWS["SfpuElwadd"].why_no_cell(arch, "fp32", "Yes").startswith(
+        "Float32 pairs are not predicted")
+    with pytest.raises(BinaryRowError, match="fp32 with dest Yes for a crafted or scalar row"):
+        exhaustive_cell("SfpuElwadd", "fp32", "Yes", arch)
+
+
 def test_binary_row_refusals():
     with pytest.raises(BinaryRowError, match="unknown binary row"):
         exhaustive_cell("SfpuElwpow", "bf16", "No", "wormhole")
@@ -260,23 +275,23 @@ def test_check_predicts_the_binary_rows_of_a_budget_file(tmp_path, monkeypatch, 
         'differs from measured: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "Yes"} '
         "(line 12): predicted 0, the row records max 1 (every pair the driver's draw can produce; "
         "the row's is a sample)",
+        "within budget: SfpuElwLt {out: Float32} (line 6): predicted 0, max_ulp 0",
         "within budget: SfpuElwLt {out: Float16_b} (line 7): predicted 0, max_ulp 0",
         'within budget: SfpuElwLt {in: Float16, out: Float16, dest: "No"} (line 8): predicted 0, '
         "the row records max 0, max_ulp 0",
         'within budget: SfpuBinaryMin {in: Float16_b, out: Float16_b, dest: "No"} (line 11): '
         "predicted 0, the row records max 0, max_ulp 0",
-        "not modelled: SfpuElwLt {out: Float32} (line 6): " + binary_rows.FP32_CELLS,
         'not modelled: SfpuElwLt {in: Float32, dest: "No"} (line 9): metric: tolerance, no '
         "step budget to check",
         'not modelled: SfpuBinaryMin {in: Float16_b, out: Float32, dest: "Yes"} (line 13): '
-        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and a scalar "
-        "row's Float32 ones)",
+        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and crafted "
+        "and scalar rows' Float32 ones)",
         'not modelled: SfpuElwdiv {in: Bfp8_b, out: Float16_b, dest: "No"} (line 15): '
-        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and a scalar "
-        "row's Float32 ones)",
+        "sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and crafted "
+        "and scalar rows' Float32 ones)",
         "not modelled: SfpuElwpow {out: Float16_b} (line 17): metric: tolerance, no step "
         "budget to check",
-        f"{BINARY_EXCERPT}: 9 rows, 4 checked (5 cells), 0 over budget, 1 differing from the "
+        f"{BINARY_EXCERPT}: 9 rows, 5 checked (6 cells), 0 over budget, 1 differing from the "
         "measured figure"]
 
 
@@ -302,18 +317,19 @@ def test_budget_names_binary_ops_and_emits_their_rows(tmp_path, monkeypatch, cap
     monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
     target = tmp_path / "bh.yaml"
     assert main(["budget", "SfpuElwGe", "--emit-yaml", str(target)]) == 0
-    assert capsys.readouterr().out.strip() == f"wrote {target} (3 rows)"
+    assert capsys.readouterr().out.strip() == f"wrote {target} (4 rows)"
     lines = target.read_text(encoding="utf-8").splitlines()
     assert lines[6].startswith("SfpuElwGe:  # measured by: predicted by sfpu-sim 0.1.0, "
                                "emulated: the harness's 24 crafted pairs, exactly, blackhole, ")
     assert [(r.key["in"], r.key["dest"], r.contract["max_ulp"])
             for r in bf.read(target).ops["SfpuElwGe"]] == [
-        ("Float16", "Yes", 0), ("Float16_b", "No", 0), ("Float16_b", "Yes", 0)]
+        ("Float16", "Yes", 0), ("Float16_b", "No", 0), ("Float16_b", "Yes", 0),
+        ("Float32", "Yes", 0)]
     assert main(["budget", "SfpuElwGe", "--arch", "wormhole", "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(r["in"], r["dest"], r["max_ulp"], r["device_max_ulp"], r.get("match"))
             for r in records] == [
         ("Float16_b", "No", 0, 0, True), ("Float16_b", "Yes", 0, 0, True),
         ("Float16", "No", 0, 0, True), ("Float16", "Yes", 0, 0, True),
-        ("Float32", "Yes", None, 0, None)]
+        ("Float32", "Yes", 0, 0, True)]               # the same crafted pairs in FP32
     assert records[0]["stimuli"] == "the harness's 24 crafted pairs, exactly"

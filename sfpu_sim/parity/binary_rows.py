@@ -106,7 +106,7 @@ class BinaryRow:
         if input_format == "fp32":
             if dest == "No":
                 return "the driver runs Float32 inputs with an FP32 Dst only"
-            return None if self.scalar is not None else FP32_CELLS
+            return None if self.fp32_predicted else FP32_CELLS
         if input_format not in self.formats:
             return (f"the driver runs it on "
                     f"{', '.join(device_table.FORMAT_NAMES[f] for f in self.formats)} "
@@ -115,6 +115,12 @@ class BinaryRow:
             return (f"the driver skips {device_table.FORMAT_NAMES[input_format]} with "
                     f"dest={dest} ({self.driver})")
         return no_cell(arch, input_format, dest)
+
+    @property
+    def fp32_predicted(self) -> bool:
+        """Whether its Float32 cell is predicted: the harness's crafted pairs (the same values
+        in FP32), or a scalar row's every drawn x (y is one value)."""
+        return bool(self.crafted) or self.scalar is not None
 
     @property
     def source(self) -> str:
@@ -370,10 +376,11 @@ def _spec(row: str, input_format: str, dest: str) -> BinaryRow:
     if row not in BINARY_ROWS:
         raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
     spec = BINARY_ROWS[row]
-    fp32_cell = input_format == "fp32" and dest == "Yes" and spec.scalar is not None
+    fp32_cell = input_format == "fp32" and dest == "Yes" and spec.fp32_predicted
     if not fp32_cell and (input_format not in ("bf16", "fp16") or dest not in ("No", "Yes")):
-        raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes (and a scalar "
-                             f"row's fp32 with dest Yes), not {input_format} dest={dest}")
+        raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes (and fp32 "
+                             f"with dest Yes for a crafted or scalar row), not {input_format} "
+                             f"dest={dest}")
     return spec
 
 
@@ -458,8 +465,8 @@ def _code_digest() -> str:
 # The table's chip, and why its Float32 binary cells are not predicted.
 MEASURED_ON = "wormhole"
 FP32_CELLS = ("Float32 pairs are not predicted: the draw gives each operand about 2**24 "
-              "values, too many pairs to run, and its sample is not reproduced (a scalar "
-              "row's Float32 cells are: its y is one value)")
+              "values, too many pairs to run, and its sample is not reproduced (crafted "
+              "pairs' and scalar rows' Float32 cells are)")
 BH_FLOAT16_NO = ("on Blackhole the driver runs Float16 input with a 32-bit Dst (sfpu_binary "
                  "sets dest_acc Yes; the tests skip dest No there): no such cell")
 

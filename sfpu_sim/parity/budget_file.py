@@ -434,12 +434,12 @@ def _unkeyed_or_outranked(row: Row, unkeyed_unchecked: bool) -> str:
 
 def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[RowCheck]:
     """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: its
-    Float16_b and Float16 cells, and a scalar row's Float32 ones (approx No, the only mode the
-    binary driver compiles)."""
+    Float16_b and Float16 cells, and a crafted or scalar row's Float32 ones (approx No, the only
+    mode the binary driver compiles)."""
     spec, rows = binary_rows.BINARY_ROWS[op], budget.ops[op]
     verdicts = {id(row): RowCheck(row, bound=not spec.crafted) for row in rows}
     dest_reasons: dict[int, list[str]] = {}
-    for fmt in ("Float16_b", "Float16") + (("Float32",) if spec.scalar is not None else ()):
+    for fmt in ("Float16_b", "Float16") + (("Float32",) if spec.fp32_predicted else ()):
         for dest in ("No", "Yes"):
             for chip in chips:
                 row = budget.winner(op, {"in": fmt, "out": fmt, "approx": "No",
@@ -470,7 +470,7 @@ def _why_not_binary(row: Row, unkeyed_unchecked: bool, dest_reasons: list[str]) 
         return "arch quasar is not emulated"
     if len(formats) > 1 or formats - {"Float16_b", "Float16", "Float32"}:
         return ("sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and "
-                "a scalar row's Float32 ones)")
+                "crafted and scalar rows' Float32 ones)")
     if "Float32" in formats:
         return binary_rows.FP32_CELLS
     return _unkeyed_or_outranked(row, unkeyed_unchecked)
