@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 
 from kernels.binary_2026 import IN1
+from kernels.common import dest_params, dst_text
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.registry import register_kernel
 from sfpu_sim.sfpi import (abs, addexp, dst_reg, float_to_fp16b, per_chip, reinterpret, setsgn,
@@ -164,9 +165,8 @@ for _name, _body, _init, _dest, _how in (
     register_kernel(
         _name, _body, init=_init, function="atan2", operands=2, dest=_dest,
         template="calculate_sfpu_atan2",
-        params={"APPROXIMATION_MODE": False, "ITERATIONS": 8,
-                "is_fp32_dest_acc_en": _dest == "fp32"},
+        params=dest_params(_dest),
         provenance=f"{SOURCE}: a = min(|x|,|y|)/max(|x|,|y|), r = a + a*s*q(s), quadrant "
                    f"fixes, y's sign; {_how}",
         description=f"SfpuAtan2 row / ttnn binary_ng atan2, "
-                    f"{'FP32' if _dest == 'fp32' else '16-bit'} Dst, 2026")
+                    f"{dst_text(_dest)} Dst, 2026")

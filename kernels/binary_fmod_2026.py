@@ -39,6 +39,7 @@ llk_sfpu/``):
 from __future__ import annotations
 
 from kernels.binary_2026 import IN1
+from kernels.common import dest_params, dst_text
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.registry import register_kernel
 from sfpu_sim.sfpi import (abs, dst_reg, exexp, float_to_fp16b, reinterpret, setsgn, shft,
@@ -163,9 +164,8 @@ for _name, _body, _source, _what in (
             f"binary_{_name}{'_fp32' if _dest == 'fp32' else ''}_2026_09", _wrap(_body),
             init=reciprocal_init, function=_name, operands=2, dest=_dest,
             template=f"calculate_sfpu_binary_{_name}",
-            params={"APPROXIMATION_MODE": False, "ITERATIONS": 8,
-                    "is_fp32_dest_acc_en": _dest == "fp32"},
+            params=dest_params(_dest),
             provenance=f"{_source}: {_what}, 1/b by sfpu_reciprocal_iter<2>; {_rounding}. "
                        f"{TRUNC_SOURCE}",
             description=f"SfpuBinary{_name.title()} row / ttnn binary_ng {_name}, "
-                        f"{'FP32' if _dest == 'fp32' else '16-bit'} Dst, Sep 2026")
+                        f"{dst_text(_dest)} Dst, Sep 2026")

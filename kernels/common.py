@@ -26,3 +26,15 @@ def polyval(x, *coefficients):
 def as_float(bits: int) -> float:
     """The float whose FP32 pattern is ``bits`` (tt-llk ``Converter::as_float``)."""
     return float(np.uint32(bits).view(np.float32))
+
+
+def dest_params(dest: str, **more) -> dict:
+    """The template arguments of a kernel instantiated per Dst mode (``dest`` "bf16" or
+    "fp32"): not approximate, 8 iterations, ``is_fp32_dest_acc_en``, then ``more``."""
+    return {"APPROXIMATION_MODE": False, "ITERATIONS": 8,
+            "is_fp32_dest_acc_en": dest == "fp32", **more}
+
+
+def dst_text(dest: str) -> str:
+    """How descriptions name a Dst mode: "FP32" or "16-bit"."""
+    return "FP32" if dest == "fp32" else "16-bit"

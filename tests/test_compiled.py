@@ -78,8 +78,9 @@ def _recorded() -> dict:
     return json.loads(COVERING_FILE.read_text())
 
 
-COVERING = {tuple(pair) for pair in _recorded()["covering"]}
-MACRO_STORES = {tuple(pair) for pair in _recorded()["macro_stores"]}
+_RECORD = _recorded()
+COVERING = {tuple(pair) for pair in _RECORD["covering"]}
+MACRO_STORES = {tuple(pair) for pair in _RECORD["macro_stores"]}
 
 
 def _programs(issued_store: bool = False):

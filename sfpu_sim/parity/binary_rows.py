@@ -348,6 +348,7 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
     # longer than a run: a Float32 scalar row's) a run's worth of x against one y.
     x_step = min(x.size, PAIRS_PER_RUN)
     y_step = max(1, PAIRS_PER_RUN // x_step)
+    whole_rows = x_step == x.size           # progress counts y values, else runs
     blocks = [(y_start, x_start) for y_start in range(0, y.size, y_step)
               for x_start in range(0, x.size, x_step)]
 
@@ -365,9 +366,10 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
             best_normal = max(best_normal, top_normal)
             lanes += counted
             nonfinite += mismatched
-            if progress is not None:
-                progress(min(done * y_step, y.size) if x_step == x.size else done,
-                         y.size if x_step == x.size else len(blocks))
+            if progress is not None and whole_rows:
+                progress(min(done * y_step, y.size), y.size)
+            elif progress is not None:
+                progress(done, len(blocks))
     return _cell(row, input_format, dest, arch, kernel, best, worst, best_normal, lanes,
                  nonfinite)
 
