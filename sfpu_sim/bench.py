@@ -450,6 +450,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--swept", nargs="*", default=None,
                         help=f"gpu: FP32-Dst kernels swept end to end per engine and threads "
                              f"(default: {' '.join(SWEPT)}; none: no sweep table)")
+    parser.add_argument("--exhaustive", action="store_true",
+                        help="gpu: fused GPU chunks: the summary against the CPU's, then all "
+                             "2**32 FP32 inputs of each kernel end to end")
+    parser.add_argument("--swept-exhaustive", nargs="+", default=None,
+                        help=f"gpu --exhaustive: the kernels (default: {' '.join(SWEPT)})")
+    parser.add_argument("--identity-range", type=float, nargs=2, default=[0.5, 8.0],
+                        metavar=("LO", "HI"),
+                        help="gpu --exhaustive: inputs compared with the CPU (default 0.5 8: "
+                             "2**25 inputs)")
+    parser.add_argument("--out", default=None,
+                        help="gpu --exhaustive: a folder for each 2**32 sweep's summary JSON")
     parser.add_argument("--kernels", nargs="+", default=None,
                         help=f"kernel: registered kernels to run (default: "
                              f"{' '.join(KERNEL_BENCH)})")

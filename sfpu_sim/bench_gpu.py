@@ -11,6 +11,11 @@ Owns the GPU benchmark of issue 23 (and the threads scaling of the FP32 pipeline
 2. **FP32 sweeps end to end** (the strided walk, reference and tally included) with the CPU
    engine at 1, 2 and all threads and with the GPU engine: seconds, inputs/s, and whether the
    summary equals the all-threads CPU one.
+3. With ``--exhaustive``, the Float32 cells' fused GPU chunks (:mod:`sfpu_sim.fp32sweep.gpu_chunk`):
+   first, whether the summary of a GPU sweep equals the CPU compiled engine's, every field,
+   over ``--identity-range`` and over Tenstorrent's strided walk; then **all 2**32 inputs** of
+   each kernel with an FP32 reference, on both chips, end to end (kernel, packer, reference,
+   ULP and tally), with the first sweep's compile time apart.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from sfpu_sim import compiled, engines, registry, sweeps, threads
 
 from sfpu_sim.compiled import gpu
 
-from sfpu_sim.fp32sweep import Strided, sweep_fp32
+from sfpu_sim.fp32sweep import Exhaustive, Strided, sweep_fp32
 
 from sfpu_sim.machine import LANES_PER_SFPU, Dst
 
@@ -53,7 +58,7 @@ def bench_gpu(args, console) -> None:
                    "e2e GPU s", "e2e CPU s", "identical"):
         kernels.add_column(column, justify="left" if column in ("kernel", "chip") else "right")
     path = sweeps.DevicePath("fp32", "fp32", "fp32")
-    for name in args.kernels or KERNELS:
+    for name in (args.kernels or KERNELS) if args.chunks else ():
         spec = registry.get(name)
         for arch in spec.chips:
             program = spec.program(arch)
@@ -85,9 +90,13 @@ def bench_gpu(args, console) -> None:
                             f"{size * len(program) / best / 1e9:.1f}",
                             f"{best * (1 << 32) / size:.2f}", f"{min(e2e_gpu):.3f}",
                             f"{min(e2e_cpu):.3f}", f"{same:,} / {lanes:,}")
-    console.print(kernels)
+    if args.chunks:
+        console.print(kernels)
     if args.swept != []:
         console.print(_sweep_table(args, most))
+    if args.exhaustive:
+        console.print(_identity_table(args))
+        console.print(_exhaustive_table(args))
 
 
 def _dst_cells(sweeps, program, path, x: np.ndarray) -> np.ndarray:
@@ -149,3 +158,74 @@ def _sweep_table(args, most: int) -> Table:
                               f"{seconds['compiled', 1] / seconds[engine, n]:.2f}x",
                               str(results[engine, n] == results["compiled", most]))
     return table
+
+
+def _fused_sweep(name: str, arch: str, walk, engine: str):
+    """(summary JSON text, seconds) of an FP32-output sweep on ``engine``."""
+    engines.set_engine(engine)
+    try:
+        start = time.perf_counter()
+        result = sweep_fp32(registry.get(name), arch, walk, output_format="fp32",
+                            state_path=False)
+        seconds = time.perf_counter() - start
+    finally:
+        engines.set_engine(None)
+    return json.dumps(result.summary, sort_keys=True, default=str), seconds
+
+
+def _identity_table(args) -> Table:
+    low, high = args.identity_range
+    table = Table(title="Fused GPU chunks against the CPU compiled engine: the whole summary "
+                        "(FP32 in, FP32 Dst, FP32 out)")
+    for column in ("kernel", "chip", "walk", "inputs", "GPU s", "CPU s", "same summary",
+                   "max ULP", "refined"):
+        table.add_column(column, justify="left" if column in ("kernel", "chip", "walk")
+                         else "right")
+    for name in args.swept_exhaustive or SWEPT:
+        for arch in registry.get(name).chips:
+            for walk in (Exhaustive((low, high)), Strided()):
+                on_gpu, gpu_s = _fused_sweep(name, arch, walk, "cuda")
+                on_cpu, cpu_s = _fused_sweep(name, arch, walk, "compiled")
+                summary = json.loads(on_gpu)
+                table.add_row(name, arch, walk.as_dict()["kind"], f"{len(walk):,}",
+                              f"{gpu_s:.2f}", f"{cpu_s:.2f}", str(on_gpu == on_cpu),
+                              str(summary.get("max_ulp")),
+                              str(summary["reference_refinements"]["lanes"]))
+    return table
+
+
+def _exhaustive_table(args) -> Table:
+    table = Table(title="Every FP32 input (2**32) end to end on the GPU: kernel, packer, "
+                        "reference, ULP and tally (FP32 out)",
+                  caption="first s: a sweep of 2**22 inputs before, compiling what the run "
+                          "needs. 2^32 s: the whole sweep after it.")
+    for column in ("kernel", "chip", "n", "first s", "2^32 s", "G inputs/s", "max ULP",
+                   "mean ULP", "refined", "f64 FMAs"):
+        table.add_column(column, justify="left" if column in ("kernel", "chip") else "right")
+    for name in args.swept_exhaustive or SWEPT:
+        spec = registry.get(name)
+        for arch in spec.chips:
+            _, first = _fused_sweep(name, arch, Exhaustive((1.0, 1.5)), "cuda")
+            text, seconds = _fused_sweep(name, arch, Exhaustive(), "cuda")
+            summary = json.loads(text)
+            table.add_row(name, arch, str(len(spec.program(arch))), f"{first:.1f}",
+                          f"{seconds:.1f}", f"{(1 << 32) / seconds / 1e9:.2f}",
+                          str(summary.get("max_ulp")), str(summary.get("mean_ulp")),
+                          str(summary["reference_refinements"]["lanes"]), _contracted(spec))
+            if args.out:
+                with open(f"{args.out}/{name}_{arch}_2e32.json", "w") as f:
+                    f.write(text)
+    return table
+
+
+def _contracted(spec) -> str:
+    """How many float64 FMAs the finish frame's machine code holds: 0 when every float64
+    operation rounds once, as on the CPU (:func:`sfpu_sim.compiled.gpu.ieee_float64`)."""
+    from sfpu_sim.fp32sweep import enclose, gpu_frames
+    from sfpu_sim.selection import regions_for
+
+    finish = gpu_frames.kernels(enclose.FUNCTIONS[spec.function],
+                                len(regions_for(spec.function)))["finish"]
+    if gpu.simulated():
+        return "-"
+    return str(sum(ptx.count("fma.rn.f64") for ptx in finish.inspect_asm().values()))

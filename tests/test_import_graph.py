@@ -12,7 +12,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sfpu_sim"
 # Submodules that need an optional dependency to import (the gpu extra's numba-cuda).
-OPTIONAL = {"sfpu_sim.compiled.gpu"}
+OPTIONAL = {"sfpu_sim.compiled.gpu", "sfpu_sim.fp32sweep.gpu_frames"}
 
 
 def _module_name(path: Path) -> str:
@@ -171,11 +171,13 @@ def test_the_checkers_find_a_shared_name_and_a_hidden_module(tmp_path, monkeypat
 
 # The only function-local imports (DESIGN.md: heavy optional imports only), each for the
 # reason its import line gives: numba after $NUMBA_NUM_THREADS is checked (threads.py, and
-# cli/__init__.py's engines and registry), numba.cuda (the gpu extra), distributed (Dask),
+# cli/__init__.py's engines and registry), numba.cuda (the gpu extra: also numba-cuda's NVVM
+# in compiled/gpu.py, and fp32sweep/gpu_frames, which imports numba.cuda), distributed (Dask),
 # pyarrow (the parquet extra), gmpy2 (optional in the timing table), matplotlib (0.4 s, on
 # the first plot), and the kernels package beside sfpu_sim (which imports sfpu_sim).
 LOCAL_IMPORTS = {
     ("bench_gpu.py", "numba"), ("cli/__init__.py", "sfpu_sim"), ("compiled/gpu.py", "numba"),
+    ("compiled/gpu.py", "numba.cuda.cudadrv"), ("fp32sweep/gpu_chunk.py", "sfpu_sim.fp32sweep"),
     ("fp32sweep/run.py", "distributed"), ("reference/timing.py", "gmpy2"),
     ("report/accuracy_csv.py", "pyarrow"), ("report/accuracy_csv.py", "pyarrow.compute"),
     ("report/accuracy_csv.py", "pyarrow.parquet"), ("report/plots.py", "matplotlib"),

@@ -28,7 +28,8 @@ from sfpu_sim.compiled.codegen import NotCompiled, Translation
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.machine import LANES_PER_SFPU, Machine
 
-__all__ = ["NoGpu", "available", "execute_sfpus", "has_gpu", "launch", "prepare", "require"]
+__all__ = ["NoGpu", "available", "execute_sfpus", "has_gpu", "ieee_float64", "launch", "prepare",
+           "require"]
 
 # A block is whole SFPUs, so that every thread of a block reaches its barriers (no thread
 # beyond the last lane exists to leave early).
@@ -127,6 +128,7 @@ def prepare(template: Machine, program, capture_at: int | None = None):
     hazard checks and warnings done, as :func:`sfpu_sim.compiled.execute_sfpus` does them; or
     why it cannot run on the GPU (a string)."""
     require()
+    ieee_float64()
     return cpu.prepare(template, program, capture_at, compiler=compile_for)
 
 
@@ -167,6 +169,28 @@ def _simulator_switch_interval():
             _SWITCH_STATE["launches"] -= 1
             if _SWITCH_STATE["launches"] == 0:
                 sys.setswitchinterval(_SWITCH_STATE["before"])
+
+
+@cache
+def ieee_float64() -> None:
+    """Have NVVM round every floating-point operation once, as the CPU does: numba-cuda leaves
+    NVVM's default, which contracts a multiply and an add into one FMA (``-fma=1``), unless
+    fastmath asks for more; here ``-fma=0`` unless fastmath. The kernel programs' arithmetic
+    is integer, but the FP32 reference's float64 enclosures (:mod:`sfpu_sim.fp32sweep.enclose`)
+    must take the same steps on both engines, to decide the same inputs. Nothing under the
+    simulator, which runs Python."""
+    if simulated():
+        return
+    from numba.cuda.cudadrv import nvvm     # numba-cuda (the gpu extra); a real GPU only
+
+    compile_ir = nvvm.compile_ir
+
+    def rounding_each_operation(llvmir, **options):
+        if not options.get("fastmath"):
+            options.setdefault("fma", False)
+        return compile_ir(llvmir, **options)
+
+    nvvm.compile_ir = rounding_each_operation
 
 
 def compile_for(m: Machine, instructions, capture_at: int | None = None):

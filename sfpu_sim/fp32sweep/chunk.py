@@ -11,19 +11,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sfpu_sim import formats, threads, ulp
+from sfpu_sim import threads
 from sfpu_sim.arch import get_arch
 from sfpu_sim.asm import decode
 from sfpu_sim.engines import long_run_engine
+from sfpu_sim.fp32sweep import gpu_chunk
 from sfpu_sim.fp32sweep import walk as walks
 from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
-from sfpu_sim.fp32sweep.tally import DENORMAL_OUTPUTS, Partial, tally_chunk
+from sfpu_sim.fp32sweep.tally import Partial, tally_lanes
 from sfpu_sim.isa.spec import Program
-from sfpu_sim.selection import Selection, regions_for
+from sfpu_sim.selection import Selection
 from sfpu_sim.stage_timer import stage
 from sfpu_sim.sweeps import DevicePath, run_device
 
-CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
 
 
 @dataclass(frozen=True)
@@ -93,51 +93,16 @@ def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
 
 
 def _run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
+    if gpu_chunk.fused(job):
+        return gpu_chunk.run_chunk(job, start, stop, total)
     with stage("walk"):
         x = job.the_walk().patterns(start, stop)
     kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine)
     with stage("reference"):
         expected, refined, precision = job.reference().expected(x)
-    with stage("ulp and tally"):
-        partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
-                                        job.the_selection(), job.worst,
-                                        regions_for(job.function))
-        partial.refined, partial.precision = refined, precision
-    with stage("denormals"):
-        _denormals(partial, x, output, expected)
-    with stage("cross-check"):
-        _cross_check(partial, x, output, expected, distance, job.output_format, total)
+    partial = tally_lanes(job, x, output, expected, kernel, total)
+    partial.refined, partial.precision = refined, precision
     return partial
-
-
-def _denormals(partial: Partial, x, output, expected) -> None:
-    """Denormal inputs walked: how many, how many give the expected pattern, which outputs
-    (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed)."""
-    denormal = formats.is_denormal(x, formats.FP32)
-    out, want = output[denormal], expected[denormal]
-    values, counts = np.unique(out, return_counts=True)
-    partial.denormal_inputs = int(denormal.sum())
-    partial.denormal_match = int((out == want).sum())
-    partial.denormal_outputs = {int(v): int(c) for v, c in zip(values[:DENORMAL_OUTPUTS],
-                                                               counts[:DENORMAL_OUTPUTS])}
-    partial.denormal_other = int(counts[DENORMAL_OUTPUTS:].sum())
-    partial.denormal_expected = tuple(int(v) for v in np.unique(want))
-
-
-def _cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
-                 total: int) -> None:
-    """The compiled distance against ulp.py's two index methods on a fixed sample of lanes
-    (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk)."""
-    rate = max(1, total // CROSS_SAMPLE)
-    mixed = x * np.uint32(2654435761)                   # modulo 2**32: uint32 wraps
-    sample = (mixed < np.uint64((1 << 32) // rate)) & (distance >= 0)
-    if not sample.any():
-        return
-    e, a = expected[sample], output[sample]
-    bitwise = np.abs(ulp.index(e, out_fmt) - ulp.index(a, out_fmt))
-    search = np.abs(ulp.index_by_search(e, out_fmt) - ulp.index_by_search(a, out_fmt))
-    partial.cross_pairs = int(sample.sum())
-    partial.cross_agree = int(((bitwise == distance[sample]) & (search == bitwise)).sum())
 
 
 def job_for(spec, arch: str, dest: str, output_format: str, policy: str, walk, selection,

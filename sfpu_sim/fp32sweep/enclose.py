@@ -390,32 +390,37 @@ def round_bits(v, code):
 
 
 @_inline
+def decide_lane(enclosure, b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
+                m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
+    """(expected pattern, undecided) of FP32 input pattern ``b``: the special inputs' table
+    entries, else the pattern both ends of the enclosure round to, else (0, True). One lane,
+    for every frame that runs it (the CPU loop below, the GPU chunk)."""
+    exponent = (b >> 23) & 0xFF
+    negative = (b >> 31) != 0
+    if exponent == 0xFF:
+        if b & 0x7FFFFF:
+            return specials[4], False
+        return (specials[3] if negative else specials[2]), False
+    if exponent == 0:                                # zero or denormal: zero under DAZ
+        return (specials[1] if negative else specials[0]), False
+    if negative and positive_domain:
+        return specials[5], False
+    value = np.float64(np.uint32(b).view(np.float32))
+    ok, lo, hi = enclosure(value, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef,
+                           k7, kl, lipschitz)
+    low = round_bits(lo, pcode) if ok else 0
+    if ok and low == round_bits(hi, pcode):
+        return low, False
+    return 0, True
+
+
+@_inline
 def _decide(enclosure, start, stop, x, expected, undecided, pcode, positive_domain, specials,
             c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
     for i in range(start, stop):
-        b = x[i]
-        exponent = (b >> 23) & 0xFF
-        negative = (b >> 31) != 0
-        undecided[i] = False
-        if exponent == 0xFF:
-            if b & 0x7FFFFF:
-                expected[i] = specials[4]
-            else:
-                expected[i] = specials[3] if negative else specials[2]
-        elif exponent == 0:                          # zero or denormal: zero under DAZ
-            expected[i] = specials[1] if negative else specials[0]
-        elif negative and positive_domain:
-            expected[i] = specials[5]
-        else:
-            value = np.float64(np.uint32(b).view(np.float32))
-            ok, lo, hi = enclosure(value, c1, c2, inv, table, exp_coef, m1coef, ln2, logc,
-                                 log_coef, k7, kl, lipschitz)
-            low = round_bits(lo, pcode) if ok else 0
-            if ok and low == round_bits(hi, pcode):
-                expected[i] = low
-            else:
-                undecided[i] = True
-                expected[i] = 0
+        expected[i], undecided[i] = decide_lane(
+            enclosure, x[i], pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
+            m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
 
 
 # One compiled loop per function, each inlining only its own enclosure: a run-time dispatch
@@ -477,6 +482,9 @@ def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, s
             lipschitz)
 
 
+# The enclosures in FUNCTIONS' order (a GPU frame inlines the one it runs).
+ENCLOSURES = (_enclose_exp, _enclose_log, _enclose_tanh, _enclose_sigmoid, _enclose_reciprocal,
+              _enclose_sqrt, _enclose_rsqrt)
 DECIDE = (_decide_exp, _decide_log, _decide_tanh, _decide_sigmoid, _decide_reciprocal,
           _decide_sqrt, _decide_rsqrt)
 

@@ -24,6 +24,7 @@ import numpy as np
 from sfpu_sim import reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
+from sfpu_sim.fp32sweep import gpu_chunk
 from sfpu_sim.fp32sweep import state, summary
 from sfpu_sim.fp32sweep.tally import Partial
 from sfpu_sim.registry import KernelSpec
@@ -112,7 +113,14 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
-    chunk = default_chunk(scheduler, workers) if chunk is None else chunk
+    if chunk is None:
+        chunk = default_chunk(scheduler, workers)
+        if scheduler == "local" and dest == kernel.dest == output_format == "fp32" and \
+                gpu_chunk.fused(chunks.job_for(kernel, arch, dest, output_format,
+                                               reference_rounding, walk, selection, worst)):
+            # A fused GPU chunk holds a few bytes per input on the host, and each costs
+            # launches and copies: the largest chunk.
+            chunk = max_chunk(scheduler)
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
                   scheduler, workers)
     if selection.region is not None:

@@ -23,7 +23,8 @@ import numba
 import numpy as np
 
 from sfpu_sim import formats, jit, threads, ulp
-from sfpu_sim.selection import REGIONS
+from sfpu_sim.selection import REGIONS, regions_for
+from sfpu_sim.stage_timer import stage
 
 EXACT = 1024                                   # distances 0..1023 counted one by one
 WIDE = 24                                      # then [2^10, 2^11), ..., [2^33, 2^34)
@@ -31,6 +32,7 @@ BINS = EXACT + WIDE
 CLASSES = len(ulp.LaneClass)
 NAN_BOTH, NAN_MISMATCH = int(ulp.LaneClass.NAN_BOTH), int(ulp.LaneClass.NAN_MISMATCH)
 DENORMAL_OUTPUTS = 16                          # distinct denormal-input outputs listed
+CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
 _jit = jit.njit(nogil=True)
 _inline = numba.njit(inline="always")        # no per-call array reference counting
 
@@ -248,89 +250,126 @@ def _insert_worst(worst, count, d, x, i):
     return min(count + 1, k)
 
 
+@_inline
+def lane_facts(b, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
+               sel_region, r_low, r_high, r_closed, r_abs):
+    """What one lane adds to a tally, for every frame that tallies (the CPU loop below, the GPU
+    chunk): ``(counted, exponent, region, cls, d, kcls, kd)``. ``counted`` is False outside
+    population daz (normals and +0) or the selection, and nothing else is meaningful then;
+    ``d`` is the device output's distance, -1 where the lane is unmeasured (class > 1);
+    ``kcls``, ``kd`` the same of the kernel's own FP32 result rounded as the output is."""
+    exponent = (b >> 23) & 0xFF
+    if not ((exponent != 0 and exponent != 0xFF) or b == 0):
+        return False, exponent, -1, 0, -1, 0, -1        # population daz: normals and +0
+    v = np.float64(np.uint32(b).view(np.float32))
+    if v < sel_low or v > sel_high:
+        return False, exponent, -1, 0, -1, 0, -1
+    region = -1
+    for r in range(r_low.shape[0]):
+        axis = abs(v) if r_abs[r] else v
+        if axis >= r_low[r] and (axis <= r_high[r] if r_closed[r] else axis < r_high[r]):
+            region = r
+            break
+    if sel_region >= 0 and region != sel_region:
+        return False, exponent, region, 0, -1, 0, -1
+    e = np.int64(expected)
+    cls, d = _classify(e, np.int64(out), sign_mask, man_mask, man_bits)
+    if cls > 1 or d < 0:
+        return True, exponent, region, cls, -1, 0, -1
+    ideal = np.int64(kernel)
+    if bf16:
+        if (ideal & 0x7F800000) == 0x7F800000 and (ideal & 0x7FFFFF) != 0:
+            ideal = ((ideal >> 16) & 0x8000) | 0x7FC0
+        else:
+            ideal = (ideal + 0x7FFF + ((ideal >> 16) & 1)) >> 16
+    if (ideal & ((sign_mask - 1) & ~man_mask)) == 0:
+        ideal &= sign_mask
+    if ideal == out:                            # most lanes: the device's own pattern
+        return True, exponent, region, cls, d, cls, d
+    kcls, kd = _classify(e, ideal, sign_mask, man_mask, man_bits)
+    return True, exponent, region, cls, d, kcls, kd
+
+
+@_inline
+def plain_add(counts, index, value):
+    counts[index] += value
+
+
+@_inline
+def plain_max(counts, index, value):
+    counts[index] = max(counts[index], value)
+
+
+@_inline
+def count_lane(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist,
+               device_both_hist, added_hist, added, region_hist, region_inputs, binades, sums,
+               add, most):
+    """Add a counted lane's facts (:func:`lane_facts`) into the accumulators, with ``add``
+    and ``most`` (plain on the CPU, atomic where lanes share them). ``sums``: population,
+    device total, device max, both, kernel total, kernel max, device-both total, device-both
+    max, added max (or -2**62), worst count (the CPU's), then per region: total, max."""
+    add(sums, 0, 1)
+    if region >= 0:
+        add(region_inputs, region, 1)
+    add(binades, (exponent, 0), 1)
+    add(classes, cls, 1)
+    if d < 0:
+        return
+    k = _bin(d)
+    add(hist, k, 1)
+    add(sums, 1, d)
+    most(sums, 2, d)
+    add(binades, (exponent, 1), 1)
+    add(binades, (exponent, 2), d)
+    most(binades, (exponent, 3), d)
+    if d == 0:
+        add(binades, (exponent, 4), 1)
+    if region >= 0:
+        add(region_hist, (region, k), 1)
+        add(sums, 11 + 2 * region, d)
+        most(sums, 12 + 2 * region, d)
+    if kcls > 1 or kd < 0:
+        return
+    add(sums, 3, 1)
+    add(kernel_hist, _bin(kd), 1)
+    add(sums, 4, kd)
+    most(sums, 5, kd)
+    add(device_both_hist, k, 1)
+    add(sums, 6, d)
+    most(sums, 7, d)
+    a = d - kd
+    add(added, 0 if a > 0 else (1 if a < 0 else 2), 1)
+    most(sums, 8, a)
+    add(added_hist, _bin(abs(a)), 1)
+
+
 @_jit
 def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
            sel_region, r_low, r_high, r_closed, r_abs, classes, hist, kernel_hist,
            device_both_hist, added_hist, added, region_hist, region_inputs, binades, worst,
            sums, distance):
-    """One chunk into the accumulators (all int64); ``sums``: population, device total, device
-    max, both, kernel total, kernel max, device-both total, device-both max, added max (or
-    -2**62), worst count, then per region: total, max. ``distance``: per lane, -1 where the
-    lane is outside the population, unmeasured or not selected."""
-    regions = r_low.shape[0]
+    """One chunk into the accumulators (all int64; ``sums`` as :func:`count_lane` has it).
+    ``distance``: per lane, -1 where the lane is outside the population, unmeasured or not
+    selected."""
     # The worst list's last row in locals: nearly every lane falls short of it, and testing
     # that here rather than in _insert_worst made the tally 1.45x faster (reciprocal_fp32).
     keep, count = worst.shape[0], sums[9]
     floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
     for i in range(x.shape[0]):
         b = x[i]
-        distance[i] = -1
-        exponent = (b >> 23) & 0xFF
-        if not ((exponent != 0 and exponent != 0xFF) or b == 0):
-            continue                                   # population daz: normals and +0
-        v = np.float64(np.uint32(b).view(np.float32))
-        if v < sel_low or v > sel_high:
+        counted, exponent, region, cls, d, kcls, kd = lane_facts(
+            b, out[i], expected[i], kernel[i], sign_mask, man_mask, man_bits, bf16, sel_low,
+            sel_high, sel_region, r_low, r_high, r_closed, r_abs)
+        distance[i] = d if counted else -1
+        if not counted:
             continue
-        region = -1
-        for r in range(regions):
-            axis = abs(v) if r_abs[r] else v
-            if axis >= r_low[r] and (axis <= r_high[r] if r_closed[r] else axis < r_high[r]):
-                region = r
-                break
-        if sel_region >= 0 and region != sel_region:
-            continue
-        sums[0] += 1
-        if region >= 0:
-            region_inputs[region] += 1
-        binades[exponent, 0] += 1
-        e = np.int64(expected[i])
-        cls, d = _classify(e, np.int64(out[i]), sign_mask, man_mask, man_bits)
-        classes[cls] += 1
-        if cls > 1 or d < 0:
-            continue
-        distance[i] = d
-        k = _bin(d)
-        hist[k] += 1
-        sums[1] += d
-        sums[2] = max(sums[2], d)
-        binades[exponent, 1] += 1
-        binades[exponent, 2] += d
-        binades[exponent, 3] = max(binades[exponent, 3], d)
-        if d == 0:
-            binades[exponent, 4] += 1
-        if region >= 0:
-            region_hist[region, k] += 1
-            sums[11 + 2 * region] += d
-            sums[12 + 2 * region] = max(sums[12 + 2 * region], d)
-        if count < keep or d > floor_d or (d == floor_d and b <= floor_x):
+        count_lane(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist,
+                   device_both_hist, added_hist, added, region_hist, region_inputs, binades,
+                   sums, plain_add, plain_max)
+        if d >= 0 and (count < keep or d > floor_d or (d == floor_d and b <= floor_x)):
             count = _insert_worst(worst, count, d, np.int64(b), i)
             if count == keep:
                 floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
-        ideal = np.int64(kernel[i])
-        if bf16:
-            if (ideal & 0x7F800000) == 0x7F800000 and (ideal & 0x7FFFFF) != 0:
-                ideal = ((ideal >> 16) & 0x8000) | 0x7FC0
-            else:
-                ideal = (ideal + 0x7FFF + ((ideal >> 16) & 1)) >> 16
-        if (ideal & ((sign_mask - 1) & ~man_mask)) == 0:
-            ideal &= sign_mask
-        if ideal == out[i]:                     # most lanes: the device's own pattern
-            kcls, kd = cls, d
-        else:
-            kcls, kd = _classify(e, ideal, sign_mask, man_mask, man_bits)
-        if kcls > 1 or kd < 0:
-            continue
-        sums[3] += 1
-        kernel_hist[_bin(kd)] += 1
-        sums[4] += kd
-        sums[5] = max(sums[5], kd)
-        device_both_hist[k] += 1
-        sums[6] += d
-        sums[7] = max(sums[7], d)
-        a = d - kd
-        added[0 if a > 0 else (1 if a < 0 else 2)] += 1
-        sums[8] = max(sums[8], a)
-        added_hist[_bin(abs(a))] += 1
     sums[9] = count
 
 
@@ -398,33 +437,106 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
         hists, added, region_hist, region_inputs, binades, rows, sums, distance,
         cost=TALLY_COST * max(x.size // parts, 1), lanes_per_item=max(x.size // parts, 1))
     maxima = [*_MAXIMA, *range(12, 11 + 2 * n, 2)]
-    classes, added, region_inputs = classes[:, :CLASSES], added[:, :3], region_inputs[:, :n]
     total = sums.sum(axis=0)
     total[maxima] = sums[:, maxima].max(axis=0)
-    hist = hists.sum(axis=0)
     merged_binades = binades.sum(axis=0)
     merged_binades[:, 3] = binades[:, :, 3].max(axis=0)
     found = [np.column_stack([rows[p, :sums[p, 9], :2], rows[p, :sums[p, 9], 2] + bounds[p]])
              for p in range(parts)] if worst else []
     chosen = top(np.concatenate(found), worst) if found else np.zeros((0, 3), dtype=np.int64)
     lanes = chosen[:, 2]
-    worst_rows = np.column_stack([chosen[:, 0], chosen[:, 1], out[lanes].astype(np.int64),
-                                  expected[lanes].astype(np.int64),
-                                  kernel[lanes].astype(np.int64),
-                                  _kernel_distances(expected[lanes], kernel[lanes],
-                                                    out_format)])
-    region_hist = region_hist.sum(axis=0)
-    p = Partial(walked=int(x.size), population=int(total[0]), classes=classes.sum(axis=0),
-                device=Stats(hist[0], int(total[1]), int(total[2])), both=int(total[3]),
-                kernel=Stats(hist[1], int(total[4]), int(total[5])),
-                device_both=Stats(hist[2], int(total[6]), int(total[7])),
-                added=added.sum(axis=0), added_max=int(total[8]) if total[3] else None,
-                added_hist=hist[3],
-                regions=[Stats(region_hist[r].copy(), int(total[11 + 2 * r]),
-                               int(total[12 + 2 * r])) for r in range(n)],
-                region_inputs=region_inputs.sum(axis=0), binades=merged_binades,
-                worst=worst_rows.reshape(-1, 6))
+    p = assemble(int(x.size), classes[:, :CLASSES].sum(axis=0), hists.sum(axis=0),
+                 added[:, :3].sum(axis=0), region_hist.sum(axis=0),
+                 region_inputs[:, :n].sum(axis=0), merged_binades, total,
+                 chosen[:, :2], out[lanes], expected[lanes], kernel[lanes], out_format)
     return p, distance
+
+
+def accumulators(regions: int) -> dict:
+    """Empty accumulators of one tally (:func:`count_lane`'s arrays, int64): what a frame that
+    does not keep per-part rows (the GPU chunk) counts into, and :func:`assemble` reads."""
+    sums = np.zeros(11 + 2 * regions, dtype=np.int64)
+    sums[[2, 5, 7]] = -1
+    sums[8] = -(1 << 62)
+    sums[12::2] = -1
+    return {"classes": np.zeros(CLASSES, dtype=np.int64),
+            "hists": np.zeros((4, BINS), dtype=np.int64),
+            "added": np.zeros(3, dtype=np.int64),
+            "region_hist": np.zeros((regions, BINS), dtype=np.int64),
+            "region_inputs": np.zeros(regions, dtype=np.int64),
+            "binades": np.zeros((256, 5), dtype=np.int64), "sums": sums}
+
+
+def assemble(walked: int, classes, hists, added, region_hist, region_inputs, binades, sums,
+             worst, worst_out, worst_expected, worst_kernel, out_format: str) -> Partial:
+    """The Partial of reduced accumulators (one row each; ``sums`` as :func:`count_lane`
+    has it) and the worst lanes (rows: distance, input pattern; best first) with their
+    output, expected and kernel patterns."""
+    n = region_inputs.size
+    worst_rows = np.column_stack([worst[:, 0], worst[:, 1], worst_out.astype(np.int64),
+                                  worst_expected.astype(np.int64),
+                                  worst_kernel.astype(np.int64),
+                                  _kernel_distances(worst_expected, worst_kernel, out_format)])
+    return Partial(walked=walked, population=int(sums[0]), classes=np.asarray(classes),
+                   device=Stats(hists[0], int(sums[1]), int(sums[2])), both=int(sums[3]),
+                   kernel=Stats(hists[1], int(sums[4]), int(sums[5])),
+                   device_both=Stats(hists[2], int(sums[6]), int(sums[7])),
+                   added=np.asarray(added), added_max=int(sums[8]) if sums[3] else None,
+                   added_hist=hists[3],
+                   regions=[Stats(region_hist[r].copy(), int(sums[11 + 2 * r]),
+                                  int(sums[12 + 2 * r])) for r in range(n)],
+                   region_inputs=np.asarray(region_inputs), binades=binades,
+                   worst=worst_rows.reshape(-1, 6))
+
+
+def tally_lanes(job, x, output, expected, kernel, total: int) -> Partial:
+    """The Partial of lanes whose expected patterns are known, for a chunk of ``job`` (an
+    :class:`~.chunk.Job`): the tally, the denormal inputs' table and the cross-check
+    (``total``: the walk's length)."""
+    with stage("ulp and tally"):
+        partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
+                                        job.the_selection(), job.worst,
+                                        regions_for(job.function))
+    with stage("denormals"):
+        denormals(partial, x, output, expected)
+    with stage("cross-check"):
+        cross_check(partial, x, output, expected, distance, job.output_format, total)
+    return partial
+
+
+def denormals(partial: Partial, x, output, expected) -> None:
+    """Denormal inputs walked: how many, how many give the expected pattern, which outputs
+    (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed)."""
+    denormal = formats.is_denormal(x, formats.FP32)
+    out, want = output[denormal], expected[denormal]
+    values, counts = np.unique(out, return_counts=True)
+    partial.denormal_inputs = int(denormal.sum())
+    partial.denormal_match = int((out == want).sum())
+    partial.denormal_outputs = {int(v): int(c) for v, c in zip(values[:DENORMAL_OUTPUTS],
+                                                               counts[:DENORMAL_OUTPUTS])}
+    partial.denormal_other = int(counts[DENORMAL_OUTPUTS:].sum())
+    partial.denormal_expected = tuple(int(v) for v in np.unique(want))
+
+
+def cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
+                 total: int) -> None:
+    """The compiled distance against ulp.py's two index methods on a fixed sample of lanes
+    (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk)."""
+    mixed = x * np.uint32(2654435761)                   # modulo 2**32: uint32 wraps
+    sample = (mixed < np.uint64(cross_check_limit(total))) & (distance >= 0)
+    if not sample.any():
+        return
+    e, a = expected[sample], output[sample]
+    bitwise = np.abs(ulp.index(e, out_fmt) - ulp.index(a, out_fmt))
+    search = np.abs(ulp.index_by_search(e, out_fmt) - ulp.index_by_search(a, out_fmt))
+    partial.cross_pairs = int(sample.sum())
+    partial.cross_agree = int(((bitwise == distance[sample]) & (search == bitwise)).sum())
+
+
+def cross_check_limit(total: int) -> int:
+    """The hash bound below which a lane is in :func:`cross_check`'s sample (about
+    :data:`CROSS_SAMPLE` lanes of a walk of ``total``)."""
+    return (1 << 32) // max(1, total // CROSS_SAMPLE)
 
 
 def _kernel_distances(expected, kernel, out_format: str) -> np.ndarray:

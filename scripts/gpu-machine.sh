@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The GPU figures of issue 23 (and the 16-core scaling of issue 18), on a lent NVIDIA machine
+# that reaches no package index: the wheels it lacks travel in .whl/ (README "On an NVIDIA
+# GPU"), numba-cuda is the machine's own. Logs and each 2**32 sweep's summary go to $OUT.
+set -uo pipefail
+export PYTHONUNBUFFERED=1 NUMBA_ENABLE_CUDASIM=0
+OUT=${OUT:-/tmp/sfpu-sim-gpu}
+mkdir -p "$OUT"
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+export PYTHONPATH="/tmp/site:$PWD"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader
+python3 -c "import sys, numba, numpy; from numba import cuda; print(sys.version.split()[0], \
+'numba', numba.__version__, 'numpy', numpy.__version__, 'cuda', cuda.is_available())"
+python3 -m pip show numba-cuda 2>/dev/null | head -2
+nproc
+timeout "${GPU_SECONDS:-420}" python3 -m sfpu_sim.bench gpu --chunks 1 --swept \
+    --exhaustive --out "$OUT" 2>&1 | tee "$OUT/gpu.log"
+timeout "${PIPELINE_SECONDS:-120}" python3 -m sfpu_sim.bench pipeline --repeat 1 2>&1 \
+    | tee "$OUT/pipeline.log"

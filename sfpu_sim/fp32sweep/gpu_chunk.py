@@ -1,0 +1,263 @@
+"""One FP32-sweep chunk whole on an NVIDIA GPU: the walk's patterns, Dst, the kernel, the packer,
+the reference's decision, the ULP and the tally, with only accumulators and a few listed lanes
+coming back.
+
+Owns: :func:`fused` (whether a job's chunks run this way) and :func:`run_chunk`, which returns
+the Partial :func:`sfpu_sim.fp32sweep.chunk.run_chunk` returns on the CPU, equal field for
+field. Every per-lane step is the one definition the CPU runs, called from a GPU frame:
+
+1. ``fill``: each SFPU's Dst zeroed, then the lane's pattern where SFPLOAD finds it
+   (:func:`sfpu_sim.dst_moves.write_lane_32bit`); the patterns of an exhaustive walk are
+   computed here (``first + lane``), others come from the host;
+2. the kernel program (:func:`sfpu_sim.compiled.gpu.launch`: the compiled engine's lane body);
+3. ``finish``: the FP32 packer (the Dst cell as is, :func:`~sfpu_sim.dst_moves.read_lane_32bit`),
+   the reference's decision (:func:`~.enclose.decide_lane`), the lane's facts and counts
+   (:func:`~.tally.lane_facts`, :func:`~.tally.count_lane`) into accumulators a block shares,
+   with atomic adds and maxima, added into the chunk's at the end. Lanes the CPU must see are
+   listed: those the enclosure leaves undecided (certified with arb and tallied on the CPU, as
+   there), denormal inputs (the denormal table) and the cross-check's sample;
+4. the worst lanes: the largest keys ``(distance, ~pattern)``, one pass each, at most the
+   sweep's ``worst`` passes (the CPU's order: distance descending, then pattern ascending).
+
+The undecided lanes' Partial merges into the GPU's exactly (:meth:`~.tally.Partial.merge`), so
+the chunk's Partial is the CPU's. The float64 enclosures are built with NVVM's contraction of
+multiplies and adds into FMAs off (:func:`sfpu_sim.compiled.gpu.ieee_float64`): each operation
+rounds once, as on the CPU, so the same inputs are decided and refined.
+
+Only FP32 output runs fused (the Float32 cells); a BF16 output's chunk runs the kernel on the
+GPU and the rest on the CPU (:func:`sfpu_sim.fp32sweep.chunk.run_device_bits`).
+"""
+from __future__ import annotations
+
+import math
+import threading
+from functools import cache
+
+import numpy as np
+
+from sfpu_sim.compiled import gpu
+from sfpu_sim.fp32sweep import enclose
+from sfpu_sim.fp32sweep import walk as walks
+from sfpu_sim.fp32sweep.tally import (
+    BINS,
+    CLASSES,
+    Partial,
+    accumulators,
+    assemble,
+    cross_check,
+    cross_check_limit,
+    denormals,
+    tally_lanes,
+)
+from sfpu_sim.machine import LANES_PER_SFPU
+from sfpu_sim.selection import regions_for
+from sfpu_sim.stage_timer import stage
+from sfpu_sim.sweeps import DevicePath, _device_state, _last_store, uses_loadmacro
+
+UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees (gpu_frames')
+THREADS = 256                                  # a finish block (32 under the simulator)
+BLOCKS_PER_SM = 4                              # finish blocks: enough to fill the chip
+SHARED_LIMIT = 48 << 10                        # bytes of static shared memory a block may have
+_POOL = threading.local()
+
+
+def fused(job) -> bool:
+    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 output, a program
+    the GPU runs (no SFPLOADMACRO) and accumulators that fit a block's shared memory."""
+    return (job.engine == "cuda" and job.output_format == "fp32"
+            and not uses_loadmacro(job.program())
+            and shared_bytes(len(regions_for(job.function))) <= SHARED_LIMIT)
+
+
+def shared_bytes(regions: int) -> int:
+    """A finish block's accumulators: int32 histograms, int64 counts, sums and binades."""
+    return 4 * BINS * (4 + regions) + 8 * (CLASSES + 3 + regions + 256 * 5 + 11 + 2 * regions)
+
+
+def run_chunk(job, start: int, stop: int, total: int) -> Partial:
+    """The Partial of walk positions ``start..stop`` (``total``: the walk's length)."""
+    walk = job.the_walk()
+    partial = None
+    for first, xs in _segments(walk, start, stop):
+        part = _run_segment(job, first, xs, total)
+        partial = part if partial is None else partial.merge(part, job.worst)
+    return partial
+
+
+def _segments(walk, start: int, stop: int):
+    """The chunk as runs of lanes: ``(first pattern, None)`` for a run of consecutive patterns
+    (an exhaustive walk's), generated on the GPU, else ``(count, patterns)``."""
+    if isinstance(walk, walks.Exhaustive):
+        offset = 0
+        for a, b in walk._spans():
+            lo, hi = max(start - offset, 0), min(stop - offset, b - a)
+            if hi > lo:
+                yield a + lo, hi - lo
+            offset += b - a
+        return
+    with stage("walk"):
+        xs = walk.patterns(start, stop)
+    yield -1, xs
+
+
+def _run_segment(job, first: int, xs, total: int) -> Partial:
+    """One run of lanes: ``first >= 0`` with ``xs`` its count, or ``first = -1`` with ``xs``
+    the patterns."""
+    cuda = _frames().cuda
+    n = xs if first >= 0 else int(xs.size)
+    program = job.program()
+    path = DevicePath("fp32", "fp32", "fp32")
+    template = _device_state(program, path, LANES_PER_SFPU)
+    c = gpu.prepare(template, program, _last_store(program))
+    if isinstance(c, str):
+        raise gpu.NoGpu(f"the GPU cannot run {job.kernel}: {c}")
+    regions = regions_for(job.function)
+    k = _frames().kernels(enclose.FUNCTIONS[job.function], len(regions))
+    sfpus = -(-n // LANES_PER_SFPU)
+    d_x = cuda.to_device(np.zeros(1, dtype=np.uint32) if first >= 0 else
+                         np.ascontiguousarray(xs, dtype=np.uint32))
+    high, low = (np.asarray(r, dtype=np.int64) for r in template.dst._grid_cells(0, 32)[0])
+    columns = template.dst._grid_cells(0, 32)[1]
+    cells, captured, expected, distance, lists = _buffers(sfpus, template.dst_rows,
+                                                          template.dst.COLUMNS, n)
+    grid = (cuda.to_device(high), cuda.to_device(low), cuda.to_device(columns))
+    with stage("kernel"):
+        per_block = gpu.SFPUS_PER_BLOCK if sfpus % gpu.SFPUS_PER_BLOCK == 0 else 1
+        k["fill"][sfpus // per_block, per_block * LANES_PER_SFPU](cells, n, first, d_x, *grid)
+        gpu.launch(c, template, cells.reshape(sfpus, cells.shape[1] * cells.shape[2]), captured)
+    with stage("reference, ulp and tally"):
+        ref = job.reference()
+        acc = accumulators(len(regions))
+        d_acc = {name: cuda.to_device(value) for name, value in acc.items()}
+        counts = cuda.to_device(np.zeros(3, dtype=np.int64))
+        selection = job.the_selection()
+        low_v, high_v = selection.range if selection.range is not None else (-math.inf,
+                                                                             math.inf)
+        names = [r.name for r in regions]
+        sel_region = names.index(selection.region) if selection.region is not None else -1
+        blocks, threads = _finish_shape(n)
+        k["finish"][blocks, threads](
+            cells, captured, n, first, d_x, *grid, ref.pcode, ref.positive_domain,
+            cuda.to_device(ref.specials), *_constants(), low_v, high_v, sel_region,
+            *_region_arrays(job.function), d_acc["classes"], d_acc["hists"], d_acc["added"],
+            d_acc["region_hist"], d_acc["region_inputs"], d_acc["binades"], d_acc["sums"],
+            expected, distance, lists, counts, np.uint64(cross_check_limit(total)))
+        acc = {name: value.copy_to_host() for name, value in d_acc.items()}
+        listed = counts.copy_to_host()
+        rows = {which: _gather(k, lists[which, :int(listed[which])], cells, captured,
+                               expected, distance, first, d_x, grid)
+                for which in (UNDECIDED, DENORMAL, SAMPLE)}
+        worst = _worst(k, distance, n, first, d_x, xs, job.worst, blocks, threads)
+        chosen = _gather(k, cuda.to_device(worst[:, 2].astype(np.int32)), cells, captured,
+                         expected, distance, first, d_x, grid, ordered=False)
+    undecided = rows[UNDECIDED]
+    partial = assemble(n - undecided.shape[0], acc["classes"], acc["hists"], acc["added"],
+                       acc["region_hist"], acc["region_inputs"], acc["binades"], acc["sums"],
+                       worst[:, :2], chosen[:, 1], chosen[:, 2], chosen[:, 3], "fp32")
+    with stage("denormals"):
+        d = rows[DENORMAL].astype(np.uint32)               # patterns, as the CPU has them
+        denormals(partial, d[:, 0], d[:, 1], d[:, 2])
+    with stage("cross-check"):
+        s = rows[SAMPLE]
+        patterns = s[:, :3].astype(np.uint32)
+        cross_check(partial, patterns[:, 0], patterns[:, 1], patterns[:, 2], s[:, 4], "fp32",
+                    total)
+    if undecided.shape[0]:
+        with stage("reference"):
+            x_u = undecided[:, 0].astype(np.uint32)
+            certified = ref.certified(x_u)
+        rest = tally_lanes(job, x_u, undecided[:, 1].astype(np.uint32),
+                           np.asarray(certified.bits, dtype=np.uint32),
+                           undecided[:, 3].astype(np.uint32), total)
+        rest.refined, rest.precision = int(x_u.size), int(certified.precision)
+        partial = partial.merge(rest, job.worst)
+    return partial
+
+
+def _buffers(sfpus: int, rows: int, columns: int, n: int):
+    """This thread's device arrays for a run of ``n`` lanes (kept while runs keep the size:
+    an allocation per chunk cost more than the chunk's kernels): Dst cells, captured LReg,
+    expected patterns, distances, and the three lists."""
+    cuda = _frames().cuda
+    key = (sfpus, rows, columns, n)
+    if getattr(_POOL, "key", None) != key:
+        _POOL.key = None                        # the old ones go before the new are taken
+        _POOL.arrays = None
+        _POOL.arrays = (cuda.device_array((sfpus, rows, columns), dtype=np.uint16),
+                        cuda.device_array(sfpus * LANES_PER_SFPU, dtype=np.uint32),
+                        cuda.device_array(n, dtype=np.uint32),
+                        cuda.device_array(n, dtype=np.int64),
+                        cuda.device_array((3, n), dtype=np.int32))
+        _POOL.key = key
+    return _POOL.arrays
+
+
+def _finish_shape(n: int) -> tuple[int, int]:
+    """(blocks, threads) of the finish and worst passes: whole-chip grids that stride over
+    the lanes (a few small blocks under the simulator, which runs a thread per lane)."""
+    if gpu.simulated():
+        return max(1, min(-(-n // 32), 2)), 32
+    sms = _frames().cuda.get_current_device().MULTIPROCESSOR_COUNT
+    return max(1, min(-(-n // THREADS), sms * BLOCKS_PER_SM)), THREADS
+
+
+def _gather(k, lanes, cells, captured, expected, distance, first, d_x, grid,
+            ordered: bool = True) -> np.ndarray:
+    """Rows (pattern, output, expected, kernel, distance) of the listed ``lanes`` (a device
+    array of lane numbers), by pattern (``ordered``; the lists fill in no fixed order), or as
+    listed."""
+    cuda = _frames().cuda
+    count = lanes.shape[0]
+    if count == 0:
+        return np.zeros((0, 5), dtype=np.int64)
+    table = cuda.device_array((count, 5), dtype=np.int64)
+    k["gather"][-(-count // 32), 32](lanes, count, cells, captured, expected, distance, first,
+                                     d_x, *grid, table)
+    rows = table.copy_to_host()
+    return rows[np.argsort(rows[:, 0], kind="stable")] if ordered else rows
+
+
+def _worst(k, distance, n, first, d_x, xs, keep: int, blocks: int, threads: int):
+    """The ``keep`` worst lanes as rows (distance, pattern, lane): the largest keys
+    ``distance << 32 | ~pattern``, one pass each (distance < 2**32: an FP32 index span)."""
+    cuda = _frames().cuda
+    rows = []
+    bound = np.uint64(0xFFFFFFFFFFFFFFFF)
+    best = cuda.device_array(1, dtype=np.uint64)
+    for _ in range(keep):
+        best.copy_to_device(np.zeros(1, dtype=np.uint64))
+        k["worst"][blocks, threads](distance, n, first, d_x, bound, best)
+        key = int(best.copy_to_host()[0])
+        if key == 0:
+            break
+        pattern = 0xFFFFFFFF - (key & 0xFFFFFFFF)
+        lane = pattern - first if first >= 0 else int(np.flatnonzero(xs == pattern)[0])
+        rows.append((key >> 32, pattern, lane))
+        bound = np.uint64(key)
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+@cache
+def _constants():
+    """The enclosures' constant arguments, on the GPU (arrays copied once)."""
+    cuda = _frames().cuda
+    return tuple(cuda.to_device(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v
+                 for v in enclose.constants())
+
+
+@cache
+def _region_arrays(function: str):
+    cuda = _frames().cuda
+    regions = regions_for(function)
+    return (cuda.to_device(np.array([-math.inf if r.low is None else r.low for r in regions])),
+            cuda.to_device(np.array([math.inf if r.high is None else r.high for r in regions])),
+            cuda.to_device(np.array([r.high_closed for r in regions], dtype=np.bool_)),
+            cuda.to_device(np.array([r.on_abs for r in regions], dtype=np.bool_)))
+
+
+def _frames():
+    """The GPU frames' module: it imports numba.cuda, the gpu extra's (the CUDA driver, or
+    numba's simulator), so only a run on the GPU loads it."""
+    from sfpu_sim.fp32sweep import gpu_frames
+
+    return gpu_frames

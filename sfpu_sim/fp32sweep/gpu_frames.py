@@ -1,0 +1,215 @@
+"""The GPU frames of an FP32-sweep chunk (:mod:`.gpu_chunk` runs them): fill, finish, worst and
+gather, each a CUDA kernel around the per-lane definitions the CPU runs.
+
+Owns: the frames' code only. Imports numba.cuda (the gpu extra; with
+``NUMBA_ENABLE_CUDASIM=1`` numba's simulator, which swaps this module's ``cuda`` for its own
+while a kernel runs: the frames refer to it as a global for that reason).
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numba import cuda
+
+from sfpu_sim.compiled import gpu
+from sfpu_sim.dst_moves import read_lane_32bit, write_lane_32bit
+from sfpu_sim.fp32sweep import enclose
+from sfpu_sim.fp32sweep.tally import BINS, CLASSES, count_lane, lane_facts
+from sfpu_sim.machine import LANES_PER_SFPU
+
+UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
+FP32_MASKS = (0x80000000, 0x7FFFFF, 23)        # sign mask, mantissa mask, mantissa bits
+
+
+@cache
+def kernels(code: int, regions: int) -> dict:
+    """The frames for reference function ``code`` (:data:`~.enclose.FUNCTIONS`) and a table of
+    ``regions`` regions (closure constants: shared arrays take fixed shapes)."""
+    gpu.ieee_float64()
+    simulated = gpu.simulated()
+    enclosure = enclose.ENCLOSURES[code]
+    # Under the simulator the frames are Python: count_lane takes the atomic adds as Python
+    # functions, which a CPU-compiled count_lane cannot (on a GPU it is a device function).
+    count = count_lane.py_func if simulated else count_lane
+    sums_width = 11 + 2 * regions
+    sign_mask, man_mask, man_bits = FP32_MASKS
+
+    if simulated:
+        def view(a):                        # the simulator's kernel-side array wrapper off,
+            return a._item._ary if hasattr(a, "_item") else a    # for the njit calls
+    else:
+        @cuda.jit(device=True, inline=True)
+        def view(a):
+            return a
+
+    @cuda.jit(device=True, inline=True)
+    def atomic_add(counts, index, value):
+        cuda.atomic.add(counts, index, value)
+
+    @cuda.jit(device=True, inline=True)
+    def atomic_max(counts, index, value):
+        cuda.atomic.max(counts, index, value)
+
+    @cuda.jit(device=True, inline=True)
+    def pattern_of(i, first, xs):
+        return np.uint32(np.int64(first) + i) if first >= 0 else xs[i]
+
+    @cuda.jit(device=True, inline=True)
+    def is_maximum(j):
+        """Whether column ``j`` of :func:`~.tally.count_lane`'s ``sums`` is a maximum."""
+        return j == 2 or j == 5 or j == 7 or j == 8 or (j >= 12 and j % 2 == 0)
+
+    @cuda.jit(device=True, inline=True)
+    def sums_start(j):
+        """Column ``j``'s starting value, as :func:`~.tally.accumulators` has it."""
+        if j == 8:
+            return np.int64(-(1 << 62))
+        return np.int64(-1) if is_maximum(j) else np.int64(0)
+
+    @cuda.jit(device=True, inline=True)
+    def note(lists, counts, which, i):
+        lists[which, cuda.atomic.add(counts, which, 1)] = i
+
+    @cuda.jit
+    def fill(cells, n, first, xs, high, low, columns):
+        cells, xs, high, low, columns = view(cells), view(xs), view(high), view(low), \
+            view(columns)
+        i = cuda.grid(1)
+        s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
+        width = cells.shape[2]
+        for k in range(lane, cells.shape[1] * width, LANES_PER_SFPU):
+            cells[s, k // width, k % width] = 0
+        cuda.syncthreads()                  # the SFPU's cells are zero before any is written
+        value = pattern_of(i, first, xs) if i < n else np.uint32(0)
+        write_lane_32bit(cells, s, lane // 8, lane % 8, value, high, low, columns)
+
+    @cuda.jit
+    def finish(cells, captured, n, first, xs, high, low, columns, pcode, positive_domain,
+               specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
+               lipschitz, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs,
+               g_classes, g_hists, g_added, g_region_hist, g_region_inputs, g_binades, g_sums,
+               expected, distance, lists, counts, sample_limit):
+        cells, captured, xs, high, low, columns = view(cells), view(captured), view(xs), \
+            view(high), view(low), view(columns)
+        specials, c2, table, exp_coef, m1coef = view(specials), view(c2), view(table), \
+            view(exp_coef), view(m1coef)
+        ln2, logc, log_coef = view(ln2), view(logc), view(log_coef)
+        r_low, r_high, r_closed, r_abs = view(r_low), view(r_high), view(r_closed), view(r_abs)
+        expected, distance, lists, counts = view(expected), view(distance), view(lists), \
+            view(counts)
+        classes = cuda.shared.array(CLASSES, np.int64)
+        hists = cuda.shared.array((4, BINS), np.int32)
+        added = cuda.shared.array(3, np.int64)
+        region_hist = cuda.shared.array((regions, BINS), np.int32)
+        region_inputs = cuda.shared.array(regions, np.int64)
+        binades = cuda.shared.array((256, 5), np.int64)
+        sums = cuda.shared.array(sums_width, np.int64)
+        t, nt = cuda.threadIdx.x, cuda.blockDim.x
+        for j in range(t, BINS, nt):
+            for h in range(4):
+                hists[h, j] = 0
+            for r in range(regions):
+                region_hist[r, j] = 0
+        for j in range(t, 256 * 5, nt):
+            binades[j // 5, j % 5] = 0
+        for j in range(t, sums_width, nt):
+            sums[j] = sums_start(j)
+        for j in range(t, CLASSES, nt):
+            classes[j] = 0
+        for j in range(t, 3, nt):
+            added[j] = 0
+        for j in range(t, regions, nt):
+            region_inputs[j] = 0
+        cuda.syncthreads()
+        i = cuda.grid(1)
+        while i < n:
+            b = pattern_of(i, first, xs)
+            s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
+            out = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
+            want, undecided = enclose.decide_lane(
+                enclosure, b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
+                m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+            expected[i] = want
+            distance[i] = -1
+            if undecided:
+                note(lists, counts, UNDECIDED, i)
+            else:
+                counted, exponent, region, cls, d, kcls, kd = lane_facts(
+                    b, out, want, captured[i], sign_mask, man_mask, man_bits, False, sel_low,
+                    sel_high, sel_region, r_low, r_high, r_closed, r_abs)
+                if counted:
+                    distance[i] = d
+                    count(exponent, region, cls, d, kcls, kd, classes, hists[0], hists[1],
+                          hists[2], hists[3], added, region_hist, region_inputs, binades, sums,
+                          atomic_add, atomic_max)
+                    mixed = (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
+                    if d >= 0 and mixed < sample_limit:
+                        note(lists, counts, SAMPLE, i)
+                if (b >> 23) & 0xFF == 0 and b & 0x7FFFFF != 0:
+                    note(lists, counts, DENORMAL, i)
+            i += cuda.gridsize(1)
+        cuda.syncthreads()
+        for j in range(t, BINS, nt):
+            for h in range(4):
+                if hists[h, j]:
+                    cuda.atomic.add(g_hists, (h, j), hists[h, j])
+            for r in range(regions):
+                if region_hist[r, j]:
+                    cuda.atomic.add(g_region_hist, (r, j), region_hist[r, j])
+        for j in range(t, 256 * 5, nt):
+            e, column = j // 5, j % 5
+            if binades[e, column]:
+                if column == 3:
+                    cuda.atomic.max(g_binades, (e, column), binades[e, column])
+                else:
+                    cuda.atomic.add(g_binades, (e, column), binades[e, column])
+        for j in range(t, sums_width, nt):
+            if is_maximum(j):
+                cuda.atomic.max(g_sums, j, sums[j])
+            elif j != 9:                    # 9: the CPU's worst count
+                cuda.atomic.add(g_sums, j, sums[j])
+        for j in range(t, CLASSES, nt):
+            if classes[j]:
+                cuda.atomic.add(g_classes, j, classes[j])
+        for j in range(t, 3, nt):
+            if added[j]:
+                cuda.atomic.add(g_added, j, added[j])
+        for j in range(t, regions, nt):
+            if region_inputs[j]:
+                cuda.atomic.add(g_region_inputs, j, region_inputs[j])
+
+    @cuda.jit
+    def worst(distance, n, first, xs, bound, best):
+        distance, xs = view(distance), view(xs)
+        top = np.uint64(0)
+        i = cuda.grid(1)
+        while i < n:
+            d = distance[i]
+            if d >= 0:
+                key = (np.uint64(d) << np.uint64(32)) | \
+                    (np.uint64(0xFFFFFFFF) - np.uint64(pattern_of(i, first, xs)))
+                if top < key < bound:
+                    top = key
+            i += cuda.gridsize(1)
+        if top:
+            cuda.atomic.max(best, 0, top)
+
+    @cuda.jit
+    def gather(lanes, count, cells, captured, expected, distance, first, xs, high, low,
+               columns, table):
+        lanes, cells, captured, expected, distance = view(lanes), view(cells), view(captured), \
+            view(expected), view(distance)
+        xs, high, low, columns, table = view(xs), view(high), view(low), view(columns), \
+            view(table)
+        j = cuda.grid(1)
+        if j < count:
+            i = lanes[j]
+            s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
+            table[j, 0] = pattern_of(i, first, xs)
+            table[j, 1] = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
+            table[j, 2] = expected[i]
+            table[j, 3] = captured[i]
+            table[j, 4] = distance[i]
+
+    return {"fill": fill, "finish": finish, "worst": worst, "gather": gather}
