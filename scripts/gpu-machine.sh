@@ -14,7 +14,7 @@ python3 -c "import sys, numba, numpy; from numba import cuda; print(sys.version.
 'numba', numba.__version__, 'numpy', numpy.__version__, 'cuda', cuda.is_available())"
 python3 -m pip show numba-cuda 2>/dev/null | head -2
 nproc
-timeout "${GPU_SECONDS:-420}" python3 -m sfpu_sim.bench gpu --chunks 1 --swept \
+timeout "${GPU_SECONDS:-360}" python3 -m sfpu_sim.bench gpu --chunks 1 --swept \
     --exhaustive --out "$OUT" 2>&1 | tee "$OUT/gpu.log"
-timeout "${PIPELINE_SECONDS:-120}" python3 -m sfpu_sim.bench pipeline --repeat 1 2>&1 \
+timeout "${PIPELINE_SECONDS:-100}" python3 -m sfpu_sim.bench pipeline --repeat 1 2>&1 \
     | tee "$OUT/pipeline.log"

@@ -43,6 +43,9 @@ CHUNK_STARTS = (0x3F000000, 0x7F000000, 0x00000000, 0xBF000000)
 
 def bench_gpu(args, console) -> None:
     gpu.require()
+    if args.exhaustive:                     # first: the figure a short lease is for
+        console.print(_exhaustive_table(args))
+        console.print(_identity_table(args))
     most = threads.max_threads()
     size = args.chunk_size
     kernels = Table(title=f"GPU engine: FP32 inputs through an FP32 Dst, chunks of "
@@ -94,9 +97,6 @@ def bench_gpu(args, console) -> None:
         console.print(kernels)
     if args.swept != []:
         console.print(_sweep_table(args, most))
-    if args.exhaustive:
-        console.print(_identity_table(args))
-        console.print(_exhaustive_table(args))
 
 
 def _dst_cells(sweeps, program, path, x: np.ndarray) -> np.ndarray:
