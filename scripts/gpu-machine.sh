@@ -8,13 +8,20 @@ OUT=${OUT:-/tmp/sfpu-sim-gpu}
 mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
+# numba-cuda 0.30.4 still names np.row_stack, which numpy 2.5 removed (seen on the H200
+# image, 2026-11-28: every kernel failed to compile): the alias numpy kept until then.
+echo 'import numpy; numpy.row_stack = getattr(numpy, "row_stack", numpy.vstack)' \
+    > /tmp/site/sitecustomize.py
 export PYTHONPATH="/tmp/site:$PWD"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader
 python3 -c "import sys, numba, numpy; from numba import cuda; print(sys.version.split()[0], \
 'numba', numba.__version__, 'numpy', numpy.__version__, 'cuda', cuda.is_available())"
 python3 -m pip show numba-cuda 2>/dev/null | head -2
 nproc
-timeout "${GPU_SECONDS:-360}" python3 -m sfpu_sim.bench gpu --chunks 1 --swept \
-    --exhaustive --out "$OUT" 2>&1 | tee "$OUT/gpu.log"
+timeout "${GPU_SECONDS:-360}" python3 -m sfpu_sim.bench gpu --chunks "${GPU_CHUNKS:-1}" \
+    --swept --exhaustive --out "$OUT" 2>&1 | tee "$OUT/gpu.log"
 timeout "${PIPELINE_SECONDS:-100}" python3 -m sfpu_sim.bench pipeline --repeat 1 2>&1 \
     | tee "$OUT/pipeline.log"
+# The CPU pipeline on every core: local threads against a Dask LocalCluster (issue 18).
+SFPU_SIM_ENGINE=compiled timeout "${DASK_SECONDS:-90}" python3 -m sfpu_sim.bench fp32 \
+    --stride 64 --repeat 1 --scheduler local dask 2>&1 | tee "$OUT/fp32.log"

@@ -45,6 +45,7 @@ def bench_gpu(args, console) -> None:
     gpu.require()
     if args.exhaustive:                     # first: the figure a short lease is for
         console.print(_exhaustive_table(args))
+        console.print(_fused_stage_table(args))
         console.print(_identity_table(args))
     most = threads.max_threads()
     size = args.chunk_size
@@ -229,3 +230,43 @@ def _contracted(spec) -> str:
     if gpu.simulated():
         return "-"
     return str(sum(ptx.count("fma.rn.f64") for ptx in finish.inspect_asm().values()))
+
+
+def _fused_stage_table(args) -> Table:
+    """Where one fused chunk's time goes (the GPU waited for at each stage's end)."""
+    from sfpu_sim.fp32sweep import chunk as chunks
+    from sfpu_sim.fp32sweep.gpu_chunk import GPU_CHUNK
+    from sfpu_sim.selection import EVERYTHING
+    from sfpu_sim.stage_timer import recording
+
+    walk = Exhaustive()
+    start = 0x3F000000                          # [0.5, ...): normal inputs
+    table = Table(title=f"One fused GPU chunk of {GPU_CHUNK:,} inputs, ms per stage (best of "
+                        f"3)")
+    table.add_column("kernel")
+    table.add_column("chip")
+    stages = ("kernel", "reference, ulp and tally", "accumulators and lists", "worst lanes")
+    for column in (*stages, "rest", "total"):
+        table.add_column(column, justify="right")
+    engines.set_engine("cuda")
+    try:
+        for name in args.swept_exhaustive or SWEPT:
+            spec = registry.get(name)
+            for arch in spec.chips:
+                job = chunks.job_for(spec, arch, "fp32", "fp32", "rne", walk, EVERYTHING, 20)
+                chunks.run_chunk(job, start, start + GPU_CHUNK, len(walk))
+                best = None
+                for _ in range(3):
+                    with recording() as seconds:
+                        begin = time.perf_counter()
+                        chunks.run_chunk(job, start, start + GPU_CHUNK, len(walk))
+                        total = time.perf_counter() - begin
+                    if best is None or total < best[0]:
+                        best = (total, dict(seconds))
+                total, seconds = best
+                rest = total - sum(seconds.get(s, 0.0) for s in stages)
+                table.add_row(name, arch, *(f"{seconds.get(s, 0.0) * 1e3:.1f}" for s in stages),
+                              f"{rest * 1e3:.1f}", f"{total * 1e3:.1f}")
+    finally:
+        engines.set_engine(None)
+    return table

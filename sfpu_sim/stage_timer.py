@@ -28,6 +28,12 @@ def stage(name: str):
         seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - start
 
 
+def active() -> bool:
+    """Whether this thread is :func:`recording` (a stage that queues work on a GPU then waits
+    for it, so that its seconds are its own)."""
+    return getattr(_local, "seconds", None) is not None
+
+
 @contextmanager
 def recording():
     """Collect the seconds of every stage run in this thread inside the block, by name, into

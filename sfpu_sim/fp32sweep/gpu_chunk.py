@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import threading
+from contextlib import contextmanager
 from functools import cache
 
 import numpy as np
@@ -51,6 +52,7 @@ from sfpu_sim.fp32sweep.tally import (
 )
 from sfpu_sim.machine import LANES_PER_SFPU
 from sfpu_sim.selection import regions_for
+from sfpu_sim import stage_timer
 from sfpu_sim.stage_timer import stage
 from sfpu_sim.sweeps import DevicePath, _device_state, _last_store, uses_loadmacro
 
@@ -59,6 +61,13 @@ THREADS = 256                                  # a finish block (32 under the si
 BLOCKS_PER_SM = 4                              # finish blocks: enough to fill the chip
 SHARED_LIMIT = 48 << 10                        # bytes of static shared memory a block may have
 _POOL = threading.local()
+# A fused chunk's lanes live on the GPU (Dst cells 16 B, captured 4, expected 4, distance 8,
+# lists 12) and on the host only as a few listed rows (and a strided walk's patterns, 4 B): its
+# size is bounded by GPU memory, not the host's cap. Each chunk costs launches and copies
+# whatever its size, so chunks are large: 2**25 inputs, 1.5 GB of GPU memory.
+DEVICE_LANE_BYTES = 44
+GPU_CHUNK = 1 << 25
+GPU_CHUNK_MAX = 1 << 27
 
 
 def fused(job) -> bool:
@@ -121,11 +130,11 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     cells, captured, expected, distance, lists = _buffers(sfpus, template.dst_rows,
                                                           template.dst.COLUMNS, n)
     grid = (cuda.to_device(high), cuda.to_device(low), cuda.to_device(columns))
-    with stage("kernel"):
+    with _gpu_stage("kernel"):
         per_block = gpu.SFPUS_PER_BLOCK if sfpus % gpu.SFPUS_PER_BLOCK == 0 else 1
         k["fill"][sfpus // per_block, per_block * LANES_PER_SFPU](cells, n, first, d_x, *grid)
         gpu.launch(c, template, cells.reshape(sfpus, cells.shape[1] * cells.shape[2]), captured)
-    with stage("reference, ulp and tally"):
+    with _gpu_stage("reference, ulp and tally"):
         ref = job.reference()
         acc = accumulators(len(regions))
         d_acc = {name: cuda.to_device(value) for name, value in acc.items()}
@@ -142,11 +151,13 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
             *_region_arrays(job.function), d_acc["classes"], d_acc["hists"], d_acc["added"],
             d_acc["region_hist"], d_acc["region_inputs"], d_acc["binades"], d_acc["sums"],
             expected, distance, lists, counts, np.uint64(cross_check_limit(total)))
+    with _gpu_stage("accumulators and lists"):
         acc = {name: value.copy_to_host() for name, value in d_acc.items()}
         listed = counts.copy_to_host()
         rows = {which: _gather(k, lists[which, :int(listed[which])], cells, captured,
                                expected, distance, first, d_x, grid)
                 for which in (UNDECIDED, DENORMAL, SAMPLE)}
+    with _gpu_stage("worst lanes"):
         worst = _worst(k, distance, n, first, d_x, xs, job.worst, blocks, threads)
         chosen = _gather(k, cuda.to_device(worst[:, 2].astype(np.int32)), cells, captured,
                          expected, distance, first, d_x, grid, ordered=False)
@@ -172,6 +183,16 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
         rest.refined, rest.precision = int(x_u.size), int(certified.precision)
         partial = partial.merge(rest, job.worst)
     return partial
+
+
+@contextmanager
+def _gpu_stage(name: str):
+    """:func:`~sfpu_sim.stage_timer.stage`, waiting for the GPU at its end when recording, so
+    that a stage's seconds hold the GPU work it queued."""
+    with stage(name):
+        yield
+        if stage_timer.active():
+            _frames().cuda.synchronize()
 
 
 def _buffers(sfpus: int, rows: int, columns: int, n: int):

@@ -113,16 +113,13 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
+    fused = scheduler == "local" and dest == kernel.dest == output_format == "fp32" and \
+        gpu_chunk.fused(chunks.job_for(kernel, arch, dest, output_format, reference_rounding,
+                                       walk, selection, worst))
     if chunk is None:
-        chunk = default_chunk(scheduler, workers)
-        if scheduler == "local" and dest == kernel.dest == output_format == "fp32" and \
-                gpu_chunk.fused(chunks.job_for(kernel, arch, dest, output_format,
-                                               reference_rounding, walk, selection, worst)):
-            # A fused GPU chunk holds a few bytes per input on the host, and each costs
-            # launches and copies: the largest chunk.
-            chunk = max_chunk(scheduler)
+        chunk = gpu_chunk.GPU_CHUNK if fused else default_chunk(scheduler, workers)
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
-                  scheduler, workers)
+                  scheduler, workers, fused)
     if selection.region is not None:
         region(selection.region, kernel.function)        # one of the function's regions
     job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
@@ -152,8 +149,10 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
 
 
 def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,
-                  chunk: int, scheduler: str, workers: int | None = None) -> None:
-    """One-line errors for what an FP32 sweep cannot do."""
+                  chunk: int, scheduler: str, workers: int | None = None,
+                  fused: bool = False) -> None:
+    """One-line errors for what an FP32 sweep cannot do (``fused``: its chunks run whole on the
+    GPU, which holds their lanes: :data:`~.gpu_chunk.GPU_CHUNK_MAX` bounds them instead)."""
     if kernel.dest != "fp32":
         raise Fp32SweepError(f"--in fp32 sweeps FP32 inputs through an FP32 Dst: kernel "
                              f"{kernel.name!r} is written for a BF16 Dst (FP32-Dst kernels: "
@@ -187,11 +186,13 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
                                  f"(each worker process takes {PROCESS_BYTES >> 20} MB of the "
                                  f"{MEMORY_CAP >> 30} GiB an FP32 sweep may use; default "
                                  f"{fit})")
-    largest = max_chunk(scheduler, workers)
+    largest = gpu_chunk.GPU_CHUNK_MAX if fused else max_chunk(scheduler, workers)
     if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
+        why = (f"a fused GPU chunk holds {gpu_chunk.DEVICE_LANE_BYTES} bytes of GPU memory per "
+               f"input" if fused else f"more would pass {MEMORY_CAP >> 30} GiB")
         raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
                              f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
-                             f"more would pass {MEMORY_CAP >> 30} GiB)")
+                             f"{why})")
 
 
 def _is_tcp_address(text: str) -> bool:
