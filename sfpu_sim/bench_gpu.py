@@ -29,7 +29,11 @@ from sfpu_sim import compiled, engines, registry, sweeps, threads
 
 from sfpu_sim.compiled import gpu
 
-from sfpu_sim.fp32sweep import Exhaustive, Strided, sweep_fp32
+from sfpu_sim.fp32sweep import Exhaustive, Strided, enclose, gpu_chunk, sweep_fp32
+from sfpu_sim.fp32sweep import chunk as chunks
+from sfpu_sim.fp32sweep.gpu_chunk import GPU_CHUNK
+from sfpu_sim.selection import EVERYTHING, regions_for
+from sfpu_sim.stage_timer import recording
 
 from sfpu_sim.machine import LANES_PER_SFPU, Dst
 
@@ -222,10 +226,7 @@ def _exhaustive_table(args) -> Table:
 def _contracted(spec) -> str:
     """How many float64 FMAs the finish frame's machine code holds: 0 when every float64
     operation rounds once, as on the CPU (:func:`sfpu_sim.compiled.gpu.ieee_float64`)."""
-    from sfpu_sim.fp32sweep import enclose, gpu_frames
-    from sfpu_sim.selection import regions_for
-
-    finish = gpu_frames.kernels(enclose.FUNCTIONS[spec.function],
+    finish = gpu_chunk.frames().kernels(enclose.FUNCTIONS[spec.function],
                                 len(regions_for(spec.function)))["finish"]
     if gpu.simulated():
         return "-"
@@ -234,11 +235,6 @@ def _contracted(spec) -> str:
 
 def _fused_stage_table(args) -> Table:
     """Where one fused chunk's time goes (the GPU waited for at each stage's end)."""
-    from sfpu_sim.fp32sweep import chunk as chunks
-    from sfpu_sim.fp32sweep.gpu_chunk import GPU_CHUNK
-    from sfpu_sim.selection import EVERYTHING
-    from sfpu_sim.stage_timer import recording
-
     walk = Exhaustive()
     start = 0x3F000000                          # [0.5, ...): normal inputs
     table = Table(title=f"One fused GPU chunk of {GPU_CHUNK:,} inputs, ms per stage (best of "

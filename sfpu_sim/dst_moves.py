@@ -10,7 +10,6 @@ million 16-bit lanes.
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sfpu_sim import jit
@@ -26,7 +25,7 @@ from sfpu_sim.isa.loadstore import (
 GRID_ROWS, GRID_COLUMNS = 4, 8       # an SFPU's 32 lanes: lane 8r + c at grid row r, column c
 
 
-@numba.njit(inline="always")
+@jit.njit(inline="always")      # cached: the GPU simulator calls these from Python
 def write_lane_32bit(cells, s, r, c, value, high_rows, low_rows, columns):
     """Lane ``8r + c`` of SFPU ``s``: a standard-layout FP32 pattern into its two cells (every
     frame that moves a lane: the loops below, the GPU chunk)."""
@@ -35,7 +34,7 @@ def write_lane_32bit(cells, s, r, c, value, high_rows, low_rows, columns):
     cells[s, low_rows[r], columns[c]] = datum & 0xFFFF
 
 
-@numba.njit(inline="always")
+@jit.njit(inline="always")
 def read_lane_32bit(cells, s, r, c, high_rows, low_rows, columns):
     """The inverse of :func:`write_lane_32bit`: the lane's standard-layout FP32 pattern."""
     datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \

@@ -5,7 +5,9 @@ scalable on Dask.
 Owns the streaming form of a sweep (``sfpu_sim.sweeps`` owns the BF16 one and the device
 path): :mod:`.walk` (which inputs), :mod:`.enclose` and :mod:`.rounded_reference` (the
 reference: float64 enclosures, arb where they cannot decide), :mod:`.tally` (the exact,
-mergeable reduction), :mod:`.chunk` (one chunk as a task), :mod:`.state` (resuming),
+mergeable reduction), :mod:`.chunk` (one chunk as a task), :mod:`.gpu_chunk` and
+:mod:`.gpu_frames` (a chunk whole on a GPU, from the same per-lane definitions), :mod:`.state`
+(resuming),
 :mod:`.run` (schedulers) and :mod:`.summary` (the BF16 sweep's summary contract in FP32 ULP).
 Knows nothing of formatting.
 """

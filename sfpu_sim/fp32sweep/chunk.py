@@ -3,7 +3,8 @@
 Owns: :class:`Job` (everything that decides a chunk's bits, small and picklable, so a Dask
 worker in another process can rebuild the kernel from its instruction words) and
 :func:`run_chunk`, the task of a chunk: positions ``start..stop`` of the walk in, a
-:class:`~.tally.Partial` out. Knows nothing of scheduling, state files or formatting.
+:class:`~.tally.Partial` out (whole on the GPU where :func:`.gpu_chunk.fused` says so, the same
+Partial). Knows nothing of scheduling, state files or formatting.
 """
 from __future__ import annotations
 

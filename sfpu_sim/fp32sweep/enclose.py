@@ -482,9 +482,62 @@ def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, s
             lipschitz)
 
 
-# The enclosures in FUNCTIONS' order (a GPU frame inlines the one it runs).
-ENCLOSURES = (_enclose_exp, _enclose_log, _enclose_tanh, _enclose_sigmoid, _enclose_reciprocal,
-              _enclose_sqrt, _enclose_rsqrt)
+# One lane's decision per function, for the GPU frames (:mod:`.gpu_frames`): compiled for the
+# GPU there, and under numba's CUDA simulator called from Python, where a function taking the
+# enclosure as an argument could not be cached on disk (compiling it took 3-7 s a process).
+_lane = jit.njit()
+@_lane
+def _decide_exp_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_exp, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_log_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_log, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_tanh_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_tanh, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_sigmoid_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_sigmoid, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_reciprocal_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_reciprocal, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_sqrt_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_sqrt, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+@_lane
+def _decide_rsqrt_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
+                 ln2, logc, log_coef, k7, kl, lipschitz):
+    return decide_lane(_enclose_rsqrt, b, pcode, positive_domain, specials, c1, c2, inv, table,
+                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+
+
+DECIDE_LANE = tuple(globals()[f"_decide_{name}_lane"] for name in FUNCTIONS)
+
+
 DECIDE = (_decide_exp, _decide_log, _decide_tanh, _decide_sigmoid, _decide_reciprocal,
           _decide_sqrt, _decide_rsqrt)
 

@@ -112,7 +112,7 @@ def _segments(walk, start: int, stop: int):
 def _run_segment(job, first: int, xs, total: int) -> Partial:
     """One run of lanes: ``first >= 0`` with ``xs`` its count, or ``first = -1`` with ``xs``
     the patterns."""
-    cuda = _frames().cuda
+    cuda = frames().cuda
     n = xs if first >= 0 else int(xs.size)
     program = job.program()
     path = DevicePath("fp32", "fp32", "fp32")
@@ -121,7 +121,7 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     if isinstance(c, str):
         raise gpu.NoGpu(f"the GPU cannot run {job.kernel}: {c}")
     regions = regions_for(job.function)
-    k = _frames().kernels(enclose.FUNCTIONS[job.function], len(regions))
+    k = frames().kernels(enclose.FUNCTIONS[job.function], len(regions))
     sfpus = -(-n // LANES_PER_SFPU)
     d_x = cuda.to_device(np.zeros(1, dtype=np.uint32) if first >= 0 else
                          np.ascontiguousarray(xs, dtype=np.uint32))
@@ -192,14 +192,14 @@ def _gpu_stage(name: str):
     with stage(name):
         yield
         if stage_timer.active():
-            _frames().cuda.synchronize()
+            frames().cuda.synchronize()
 
 
 def _buffers(sfpus: int, rows: int, columns: int, n: int):
     """This thread's device arrays for a run of ``n`` lanes (kept while runs keep the size:
     an allocation per chunk cost more than the chunk's kernels): Dst cells, captured LReg,
     expected patterns, distances, and the three lists."""
-    cuda = _frames().cuda
+    cuda = frames().cuda
     key = (sfpus, rows, columns, n)
     if getattr(_POOL, "key", None) != key:
         _POOL.key = None                        # the old ones go before the new are taken
@@ -218,7 +218,7 @@ def _finish_shape(n: int) -> tuple[int, int]:
     the lanes (a few small blocks under the simulator, which runs a thread per lane)."""
     if gpu.simulated():
         return max(1, min(-(-n // 32), 2)), 32
-    sms = _frames().cuda.get_current_device().MULTIPROCESSOR_COUNT
+    sms = frames().cuda.get_current_device().MULTIPROCESSOR_COUNT
     return max(1, min(-(-n // THREADS), sms * BLOCKS_PER_SM)), THREADS
 
 
@@ -227,7 +227,7 @@ def _gather(k, lanes, cells, captured, expected, distance, first, d_x, grid,
     """Rows (pattern, output, expected, kernel, distance) of the listed ``lanes`` (a device
     array of lane numbers), by pattern (``ordered``; the lists fill in no fixed order), or as
     listed."""
-    cuda = _frames().cuda
+    cuda = frames().cuda
     count = lanes.shape[0]
     if count == 0:
         return np.zeros((0, 5), dtype=np.int64)
@@ -241,7 +241,7 @@ def _gather(k, lanes, cells, captured, expected, distance, first, d_x, grid,
 def _worst(k, distance, n, first, d_x, xs, keep: int, blocks: int, threads: int):
     """The ``keep`` worst lanes as rows (distance, pattern, lane): the largest keys
     ``distance << 32 | ~pattern``, one pass each (distance < 2**32: an FP32 index span)."""
-    cuda = _frames().cuda
+    cuda = frames().cuda
     rows = []
     bound = np.uint64(0xFFFFFFFFFFFFFFFF)
     best = cuda.device_array(1, dtype=np.uint64)
@@ -261,14 +261,14 @@ def _worst(k, distance, n, first, d_x, xs, keep: int, blocks: int, threads: int)
 @cache
 def _constants():
     """The enclosures' constant arguments, on the GPU (arrays copied once)."""
-    cuda = _frames().cuda
+    cuda = frames().cuda
     return tuple(cuda.to_device(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v
                  for v in enclose.constants())
 
 
 @cache
 def _region_arrays(function: str):
-    cuda = _frames().cuda
+    cuda = frames().cuda
     regions = regions_for(function)
     return (cuda.to_device(np.array([-math.inf if r.low is None else r.low for r in regions])),
             cuda.to_device(np.array([math.inf if r.high is None else r.high for r in regions])),
@@ -276,7 +276,7 @@ def _region_arrays(function: str):
             cuda.to_device(np.array([r.on_abs for r in regions], dtype=np.bool_)))
 
 
-def _frames():
+def frames():
     """The GPU frames' module: it imports numba.cuda, the gpu extra's (the CUDA driver, or
     numba's simulator), so only a run on the GPU loads it."""
     from sfpu_sim.fp32sweep import gpu_frames

@@ -28,7 +28,7 @@ def kernels(code: int, regions: int) -> dict:
     ``regions`` regions (closure constants: shared arrays take fixed shapes)."""
     gpu.ieee_float64()
     simulated = gpu.simulated()
-    enclosure = enclose.ENCLOSURES[code]
+    decide = enclose.DECIDE_LANE[code]
     # Under the simulator the frames are Python: count_lane takes the atomic adds as Python
     # functions, which a CPU-compiled count_lane cannot (on a GPU it is a device function).
     count = count_lane.py_func if simulated else count_lane
@@ -127,9 +127,8 @@ def kernels(code: int, regions: int) -> dict:
             b = pattern_of(i, first, xs)
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
             out = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
-            want, undecided = enclose.decide_lane(
-                enclosure, b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
-                m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+            want, undecided = decide(b, pcode, positive_domain, specials, c1, c2, inv, table,
+                                     exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
             expected[i] = want
             distance[i] = -1
             if undecided:

@@ -250,7 +250,7 @@ def _insert_worst(worst, count, d, x, i):
     return min(count + 1, k)
 
 
-@_inline
+@jit.njit(inline="always")      # cached: the GPU simulator calls it from Python
 def lane_facts(b, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
                sel_region, r_low, r_high, r_closed, r_abs):
     """What one lane adds to a tally, for every frame that tallies (the CPU loop below, the GPU

@@ -1,0 +1,126 @@
+"""Fused GPU chunks (sfpu_sim.fp32sweep.gpu_chunk) give the CPU's FP32-sweep summary, every field,
+through numba's CUDA simulator (conftest sets NUMBA_ENABLE_CUDASIM=1 unless the environment
+says otherwise): a strided walk (patterns from the host), consecutive patterns (generated on
+the GPU) around an input the float64 enclosure leaves undecided (certified and tallied on the
+CPU, then merged), the denormal and zero inputs, and a value range. Under slow, every kernel
+with an FP32 reference on both chips.
+
+On an H200 (2026-11-28, ``python -m sfpu_sim.bench gpu --exhaustive``) the same comparison held
+over 2**25 consecutive inputs and Tenstorrent's strided walk for reciprocal_fp32 and
+tanh_fp32_2026_09 on both chips, and all 2**32 inputs ran end to end in 5.2-12.7 s.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sfpu_sim import engines, registry
+from sfpu_sim.compiled import gpu
+from sfpu_sim.fp32sweep import Exhaustive, Fp32SweepError, Strided, chunk, gpu_chunk, sweep_fp32
+from sfpu_sim.fp32sweep.rounded_reference import SUPPORTED
+from sfpu_sim.fp32sweep.run import fp32_kernels
+from sfpu_sim.selection import EVERYTHING, Selection
+from sfpu_sim.sweeps import uses_loadmacro
+
+pytestmark = pytest.mark.skipif(not gpu.available(), reason=f"no GPU engine: "
+                                f"{gpu.unavailable()}")
+
+UNDECIDED_TANH = 0x3EEE0566          # the float64 enclosure of tanh cannot round it alone
+
+
+def _value(bits: int) -> float:
+    return float(np.uint32(bits).view(np.float32))
+
+
+def _summaries(name: str, arch: str, walk, selection=EVERYTHING) -> dict:
+    out = {}
+    for engine in ("compiled", "cuda"):
+        engines.set_engine(engine)
+        try:
+            result = sweep_fp32(registry.get(name), arch, walk, output_format="fp32",
+                                selection=selection, worst=7, state_path=False)
+        finally:
+            engines.set_engine(None)
+        out[engine] = result.summary
+    return out
+
+
+def _fused(name: str, arch: str, walk) -> bool:
+    engines.set_engine("cuda")
+    try:
+        job = chunk.job_for(registry.get(name), arch, "fp32", "fp32", "rne", walk, EVERYTHING,
+                            7)
+    finally:
+        engines.set_engine(None)
+    return gpu_chunk.fused(job)
+
+
+def _assert_same(out: dict) -> None:
+    cpu, on_gpu = out["compiled"], out["cuda"]
+    differing = [k for k in cpu if json.dumps(cpu[k], sort_keys=True, default=str) !=
+                 json.dumps(on_gpu.get(k), sort_keys=True, default=str)]
+    assert not differing and cpu.keys() == on_gpu.keys(), differing
+
+
+CASES = [
+    pytest.param("reciprocal_fp32", "wormhole", Strided(1 << 26), EVERYTHING, 0,
+                 id="strided-walk-from-the-host"),
+    pytest.param("tanh_fp32_2026_09", "blackhole",
+                 Exhaustive((_value(UNDECIDED_TANH - 20), _value(UNDECIDED_TANH + 20))),
+                 EVERYTHING, 1, id="an-undecided-input-certified-on-the-cpu"),
+    pytest.param("tanh_fp32_2026_09", "wormhole", Exhaustive((-3e-45, 3e-45)), EVERYTHING, 0,
+                 id="zeros-and-denormals-both-signs"),
+    pytest.param("reciprocal_fp32", "blackhole", Strided(1 << 26), Selection((-4.0, 4.0), None),
+                 0, id="a-value-range"),
+]
+
+
+@pytest.mark.parametrize("name, arch, walk, selection, refined", CASES)
+def test_a_fused_gpu_sweep_gives_the_cpu_summary(name, arch, walk, selection, refined):
+    assert _fused(name, arch, walk)
+    out = _summaries(name, arch, walk, selection)
+    _assert_same(out)
+    assert out["cuda"]["reference_refinements"]["lanes"] == refined
+
+
+def _reference_kernels():
+    return [pytest.param(name, arch, id=f"{name}@{arch}", marks=pytest.mark.slow)
+            for name in fp32_kernels() if registry.get(name).function in SUPPORTED
+            for arch in registry.get(name).chips]
+
+
+@pytest.mark.parametrize("name, arch", _reference_kernels())
+def test_every_fp32_reference_kernel_fused_gives_the_cpu_summary(name, arch):
+    walk = Strided(1 << 26)
+    if not _fused(name, arch, walk):
+        assert uses_loadmacro(registry.get(name).program(arch)), name
+        pytest.skip(f"{name} runs on the Machine (SFPLOADMACRO): its chunks do not fuse")
+    _assert_same(_summaries(name, arch, walk))
+
+
+def test_bf16_output_and_the_compiled_engine_do_not_fuse():
+    spec = registry.get("reciprocal_fp32")
+    engines.set_engine("cuda")
+    try:
+        bf16 = chunk.job_for(spec, "wormhole", "fp32", "bf16", "rne", Strided(), EVERYTHING, 7)
+    finally:
+        engines.set_engine(None)
+    engines.set_engine("compiled")
+    try:
+        cpu = chunk.job_for(spec, "wormhole", "fp32", "fp32", "rne", Strided(), EVERYTHING, 7)
+    finally:
+        engines.set_engine(None)
+    assert not gpu_chunk.fused(bf16) and not gpu_chunk.fused(cpu)
+
+
+def test_a_fused_chunk_past_its_limit_is_refused_in_one_line():
+    engines.set_engine("cuda")
+    try:
+        with pytest.raises(Fp32SweepError, match=r"--chunk 268435456: give a whole number "
+                                                 r"from 1 to 134,217,728 .* GPU memory"):
+            sweep_fp32(registry.get("reciprocal_fp32"), "wormhole", Strided(),
+                       output_format="fp32", chunk=1 << 28, state_path=False)
+    finally:
+        engines.set_engine(None)
