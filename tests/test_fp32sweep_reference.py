@@ -232,7 +232,7 @@ def test_enclosures_compile_without_fused_multiply_add(function):
     fresh = numba.njit(nogil=True)(decide.py_func)
     x = np.arange(0x3F800000, 0x3F800040, dtype=np.uint32)
     fresh(0, x.size, x, np.empty(x.size, np.uint32), np.empty(x.size, np.bool_), fast.pcode,
-          fast.positive_domain, fast.specials, *enclose.constants())
+          fast.positive_domain, fast.specials)
     signature = fresh.signatures[0]
     assert not re.search(r"\bv?fn?m(add|sub)\d", fresh.inspect_asm(signature))
     ir = fresh.inspect_llvm(signature)

@@ -338,6 +338,54 @@ def _enclose_rsqrt(x, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef,
     return True, down(1.0 / up(s)), up(1.0 / down(s))
 
 
+# The enclosures with their constants bound in: module arrays, which numba freezes into the
+# code. Passed as arguments, each array was reference-counted per lane (reciprocal's decision
+# 3.3x slower once a lane was its own function).
+@_inline
+def _bound_exp(x):
+    return _enclose_exp(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_log(x):
+    return _enclose_log(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_tanh(x):
+    return _enclose_tanh(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_sigmoid(x):
+    return _enclose_sigmoid(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_reciprocal(x):
+    return _enclose_reciprocal(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_sqrt(x):
+    return _enclose_sqrt(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+@_inline
+def _bound_rsqrt(x):
+    return _enclose_rsqrt(x, C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL,
+                    LIPSCHITZ)
+
+
+BOUND = (_bound_exp, _bound_log, _bound_tanh, _bound_sigmoid, _bound_reciprocal, _bound_sqrt, _bound_rsqrt)
+
+
 # --------------------------------------------------------------------------------------------
 # Rounding a float64 under a policy, and the decision per input
 # --------------------------------------------------------------------------------------------
@@ -390,96 +438,74 @@ def round_bits(v, code):
 
 
 @_inline
-def decide_lane(enclosure, b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
-                m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
+def decide_lane(enclosure, b, pcode, positive_domain, specials):
     """(expected pattern, undecided) of FP32 input pattern ``b``: the special inputs' table
-    entries, else the pattern both ends of the enclosure round to, else (0, True). One lane,
-    for every frame that runs it (the CPU loop below, the GPU chunk)."""
+    entries (``specials``, a tuple), else the pattern both ends of the enclosure round to, else
+    (0, True). ``enclosure``: one of :data:`BOUND`, its constants bound in. One lane, for
+    every frame that runs it (the CPU loop below, the GPU chunk)."""
     exponent = (b >> 23) & 0xFF
     negative = (b >> 31) != 0
+    expected, undecided = np.int64(0), False
     if exponent == 0xFF:
-        if b & 0x7FFFFF:
-            return specials[4], False
-        return (specials[3] if negative else specials[2]), False
-    if exponent == 0:                                # zero or denormal: zero under DAZ
-        return (specials[1] if negative else specials[0]), False
-    if negative and positive_domain:
-        return specials[5], False
-    value = np.float64(np.uint32(b).view(np.float32))
-    ok, lo, hi = enclosure(value, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef,
-                           k7, kl, lipschitz)
-    low = round_bits(lo, pcode) if ok else 0
-    if ok and low == round_bits(hi, pcode):
-        return low, False
-    return 0, True
+        expected = specials[4] if b & 0x7FFFFF else (specials[3] if negative else specials[2])
+    elif exponent == 0:                              # zero or denormal: zero under DAZ
+        expected = specials[1] if negative else specials[0]
+    elif negative and positive_domain:
+        expected = specials[5]
+    else:
+        value = np.float64(np.uint32(b).view(np.float32))
+        ok, lo, hi = enclosure(value)
+        low = round_bits(lo, pcode) if ok else 0
+        if ok and low == round_bits(hi, pcode):
+            expected = low
+        else:
+            undecided = True
+    return expected, undecided
 
 
 @_inline
-def _decide(enclosure, start, stop, x, expected, undecided, pcode, positive_domain, specials,
-            c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
+def _decide(enclosure, start, stop, x, expected, undecided, pcode, positive_domain, specials):
     for i in range(start, stop):
-        expected[i], undecided[i] = decide_lane(
-            enclosure, x[i], pcode, positive_domain, specials, c1, c2, inv, table, exp_coef,
-            m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+        expected[i], undecided[i] = decide_lane(enclosure, x[i], pcode, positive_domain,
+                                                specials)
 
 
 # One compiled loop per function, each inlining only its own enclosure: a run-time dispatch
 # made every lane 8x slower, and one enclosure switch inlined into all seven loops took
 # 25-30 s to compile per function (now 1-10 s).
 @_jit
-def _decide_exp(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_exp, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_exp(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_exp, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_log(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_log, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_log(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_log, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_tanh(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_tanh, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_tanh(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_tanh, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_sigmoid(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_sigmoid, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_sigmoid(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_sigmoid, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_reciprocal(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_reciprocal, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_reciprocal(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_reciprocal, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_sqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_sqrt, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_sqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_sqrt, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 @_jit
-def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials, c1,
-                  c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz):
-    _decide(_enclose_rsqrt, start, stop, x, expected, undecided, pcode, positive_domain,
-            specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-            lipschitz)
+def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, specials):
+    _decide(_bound_rsqrt, start, stop, x, expected, undecided, pcode, positive_domain, specials)
 
 
 # One lane's decision per function, for the GPU frames (:mod:`.gpu_frames`): compiled for the
@@ -487,52 +513,38 @@ def _decide_rsqrt(start, stop, x, expected, undecided, pcode, positive_domain, s
 # enclosure as an argument could not be cached on disk (compiling it took 3-7 s a process).
 _lane = jit.njit()
 @_lane
-def _decide_exp_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_exp, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_exp_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_exp, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_log_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_log, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_log_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_log, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_tanh_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_tanh, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_tanh_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_tanh, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_sigmoid_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_sigmoid, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_sigmoid_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_sigmoid, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_reciprocal_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_reciprocal, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_reciprocal_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_reciprocal, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_sqrt_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_sqrt, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_sqrt_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_sqrt, b, pcode, positive_domain, specials)
 
 
 @_lane
-def _decide_rsqrt_lane(b, pcode, positive_domain, specials, c1, c2, inv, table, exp_coef, m1coef,
-                 ln2, logc, log_coef, k7, kl, lipschitz):
-    return decide_lane(_enclose_rsqrt, b, pcode, positive_domain, specials, c1, c2, inv, table,
-                       exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+def _decide_rsqrt_lane(b, pcode, positive_domain, specials):
+    return decide_lane(_bound_rsqrt, b, pcode, positive_domain, specials)
 
 
 DECIDE_LANE = tuple(globals()[f"_decide_{name}_lane"] for name in FUNCTIONS)
@@ -540,11 +552,6 @@ DECIDE_LANE = tuple(globals()[f"_decide_{name}_lane"] for name in FUNCTIONS)
 
 DECIDE = (_decide_exp, _decide_log, _decide_tanh, _decide_sigmoid, _decide_reciprocal,
           _decide_sqrt, _decide_rsqrt)
-
-
-def constants() -> tuple:
-    """The constant arguments of :func:`enclose`, in order, after ``code`` and ``x``."""
-    return (C1, C2, INV, TABLE, EXP_COEF, EXPM1_COEF, LN2, LOGC, LOG_COEF, K7, KL, LIPSCHITZ)
 
 
 @_jit

@@ -12,8 +12,8 @@ field. Every per-lane step is the one definition the CPU runs, called from a GPU
 2. the kernel program (:func:`sfpu_sim.compiled.gpu.launch`: the compiled engine's lane body);
 3. ``finish``: the FP32 packer (the Dst cell as is, :func:`~sfpu_sim.dst_moves.read_lane_32bit`),
    the reference's decision (:func:`~.enclose.decide_lane`), the lane's facts and counts
-   (:func:`~.tally.lane_facts`, :func:`~.tally.count_lane`) into accumulators a block shares,
-   with atomic adds and maxima, added into the chunk's at the end. Lanes the CPU must see are
+   (:func:`~.tally.lane_facts`, then the CPU tally's accumulation done atomically) into
+   accumulators a block shares, added into the chunk's at the end. Lanes the CPU must see are
    listed: those the enclosure leaves undecided (certified with arb and tallied on the CPU, as
    there), denormal inputs (the denormal table) and the cross-check's sample;
 4. the worst lanes: the largest keys ``(distance, ~pattern)``, one pass each, at most the
@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 import threading
 from contextlib import contextmanager
-from functools import cache
 
 import numpy as np
 
@@ -147,8 +146,8 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
         blocks, threads = _finish_shape(n)
         k["finish"][blocks, threads](
             cells, captured, n, first, d_x, *grid, ref.pcode, ref.positive_domain,
-            cuda.to_device(ref.specials), *_constants(), low_v, high_v, sel_region,
-            *_region_arrays(job.function), d_acc["classes"], d_acc["hists"], d_acc["added"],
+            ref.specials, low_v, high_v, sel_region,
+            *_region_tuples(job.function), d_acc["classes"], d_acc["hists"], d_acc["added"],
             d_acc["region_hist"], d_acc["region_inputs"], d_acc["binades"], d_acc["sums"],
             expected, distance, lists, counts, np.uint64(cross_check_limit(total)))
     with _gpu_stage("accumulators and lists"):
@@ -258,22 +257,12 @@ def _worst(k, distance, n, first, d_x, xs, keep: int, blocks: int, threads: int)
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
-@cache
-def _constants():
-    """The enclosures' constant arguments, on the GPU (arrays copied once)."""
-    cuda = frames().cuda
-    return tuple(cuda.to_device(np.ascontiguousarray(v)) if isinstance(v, np.ndarray) else v
-                 for v in enclose.constants())
-
-
-@cache
-def _region_arrays(function: str):
-    cuda = frames().cuda
+def _region_tuples(function: str):
+    """The region table as lane_facts takes it (tuples, as the CPU tally passes them)."""
     regions = regions_for(function)
-    return (cuda.to_device(np.array([-math.inf if r.low is None else r.low for r in regions])),
-            cuda.to_device(np.array([math.inf if r.high is None else r.high for r in regions])),
-            cuda.to_device(np.array([r.high_closed for r in regions], dtype=np.bool_)),
-            cuda.to_device(np.array([r.on_abs for r in regions], dtype=np.bool_)))
+    return (tuple(-math.inf if r.low is None else float(r.low) for r in regions),
+            tuple(math.inf if r.high is None else float(r.high) for r in regions),
+            tuple(bool(r.high_closed) for r in regions), tuple(bool(r.on_abs) for r in regions))
 
 
 def frames():

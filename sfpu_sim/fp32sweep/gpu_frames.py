@@ -15,7 +15,7 @@ from numba import cuda
 from sfpu_sim.compiled import gpu
 from sfpu_sim.dst_moves import read_lane_32bit, write_lane_32bit
 from sfpu_sim.fp32sweep import enclose
-from sfpu_sim.fp32sweep.tally import BINS, CLASSES, count_lane, lane_facts
+from sfpu_sim.fp32sweep.tally import BINS, CLASSES, EXACT, lane_facts
 from sfpu_sim.machine import LANES_PER_SFPU
 
 UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
@@ -29,9 +29,6 @@ def kernels(code: int, regions: int) -> dict:
     gpu.ieee_float64()
     simulated = gpu.simulated()
     decide = enclose.DECIDE_LANE[code]
-    # Under the simulator the frames are Python: count_lane takes the atomic adds as Python
-    # functions, which a CPU-compiled count_lane cannot (on a GPU it is a device function).
-    count = count_lane.py_func if simulated else count_lane
     sums_width = 11 + 2 * regions
     sign_mask, man_mask, man_bits = FP32_MASKS
 
@@ -44,12 +41,54 @@ def kernels(code: int, regions: int) -> dict:
             return a
 
     @cuda.jit(device=True, inline=True)
-    def atomic_add(counts, index, value):
-        cuda.atomic.add(counts, index, value)
+    def bin_of(d):
+        """tally._bin: the histogram bin of distance ``d``."""
+        if d < EXACT:
+            return d
+        n = 0
+        while d > 0:
+            d >>= 1
+            n += 1
+        return EXACT + n - 11
 
     @cuda.jit(device=True, inline=True)
-    def atomic_max(counts, index, value):
-        cuda.atomic.max(counts, index, value)
+    def count(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist, device_both_hist,
+              added_hist, added, region_hist, region_inputs, binades, sums):
+        """What a counted lane adds: tally._tally's accumulation, atomically (lanes share the
+        block's accumulators)."""
+        cuda.atomic.add(sums, 0, 1)
+        if region >= 0:
+            cuda.atomic.add(region_inputs, region, 1)
+        cuda.atomic.add(binades, (exponent, 0), 1)
+        cuda.atomic.add(classes, cls, 1)
+        if d < 0:
+            return
+        k = bin_of(d)
+        cuda.atomic.add(hist, k, 1)
+        cuda.atomic.add(sums, 1, d)
+        cuda.atomic.max(sums, 2, d)
+        cuda.atomic.add(binades, (exponent, 1), 1)
+        cuda.atomic.add(binades, (exponent, 2), d)
+        cuda.atomic.max(binades, (exponent, 3), d)
+        if d == 0:
+            cuda.atomic.add(binades, (exponent, 4), 1)
+        if region >= 0:
+            cuda.atomic.add(region_hist, (region, k), 1)
+            cuda.atomic.add(sums, 11 + 2 * region, d)
+            cuda.atomic.max(sums, 12 + 2 * region, d)
+        if kcls > 1 or kd < 0:
+            return
+        cuda.atomic.add(sums, 3, 1)
+        cuda.atomic.add(kernel_hist, bin_of(kd), 1)
+        cuda.atomic.add(sums, 4, kd)
+        cuda.atomic.max(sums, 5, kd)
+        cuda.atomic.add(device_both_hist, k, 1)
+        cuda.atomic.add(sums, 6, d)
+        cuda.atomic.max(sums, 7, d)
+        a = d - kd
+        cuda.atomic.add(added, 0 if a > 0 else (1 if a < 0 else 2), 1)
+        cuda.atomic.max(sums, 8, a)
+        cuda.atomic.add(added_hist, bin_of(abs(a)), 1)
 
     @cuda.jit(device=True, inline=True)
     def pattern_of(i, first, xs):
@@ -57,7 +96,7 @@ def kernels(code: int, regions: int) -> dict:
 
     @cuda.jit(device=True, inline=True)
     def is_maximum(j):
-        """Whether column ``j`` of :func:`~.tally.count_lane`'s ``sums`` is a maximum."""
+        """Whether column ``j`` of the tally's ``sums`` is a maximum."""
         return j == 2 or j == 5 or j == 7 or j == 8 or (j >= 12 and j % 2 == 0)
 
     @cuda.jit(device=True, inline=True)
@@ -86,16 +125,11 @@ def kernels(code: int, regions: int) -> dict:
 
     @cuda.jit
     def finish(cells, captured, n, first, xs, high, low, columns, pcode, positive_domain,
-               specials, c1, c2, inv, table, exp_coef, m1coef, ln2, logc, log_coef, k7, kl,
-               lipschitz, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs,
+               specials, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs,
                g_classes, g_hists, g_added, g_region_hist, g_region_inputs, g_binades, g_sums,
                expected, distance, lists, counts, sample_limit):
         cells, captured, xs, high, low, columns = view(cells), view(captured), view(xs), \
             view(high), view(low), view(columns)
-        specials, c2, table, exp_coef, m1coef = view(specials), view(c2), view(table), \
-            view(exp_coef), view(m1coef)
-        ln2, logc, log_coef = view(ln2), view(logc), view(log_coef)
-        r_low, r_high, r_closed, r_abs = view(r_low), view(r_high), view(r_closed), view(r_abs)
         expected, distance, lists, counts = view(expected), view(distance), view(lists), \
             view(counts)
         classes = cuda.shared.array(CLASSES, np.int64)
@@ -127,8 +161,7 @@ def kernels(code: int, regions: int) -> dict:
             b = pattern_of(i, first, xs)
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
             out = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
-            want, undecided = decide(b, pcode, positive_domain, specials, c1, c2, inv, table,
-                                     exp_coef, m1coef, ln2, logc, log_coef, k7, kl, lipschitz)
+            want, undecided = decide(b, pcode, positive_domain, specials)
             expected[i] = want
             distance[i] = -1
             if undecided:
@@ -140,8 +173,7 @@ def kernels(code: int, regions: int) -> dict:
                 if counted:
                     distance[i] = d
                     count(exponent, region, cls, d, kcls, kd, classes, hists[0], hists[1],
-                          hists[2], hists[3], added, region_hist, region_inputs, binades, sums,
-                          atomic_add, atomic_max)
+                          hists[2], hists[3], added, region_hist, region_inputs, binades, sums)
                     mixed = (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
                     if d >= 0 and mixed < sample_limit:
                         note(lists, counts, SAMPLE, i)

@@ -70,7 +70,8 @@ class Fp32Reference:
         self.positive_domain = reference_layer.FUNCTIONS[function].domain == "positive"
         self.dtype = np.uint32 if output_format == "fp32" else np.uint16
         special = self.certified(SPECIAL_PATTERNS)
-        self.specials = special.bits.astype(np.uint32)
+        # A tuple: the compiled decision takes it by value, not as a reference-counted array.
+        self.specials = tuple(int(v) for v in special.bits)
         self.backend = special.backend
 
     def certified(self, patterns):
@@ -87,7 +88,7 @@ class Fp32Reference:
         undecided = np.empty(x.size, dtype=np.bool_)
         threads.parallel_for(enclose.DECIDE[self.code], x.size, x, expected, undecided,
                              self.pcode, self.positive_domain, self.specials,
-                             *enclose.constants(), cost=COST[self.code])
+                             cost=COST[self.code])
         refine = np.flatnonzero(undecided)
         precision = 0
         if refine.size:
