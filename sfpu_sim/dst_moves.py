@@ -25,23 +25,6 @@ from sfpu_sim.isa.loadstore import (
 GRID_ROWS, GRID_COLUMNS = 4, 8       # an SFPU's 32 lanes: lane 8r + c at grid row r, column c
 
 
-@jit.njit(inline="always")      # cached: the GPU simulator calls these from Python
-def write_lane_32bit(cells, s, r, c, value, high_rows, low_rows, columns):
-    """Lane ``8r + c`` of SFPU ``s``: a standard-layout FP32 pattern into its two cells (every
-    frame that moves a lane: the loops below, the GPU chunk)."""
-    datum = fp32_to_dst(np.uint32(value))
-    cells[s, high_rows[r], columns[c]] = datum >> 16
-    cells[s, low_rows[r], columns[c]] = datum & 0xFFFF
-
-
-@jit.njit(inline="always")
-def read_lane_32bit(cells, s, r, c, high_rows, low_rows, columns):
-    """The inverse of :func:`write_lane_32bit`: the lane's standard-layout FP32 pattern."""
-    datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
-        np.uint32(cells[s, low_rows[r], columns[c]])
-    return dst_to_fp32(datum)
-
-
 @jit.njit(nogil=True)
 def write_32bit(cells, values, high_rows, low_rows, columns):
     """Lane ``8r + c`` of SFPU ``s`` (``values[32 s + 8 r + c]``, a standard-layout pattern)
@@ -49,8 +32,9 @@ def write_32bit(cells, values, high_rows, low_rows, columns):
     for s in range(cells.shape[0]):
         for r in range(GRID_ROWS):
             for c in range(GRID_COLUMNS):
-                write_lane_32bit(cells, s, r, c, values[s * 32 + r * GRID_COLUMNS + c],
-                                 high_rows, low_rows, columns)
+                datum = fp32_to_dst(np.uint32(values[s * 32 + r * GRID_COLUMNS + c]))
+                cells[s, high_rows[r], columns[c]] = datum >> 16
+                cells[s, low_rows[r], columns[c]] = datum & 0xFFFF
 
 
 @jit.njit(nogil=True)
@@ -59,8 +43,9 @@ def read_32bit(cells, high_rows, low_rows, columns, out):
     for s in range(cells.shape[0]):
         for r in range(GRID_ROWS):
             for c in range(GRID_COLUMNS):
-                out[s * 32 + r * GRID_COLUMNS + c] = read_lane_32bit(cells, s, r, c, high_rows,
-                                                                     low_rows, columns)
+                datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
+                    np.uint32(cells[s, low_rows[r], columns[c]])
+                out[s * 32 + r * GRID_COLUMNS + c] = dst_to_fp32(datum)
 
 
 @jit.njit(nogil=True)

@@ -6,11 +6,11 @@ Owns: :func:`fused` (whether a job's chunks run this way) and :func:`run_chunk`,
 the Partial :func:`sfpu_sim.fp32sweep.chunk.run_chunk` returns on the CPU, equal field for
 field. Every per-lane step is the one definition the CPU runs, called from a GPU frame:
 
-1. ``fill``: each SFPU's Dst zeroed, then the lane's pattern where SFPLOAD finds it
-   (:func:`sfpu_sim.dst_moves.write_lane_32bit`); the patterns of an exhaustive walk are
+1. ``fill``: each SFPU's Dst zeroed, then the lane's pattern where SFPLOAD finds it (the
+   Dst shuffle of :mod:`sfpu_sim.isa.loadstore`, at ``Dst._grid_cells``' cells); the patterns of an exhaustive walk are
    computed here (``first + lane``), others come from the host;
 2. the kernel program (:func:`sfpu_sim.compiled.gpu.launch`: the compiled engine's lane body);
-3. ``finish``: the FP32 packer (the Dst cell as is, :func:`~sfpu_sim.dst_moves.read_lane_32bit`),
+3. ``finish``: the FP32 packer (the Dst cell as is, shuffled back),
    the reference's decision (:func:`~.enclose.decide_lane`), the lane's facts and counts
    (:func:`~.tally.lane_facts`, then the CPU tally's accumulation done atomically) into
    accumulators a block shares, added into the chunk's at the end. Lanes the CPU must see are

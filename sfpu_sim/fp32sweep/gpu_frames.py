@@ -13,7 +13,7 @@ import numpy as np
 from numba import cuda
 
 from sfpu_sim.compiled import gpu
-from sfpu_sim.dst_moves import read_lane_32bit, write_lane_32bit
+from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
 from sfpu_sim.fp32sweep import enclose
 from sfpu_sim.fp32sweep.tally import BINS, CLASSES, EXACT, lane_facts
 from sfpu_sim.machine import LANES_PER_SFPU
@@ -91,6 +91,20 @@ def kernels(code: int, regions: int) -> dict:
         cuda.atomic.add(added_hist, bin_of(abs(a)), 1)
 
     @cuda.jit(device=True, inline=True)
+    def write_lane(cells, s, r, c, value, high, low, columns):
+        """dst_moves.write_32bit for lane ``8r + c`` of SFPU ``s``: the Dst shuffle
+        (isa.loadstore's), the high half at ``high[r]``, the low half at ``low[r]``."""
+        datum = fp32_to_dst(np.uint32(value))
+        cells[s, high[r], columns[c]] = datum >> 16
+        cells[s, low[r], columns[c]] = datum & 0xFFFF
+
+    @cuda.jit(device=True, inline=True)
+    def read_lane(cells, s, r, c, high, low, columns):
+        """dst_moves.read_32bit for one lane: its standard-layout FP32 pattern."""
+        return dst_to_fp32((np.uint32(cells[s, high[r], columns[c]]) << 16) |
+                           np.uint32(cells[s, low[r], columns[c]]))
+
+    @cuda.jit(device=True, inline=True)
     def pattern_of(i, first, xs):
         return np.uint32(np.int64(first) + i) if first >= 0 else xs[i]
 
@@ -121,7 +135,7 @@ def kernels(code: int, regions: int) -> dict:
             cells[s, k // width, k % width] = 0
         cuda.syncthreads()                  # the SFPU's cells are zero before any is written
         value = pattern_of(i, first, xs) if i < n else np.uint32(0)
-        write_lane_32bit(cells, s, lane // 8, lane % 8, value, high, low, columns)
+        write_lane(cells, s, lane // 8, lane % 8, value, high, low, columns)
 
     @cuda.jit
     def finish(cells, captured, n, first, xs, high, low, columns, pcode, positive_domain,
@@ -160,7 +174,7 @@ def kernels(code: int, regions: int) -> dict:
         while i < n:
             b = pattern_of(i, first, xs)
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
-            out = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
+            out = read_lane(cells, s, lane // 8, lane % 8, high, low, columns)
             want, undecided = decide(b, pcode, positive_domain, specials)
             expected[i] = want
             distance[i] = -1
@@ -238,7 +252,7 @@ def kernels(code: int, regions: int) -> dict:
             i = lanes[j]
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
             table[j, 0] = pattern_of(i, first, xs)
-            table[j, 1] = read_lane_32bit(cells, s, lane // 8, lane % 8, high, low, columns)
+            table[j, 1] = read_lane(cells, s, lane // 8, lane % 8, high, low, columns)
             table[j, 2] = expected[i]
             table[j, 3] = captured[i]
             table[j, 4] = distance[i]
