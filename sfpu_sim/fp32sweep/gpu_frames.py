@@ -15,7 +15,7 @@ from numba import cuda
 from sfpu_sim.compiled import gpu
 from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
 from sfpu_sim.fp32sweep import enclose
-from sfpu_sim.fp32sweep.tally import BINS, CLASSES, EXACT, lane_facts
+from sfpu_sim.fp32sweep.tally import BINS, CLASSES, histogram_bin, lane_facts
 from sfpu_sim.machine import LANES_PER_SFPU
 
 UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
@@ -41,17 +41,6 @@ def kernels(code: int, regions: int) -> dict:
             return a
 
     @cuda.jit(device=True, inline=True)
-    def bin_of(d):
-        """tally._bin: the histogram bin of distance ``d``."""
-        if d < EXACT:
-            return d
-        n = 0
-        while d > 0:
-            d >>= 1
-            n += 1
-        return EXACT + n - 11
-
-    @cuda.jit(device=True, inline=True)
     def count(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist, device_both_hist,
               added_hist, added, region_hist, region_inputs, binades, sums):
         """What a counted lane adds: tally._tally's accumulation, atomically (lanes share the
@@ -63,7 +52,7 @@ def kernels(code: int, regions: int) -> dict:
         cuda.atomic.add(classes, cls, 1)
         if d < 0:
             return
-        k = bin_of(d)
+        k = histogram_bin(d)
         cuda.atomic.add(hist, k, 1)
         cuda.atomic.add(sums, 1, d)
         cuda.atomic.max(sums, 2, d)
@@ -79,7 +68,7 @@ def kernels(code: int, regions: int) -> dict:
         if kcls > 1 or kd < 0:
             return
         cuda.atomic.add(sums, 3, 1)
-        cuda.atomic.add(kernel_hist, bin_of(kd), 1)
+        cuda.atomic.add(kernel_hist, histogram_bin(kd), 1)
         cuda.atomic.add(sums, 4, kd)
         cuda.atomic.max(sums, 5, kd)
         cuda.atomic.add(device_both_hist, k, 1)
@@ -88,7 +77,7 @@ def kernels(code: int, regions: int) -> dict:
         a = d - kd
         cuda.atomic.add(added, 0 if a > 0 else (1 if a < 0 else 2), 1)
         cuda.atomic.max(sums, 8, a)
-        cuda.atomic.add(added_hist, bin_of(abs(a)), 1)
+        cuda.atomic.add(added_hist, histogram_bin(abs(a)), 1)
 
     @cuda.jit(device=True, inline=True)
     def write_lane(cells, s, r, c, value, high, low, columns):

@@ -225,7 +225,7 @@ def _classify(e, a, sign_mask, man_mask, man_bits):
 
 
 @_inline
-def _bin(d):
+def histogram_bin(d):
     if d < EXACT:
         return d
     n = 0
@@ -322,7 +322,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         classes[cls] += 1
         if d < 0:
             continue
-        k = _bin(d)
+        k = histogram_bin(d)
         hist[k] += 1
         sums[1] += d
         sums[2] = max(sums[2], d)
@@ -342,7 +342,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         if kcls > 1 or kd < 0:
             continue
         sums[3] += 1
-        kernel_hist[_bin(kd)] += 1
+        kernel_hist[histogram_bin(kd)] += 1
         sums[4] += kd
         sums[5] = max(sums[5], kd)
         device_both_hist[k] += 1
@@ -351,7 +351,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         a = d - kd
         added[0 if a > 0 else (1 if a < 0 else 2)] += 1
         sums[8] = max(sums[8], a)
-        added_hist[_bin(abs(a))] += 1
+        added_hist[histogram_bin(abs(a))] += 1
     sums[9] = count
 
 
