@@ -2,8 +2,8 @@
 through numba's CUDA simulator (conftest sets NUMBA_ENABLE_CUDASIM=1 unless the environment
 says otherwise): a strided walk (patterns from the host), consecutive patterns (generated on
 the GPU) around an input the float64 enclosure leaves undecided (certified and tallied on the
-CPU, then merged), the denormal and zero inputs, and a value range. Under slow, every kernel
-with an FP32 reference on both chips.
+CPU, then merged), the denormal and zero inputs, a value range, and BF16 output. Under slow,
+every kernel with an FP32 reference on both chips.
 
 On an H200 (2026-11-28, ``python -m sfpu_sim.bench gpu --exhaustive``) the same comparison held
 over 2**25 consecutive inputs and Tenstorrent's strided walk for reciprocal_fp32 and
@@ -34,12 +34,12 @@ def _value(bits: int) -> float:
     return float(np.uint32(bits).view(np.float32))
 
 
-def _summaries(name: str, arch: str, walk, selection=EVERYTHING) -> dict:
+def _summaries(name: str, arch: str, walk, selection=EVERYTHING, output="fp32") -> dict:
     out = {}
     for engine in ("compiled", "cuda"):
         engines.set_engine(engine)
         try:
-            result = sweep_fp32(registry.get(name), arch, walk, output_format="fp32",
+            result = sweep_fp32(registry.get(name), arch, walk, output_format=output,
                                 selection=selection, worst=7, state_path=False)
         finally:
             engines.set_engine(None)
@@ -47,10 +47,10 @@ def _summaries(name: str, arch: str, walk, selection=EVERYTHING) -> dict:
     return out
 
 
-def _fused(name: str, arch: str, walk) -> bool:
+def _fused(name: str, arch: str, walk, output="fp32") -> bool:
     engines.set_engine("cuda")
     try:
-        job = chunk.job_for(registry.get(name), arch, "fp32", "fp32", "rne", walk, EVERYTHING,
+        job = chunk.job_for(registry.get(name), arch, "fp32", output, "rne", walk, EVERYTHING,
                             7)
     finally:
         engines.set_engine(None)
@@ -85,6 +85,18 @@ def test_a_fused_gpu_sweep_gives_the_cpu_summary(name, arch, walk, selection, re
     assert out["cuda"]["reference_refinements"]["lanes"] == refined
 
 
+@pytest.mark.parametrize("name, arch, walk", [
+    pytest.param("tanh_fp32_2026_09", "wormhole", Strided(1 << 26), id="strided"),
+    pytest.param("reciprocal_fp32", "blackhole", Exhaustive((-3e-45, 3e-45)),
+                 id="zeros-and-denormals"),
+])
+def test_a_fused_sweep_to_bf16_gives_the_cpu_summary(name, arch, walk):
+    """The packer's FP32 -> BF16 rounding (nearest, ties away; -0 and denormals to +0, NaN to
+    Inf) on the GPU, and the BF16 distances."""
+    assert _fused(name, arch, walk, "bf16")
+    _assert_same(_summaries(name, arch, walk, output="bf16"))
+
+
 def _reference_kernels():
     return [pytest.param(name, arch, id=f"{name}@{arch}", marks=pytest.mark.slow)
             for name in fp32_kernels() if registry.get(name).function in SUPPORTED
@@ -100,19 +112,15 @@ def test_every_fp32_reference_kernel_fused_gives_the_cpu_summary(name, arch):
     _assert_same(_summaries(name, arch, walk))
 
 
-def test_bf16_output_and_the_compiled_engine_do_not_fuse():
-    spec = registry.get("reciprocal_fp32")
-    engines.set_engine("cuda")
-    try:
-        bf16 = chunk.job_for(spec, "wormhole", "fp32", "bf16", "rne", Strided(), EVERYTHING, 7)
-    finally:
-        engines.set_engine(None)
+def test_the_compiled_engine_and_a_loadmacro_kernel_do_not_fuse():
     engines.set_engine("compiled")
     try:
-        cpu = chunk.job_for(spec, "wormhole", "fp32", "fp32", "rne", Strided(), EVERYTHING, 7)
+        cpu = chunk.job_for(registry.get("reciprocal_fp32"), "wormhole", "fp32", "fp32", "rne",
+                            Strided(), EVERYTHING, 7)
     finally:
         engines.set_engine(None)
-    assert not gpu_chunk.fused(bf16) and not gpu_chunk.fused(cpu)
+    assert not gpu_chunk.fused(cpu)
+    assert not _fused("reciprocal_fp32_loadmacro", "blackhole", Strided())
 
 
 def test_a_fused_chunk_past_its_limit_is_refused_in_one_line():

@@ -24,8 +24,8 @@ the chunk's Partial is the CPU's. The float64 enclosures are built with NVVM's c
 multiplies and adds into FMAs off (:func:`sfpu_sim.compiled.gpu.ieee_float64`): each operation
 rounds once, as on the CPU, so the same inputs are decided and refined.
 
-Only FP32 output runs fused (the Float32 cells); a BF16 output's chunk runs the kernel on the
-GPU and the rest on the CPU (:func:`sfpu_sim.fp32sweep.chunk.run_device_bits`).
+FP32 and BF16 outputs run fused (BF16: the packer's rounding, SFPSTOCHRND's lanewise
+``drop_mantissa_bits`` with the nearest-ties-away threshold).
 """
 from __future__ import annotations
 
@@ -70,9 +70,9 @@ GPU_CHUNK_MAX = 1 << 27
 
 
 def fused(job) -> bool:
-    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 output, a program
+    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 or BF16 output, a program
     the GPU runs (no SFPLOADMACRO) and accumulators that fit a block's shared memory."""
-    return (job.engine == "cuda" and job.output_format == "fp32"
+    return (job.engine == "cuda" and job.output_format in ("fp32", "bf16")
             and not uses_loadmacro(job.program())
             and shared_bytes(len(regions_for(job.function))) <= SHARED_LIMIT)
 
@@ -120,7 +120,8 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     if isinstance(c, str):
         raise gpu.NoGpu(f"the GPU cannot run {job.kernel}: {c}")
     regions = regions_for(job.function)
-    k = frames().kernels(enclose.FUNCTIONS[job.function], len(regions))
+    out_fmt = job.output_format
+    k = frames().kernels(enclose.FUNCTIONS[job.function], len(regions), out_fmt == "bf16")
     sfpus = -(-n // LANES_PER_SFPU)
     d_x = cuda.to_device(np.zeros(1, dtype=np.uint32) if first >= 0 else
                          np.ascontiguousarray(xs, dtype=np.uint32))
@@ -163,21 +164,22 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     undecided = rows[UNDECIDED]
     partial = assemble(n - undecided.shape[0], acc["classes"], acc["hists"], acc["added"],
                        acc["region_hist"], acc["region_inputs"], acc["binades"], acc["sums"],
-                       worst[:, :2], chosen[:, 1], chosen[:, 2], chosen[:, 3], "fp32")
+                       worst[:, :2], chosen[:, 1], chosen[:, 2], chosen[:, 3], out_fmt)
+    output = np.uint16 if out_fmt == "bf16" else np.uint32     # the patterns as the CPU has them
     with stage("denormals"):
-        d = rows[DENORMAL].astype(np.uint32)               # patterns, as the CPU has them
-        denormals(partial, d[:, 0], d[:, 1], d[:, 2])
+        d = rows[DENORMAL]
+        denormals(partial, d[:, 0].astype(np.uint32), d[:, 1].astype(output),
+                  d[:, 2].astype(output))
     with stage("cross-check"):
         s = rows[SAMPLE]
-        patterns = s[:, :3].astype(np.uint32)
-        cross_check(partial, patterns[:, 0], patterns[:, 1], patterns[:, 2], s[:, 4], "fp32",
-                    total)
+        cross_check(partial, s[:, 0].astype(np.uint32), s[:, 1].astype(output),
+                    s[:, 2].astype(output), s[:, 4], out_fmt, total)
     if undecided.shape[0]:
         with stage("reference"):
             x_u = undecided[:, 0].astype(np.uint32)
             certified = ref.certified(x_u)
-        rest = tally_lanes(job, x_u, undecided[:, 1].astype(np.uint32),
-                           np.asarray(certified.bits, dtype=np.uint32),
+        rest = tally_lanes(job, x_u, undecided[:, 1].astype(output),
+                           np.asarray(certified.bits).astype(output),
                            undecided[:, 3].astype(np.uint32), total)
         rest.refined, rest.precision = int(x_u.size), int(certified.precision)
         partial = partial.merge(rest, job.worst)

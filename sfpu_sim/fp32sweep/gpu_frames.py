@@ -13,24 +13,26 @@ import numpy as np
 from numba import cuda
 
 from sfpu_sim.compiled import gpu
+from sfpu_sim.isa.convert import drop_mantissa_bits
 from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
 from sfpu_sim.fp32sweep import enclose
 from sfpu_sim.fp32sweep.tally import BINS, CLASSES, histogram_bin, lane_facts
 from sfpu_sim.machine import LANES_PER_SFPU
 
 UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
-FP32_MASKS = (0x80000000, 0x7FFFFF, 23)        # sign mask, mantissa mask, mantissa bits
+# (sign mask, mantissa mask, mantissa bits) of the output
+MASKS = {False: (0x80000000, 0x7FFFFF, 23), True: (0x8000, 0x7F, 7)}
 
 
 @cache
-def kernels(code: int, regions: int) -> dict:
+def kernels(code: int, regions: int, bf16: bool = False) -> dict:
     """The frames for reference function ``code`` (:data:`~.enclose.FUNCTIONS`) and a table of
     ``regions`` regions (closure constants: shared arrays take fixed shapes)."""
     gpu.ieee_float64()
     simulated = gpu.simulated()
     decide = enclose.DECIDE_LANE[code]
     sums_width = 11 + 2 * regions
-    sign_mask, man_mask, man_bits = FP32_MASKS
+    sign_mask, man_mask, man_bits = MASKS[bf16]
 
     if simulated:
         def view(a):                        # the simulator's kernel-side array wrapper off,
@@ -92,6 +94,15 @@ def kernels(code: int, regions: int) -> dict:
         """dst_moves.read_32bit for one lane: its standard-layout FP32 pattern."""
         return dst_to_fp32((np.uint32(cells[s, high[r], columns[c]]) << 16) |
                            np.uint32(cells[s, low[r], columns[c]]))
+
+    @cuda.jit(device=True, inline=True)
+    def packed(cells, s, r, c, high, low, columns):
+        """The lane's output: its Dst cell through the packer (sweeps._pack's FP32 path: as
+        is, or to BF16 rounding to nearest, ties away: SFPSTOCHRND's rounding)."""
+        value = read_lane(cells, s, r, c, high, low, columns)
+        if bf16:
+            return drop_mantissa_bits(value, 16, 0x8000) >> 16
+        return value
 
     @cuda.jit(device=True, inline=True)
     def pattern_of(i, first, xs):
@@ -163,7 +174,7 @@ def kernels(code: int, regions: int) -> dict:
         while i < n:
             b = pattern_of(i, first, xs)
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
-            out = read_lane(cells, s, lane // 8, lane % 8, high, low, columns)
+            out = packed(cells, s, lane // 8, lane % 8, high, low, columns)
             want, undecided = decide(b, pcode, positive_domain, specials)
             expected[i] = want
             distance[i] = -1
@@ -171,7 +182,7 @@ def kernels(code: int, regions: int) -> dict:
                 note(lists, counts, UNDECIDED, i)
             else:
                 counted, exponent, region, cls, d, kcls, kd = lane_facts(
-                    b, out, want, captured[i], sign_mask, man_mask, man_bits, False, sel_low,
+                    b, out, want, captured[i], sign_mask, man_mask, man_bits, bf16, sel_low,
                     sel_high, sel_region, r_low, r_high, r_closed, r_abs)
                 if counted:
                     distance[i] = d
@@ -241,7 +252,7 @@ def kernels(code: int, regions: int) -> dict:
             i = lanes[j]
             s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
             table[j, 0] = pattern_of(i, first, xs)
-            table[j, 1] = read_lane(cells, s, lane // 8, lane % 8, high, low, columns)
+            table[j, 1] = packed(cells, s, lane // 8, lane % 8, high, low, columns)
             table[j, 2] = expected[i]
             table[j, 3] = captured[i]
             table[j, 4] = distance[i]

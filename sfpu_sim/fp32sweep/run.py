@@ -113,7 +113,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
-    fused = scheduler == "local" and dest == kernel.dest == output_format == "fp32" and \
+    fused = scheduler == "local" and dest == kernel.dest == "fp32" and \
+        output_format in ("fp32", "bf16") and \
         gpu_chunk.fused(chunks.job_for(kernel, arch, dest, output_format, reference_rounding,
                                        walk, selection, worst))
     if chunk is None:
