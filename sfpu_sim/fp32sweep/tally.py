@@ -294,7 +294,7 @@ def lane_facts(b, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, se
 def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
            sel_region, r_low, r_high, r_closed, r_abs, classes, hist, kernel_hist,
            device_both_hist, added_hist, added, region_hist, region_inputs, binades, worst,
-           sums, distance):
+           sums, distance, sample_limit, denormal_lanes, sample_lanes, listed):
     """One chunk into the accumulators (all int64). ``sums``: population, device total, device
     max, both, kernel total, kernel max, device-both total, device-both max, added max (or
     -2**62), worst count, then per region: total, max.
@@ -310,6 +310,9 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
             b, out[i], expected[i], kernel[i], sign_mask, man_mask, man_bits, bf16, sel_low,
             sel_high, sel_region, r_low, r_high, r_closed, r_abs)
         distance[i] = d if counted else -1
+        if exponent == 0 and b & 0x7FFFFF:
+            denormal_lanes[listed[0]] = i
+            listed[0] += 1
         if not counted:
             continue
         # What a counted lane adds (gpu_frames' finish adds the same, atomically). Written out
@@ -322,6 +325,9 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         classes[cls] += 1
         if d < 0:
             continue
+        if (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF) < sample_limit:
+            sample_lanes[listed[1]] = i
+            listed[1] += 1
         k = histogram_bin(d)
         hist[k] += 1
         sums[1] += d
@@ -358,7 +364,8 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
 @_jit
 def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
                  bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
-                 hists, added, region_hist, region_inputs, binades, rows, sums, distance):
+                 hists, added, region_hist, region_inputs, binades, rows, sums, distance,
+                 sample_limit, denormal_lanes, sample_lanes, listed):
     """:func:`_tally` of parts ``start..stop`` (lanes ``bounds[p]..bounds[p+1]``), each into
     its own accumulators (row p): threads.parallel_for's kernel."""
     for p in range(start, stop):
@@ -366,7 +373,8 @@ def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_m
         _tally(x[a:b], out[a:b], expected[a:b], kernel[a:b], sign_mask, man_mask, man_bits,
                bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes[p],
                hists[p, 0], hists[p, 1], hists[p, 2], hists[p, 3], added[p], region_hist[p],
-               region_inputs[p], binades[p], rows[p], sums[p], distance[a:b])
+               region_inputs[p], binades[p], rows[p], sums[p], distance[a:b], sample_limit,
+               denormal_lanes[a:b], sample_lanes[a:b], listed[p])
 
 
 PARTS = 16          # a chunk's lanes tallied in this many parts on the threads, then summed
@@ -382,11 +390,12 @@ def _rows(parts: int, width: int) -> np.ndarray:
 
 
 def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int,
-                regions=REGIONS):
+                regions=REGIONS, sample_limit: int = 0):
     """A chunk's Partial over the lanes of population ``daz`` that ``selection``
     (sfpu_sim.selection.Selection) keeps, with ``regions`` (the function's,
-    :func:`sfpu_sim.selection.regions_for`); returns (Partial,
-    per-lane distances, -1 where a lane is not counted). The lanes are tallied in
+    :func:`sfpu_sim.selection.regions_for`); returns (Partial, per-lane distances, -1 where a
+    lane is not counted, the lanes of denormal inputs, the lanes of the cross-check's sample
+    below ``sample_limit``). The lanes are tallied in
     :data:`PARTS` parts (on the threads) whose integers are summed and maxima taken, and whose
     worst lanes are ranked again: the same Partial as one pass, whatever the thread count."""
     f = formats.FORMATS[out_format]
@@ -413,13 +422,20 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     sums[:, 8] = -(1 << 62)
     sums[:, 12::2] = -1
     distance = np.empty(x.size, dtype=np.int64)
+    denormal_lanes = np.empty(x.size, dtype=np.int32)
+    sample_lanes = np.empty(x.size, dtype=np.int32)
+    listed = _rows(parts, 2)
     threads.parallel_for(
         _tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
         np.ascontiguousarray(out), np.ascontiguousarray(expected),
         np.ascontiguousarray(kernel, dtype=np.uint32), f.sign_mask, f.man_mask, f.man_bits,
         out_format == "bf16", low, high, sel_region, r_low, r_high, r_closed, r_abs, classes,
         hists, added, region_hist, region_inputs, binades, rows, sums, distance,
+        np.uint64(sample_limit), denormal_lanes, sample_lanes, listed,
         cost=TALLY_COST * max(x.size // parts, 1), lanes_per_item=max(x.size // parts, 1))
+    denormal, sample = ([np.concatenate([lanes[bounds[p]:bounds[p] + listed[p, k]] + bounds[p]
+                                         for p in range(parts)]).astype(np.int64)
+                         for k, lanes in ((0, denormal_lanes), (1, sample_lanes))])
     maxima = [*_MAXIMA, *range(12, 11 + 2 * n, 2)]
     total = sums.sum(axis=0)
     total[maxima] = sums[:, maxima].max(axis=0)
@@ -433,7 +449,7 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
                  added[:, :3].sum(axis=0), region_hist.sum(axis=0),
                  region_inputs[:, :n].sum(axis=0), merged_binades, total,
                  chosen[:, :2], out[lanes], expected[lanes], kernel[lanes], out_format)
-    return p, distance
+    return p, distance, denormal, sample
 
 
 def accumulators(regions: int) -> dict:
@@ -478,19 +494,22 @@ def tally_lanes(job, x, output, expected, kernel, total: int) -> Partial:
     :class:`~.chunk.Job`): the tally, the denormal inputs' table and the cross-check
     (``total``: the walk's length)."""
     with stage("ulp and tally"):
-        partial, distance = tally_chunk(x, output, expected, kernel, job.output_format,
-                                        job.the_selection(), job.worst,
-                                        regions_for(job.function))
+        partial, distance, denormal, sample = tally_chunk(
+            x, output, expected, kernel, job.output_format, job.the_selection(), job.worst,
+            regions_for(job.function), cross_check_limit(total))
     with stage("denormals"):
-        denormals(partial, x, output, expected)
+        denormals(partial, x[denormal], output[denormal], expected[denormal])
     with stage("cross-check"):
-        cross_check(partial, x, output, expected, distance, job.output_format, total)
+        cross_check(partial, x[sample], output[sample], expected[sample], distance[sample],
+                    job.output_format, total)
     return partial
 
 
 def denormals(partial: Partial, x, output, expected) -> None:
     """Denormal inputs walked: how many, how many give the expected pattern, which outputs
-    (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed)."""
+    (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed). The
+    lanes given may be all of a chunk's or only those the tally listed (the test is applied
+    again)."""
     denormal = formats.is_denormal(x, formats.FP32)
     out, want = output[denormal], expected[denormal]
     values, counts = np.unique(out, return_counts=True)
@@ -505,7 +524,9 @@ def denormals(partial: Partial, x, output, expected) -> None:
 def cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
                  total: int) -> None:
     """The compiled distance against ulp.py's two index methods on a fixed sample of lanes
-    (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk)."""
+    (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk). The lanes
+    given may be all of a chunk's or only those the tally listed (the hash is applied
+    again)."""
     mixed = x * np.uint32(2654435761)                   # modulo 2**32: uint32 wraps
     sample = (mixed < np.uint64(cross_check_limit(total))) & (distance >= 0)
     if not sample.any():
