@@ -132,3 +132,15 @@ def test_a_fused_chunk_past_its_limit_is_refused_in_one_line():
                        output_format="fp32", chunk=1 << 28, state_path=False)
     finally:
         engines.set_engine(None)
+
+
+def test_a_program_the_gpu_cannot_compile_runs_its_chunks_as_the_cpus(monkeypatch):
+    """numba-cuda's limits are never a failed sweep: the chunk runs as on the CPU (the kernel
+    where it can run), with the same summary."""
+    walk = Strided(1 << 26)
+    want = _summaries("reciprocal_fp32", "wormhole", walk)["compiled"]
+    monkeypatch.setattr(gpu, "prepare", lambda *args, **kwargs: "numba-cuda could not "
+                                                                "compile it (stand-in)")
+    assert not _fused("reciprocal_fp32", "wormhole", walk)
+    got = _summaries("reciprocal_fp32", "wormhole", walk)["cuda"]
+    _assert_same({"compiled": want, "cuda": got})

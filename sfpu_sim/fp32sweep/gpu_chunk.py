@@ -70,11 +70,21 @@ GPU_CHUNK_MAX = 1 << 27
 
 
 def fused(job) -> bool:
-    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 or BF16 output, a program
-    the GPU runs (no SFPLOADMACRO) and accumulators that fit a block's shared memory."""
-    return (job.engine == "cuda" and job.output_format in ("fp32", "bf16")
-            and not uses_loadmacro(job.program())
-            and shared_bytes(len(regions_for(job.function))) <= SHARED_LIMIT)
+    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 or BF16 output, a
+    program the GPU runs (no SFPLOADMACRO, and numba-cuda compiles it: else the chunk runs as
+    the CPU's, the kernel where it can run) and accumulators that fit a block's shared
+    memory."""
+    if job.engine != "cuda" or job.output_format not in ("fp32", "bf16") or \
+            shared_bytes(len(regions_for(job.function))) > SHARED_LIMIT:
+        return False
+    program = job.program()
+    return not uses_loadmacro(program) and not isinstance(_prepared(program), str)
+
+
+def _prepared(program):
+    """The program's GPU kernel from the FP32 device path's starting state, or why not."""
+    template = _device_state(program, DevicePath("fp32", "fp32", "fp32"), LANES_PER_SFPU)
+    return gpu.prepare(template, program, _last_store(program))
 
 
 def shared_bytes(regions: int) -> int:
@@ -114,11 +124,8 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     cuda = frames().cuda
     n = xs if first >= 0 else int(xs.size)
     program = job.program()
-    path = DevicePath("fp32", "fp32", "fp32")
-    template = _device_state(program, path, LANES_PER_SFPU)
-    c = gpu.prepare(template, program, _last_store(program))
-    if isinstance(c, str):
-        raise gpu.NoGpu(f"the GPU cannot run {job.kernel}: {c}")
+    template = _device_state(program, DevicePath("fp32", "fp32", "fp32"), LANES_PER_SFPU)
+    c = _prepared(program)          # fused() has checked that it compiles
     regions = regions_for(job.function)
     out_fmt = job.output_format
     k = frames().kernels(enclose.FUNCTIONS[job.function], len(regions), out_fmt == "bf16")
