@@ -94,17 +94,15 @@ def shared_bytes(regions: int) -> int:
 
 def run_chunk(job, start: int, stop: int, total: int) -> Partial:
     """The Partial of walk positions ``start..stop`` (``total``: the walk's length)."""
-    walk = job.the_walk()
-    partial = None
-    for first, xs in _segments(walk, start, stop):
-        part = _run_segment(job, first, xs, total)
-        partial = part if partial is None else partial.merge(part, job.worst)
+    partial = Partial.for_regions(len(regions_for(job.function)))
+    for first, xs in _segments(job.the_walk(), start, stop):
+        partial = partial.merge(_run_segment(job, first, xs, total), job.worst)
     return partial
 
 
 def _segments(walk, start: int, stop: int):
-    """The chunk as runs of lanes: ``(first pattern, None)`` for a run of consecutive patterns
-    (an exhaustive walk's), generated on the GPU, else ``(count, patterns)``."""
+    """The chunk as runs of lanes: ``(first pattern, count)`` for a run of consecutive patterns
+    (an exhaustive walk's), generated on the GPU, else ``(-1, patterns)``; none when empty."""
     if isinstance(walk, walks.Exhaustive):
         offset = 0
         for a, b in walk._spans():
@@ -115,7 +113,8 @@ def _segments(walk, start: int, stop: int):
         return
     with stage("walk"):
         xs = walk.patterns(start, stop)
-    yield -1, xs
+    if xs.size:
+        yield -1, xs
 
 
 def _run_segment(job, first: int, xs, total: int) -> Partial:
