@@ -29,18 +29,9 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
     """The frames for reference function ``code`` (:data:`~.enclose.FUNCTIONS`) and a table of
     ``regions`` regions (closure constants: shared arrays take fixed shapes)."""
     gpu.ieee_float64()
-    simulated = gpu.simulated()
     decide = enclose.DECIDE_LANE[code]
     sums_width = 11 + 2 * regions
     sign_mask, man_mask, man_bits = MASKS[bf16]
-
-    if simulated:
-        def view(a):                        # the simulator's kernel-side array wrapper off,
-            return a._item._ary if hasattr(a, "_item") else a    # for the njit calls
-    else:
-        @cuda.jit(device=True, inline=True)
-        def view(a):
-            return a
 
     @cuda.jit(device=True, inline=True)
     def count(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist, device_both_hist,
@@ -126,8 +117,6 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
 
     @cuda.jit
     def fill(cells, n, first, xs, high, low, columns):
-        cells, xs, high, low, columns = view(cells), view(xs), view(high), view(low), \
-            view(columns)
         i = cuda.grid(1)
         s, lane = i // LANES_PER_SFPU, i % LANES_PER_SFPU
         width = cells.shape[2]
@@ -142,10 +131,6 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
                specials, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs,
                g_classes, g_hists, g_added, g_region_hist, g_region_inputs, g_binades, g_sums,
                expected, distance, lists, counts, sample_limit):
-        cells, captured, xs, high, low, columns = view(cells), view(captured), view(xs), \
-            view(high), view(low), view(columns)
-        expected, distance, lists, counts = view(expected), view(distance), view(lists), \
-            view(counts)
         classes = cuda.shared.array(CLASSES, np.int64)
         hists = cuda.shared.array((4, BINS), np.int32)
         added = cuda.shared.array(3, np.int64)
@@ -226,7 +211,6 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
 
     @cuda.jit
     def worst(distance, n, first, xs, bound, best):
-        distance, xs = view(distance), view(xs)
         top = np.uint64(0)
         i = cuda.grid(1)
         while i < n:
@@ -243,10 +227,6 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
     @cuda.jit
     def gather(lanes, count, cells, captured, expected, distance, first, xs, high, low,
                columns, table):
-        lanes, cells, captured, expected, distance = view(lanes), view(cells), view(captured), \
-            view(expected), view(distance)
-        xs, high, low, columns, table = view(xs), view(high), view(low), view(columns), \
-            view(table)
         j = cuda.grid(1)
         if j < count:
             i = lanes[j]
