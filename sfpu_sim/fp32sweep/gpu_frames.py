@@ -210,9 +210,12 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
                 cuda.atomic.add(g_region_inputs, j, region_inputs[j])
 
     @cuda.jit
-    def worst(distance, n, first, xs, bound, best):
+    def worst(distance, n, first, xs, best, p):
+        """best[p]: the largest key below best[p - 1] (the pass before, in stream order: no
+        round trip to the host between passes); 0 when none is left."""
+        bound = best[p - 1]
         top = np.uint64(0)
-        i = cuda.grid(1)
+        i = cuda.grid(1) if bound else n
         while i < n:
             d = distance[i]
             if d >= 0:
@@ -222,7 +225,7 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
                     top = key
             i += cuda.gridsize(1)
         if top:
-            cuda.atomic.max(best, 0, top)
+            cuda.atomic.max(best, p, top)
 
     @cuda.jit
     def gather(lanes, count, cells, captured, expected, distance, first, xs, high, low,
