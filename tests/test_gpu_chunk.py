@@ -12,6 +12,7 @@ tanh_fp32_2026_09 on both chips, and all 2**32 inputs ran end to end in 5.2-12.7
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -144,3 +145,23 @@ def test_a_program_the_gpu_cannot_compile_runs_its_chunks_as_the_cpus(monkeypatc
     assert not _fused("reciprocal_fp32", "wormhole", walk)
     got = _summaries("reciprocal_fp32", "wormhole", walk)["cuda"]
     _assert_same({"compiled": want, "cuda": got})
+
+
+def test_nvvm_is_told_to_round_every_float64_operation_once(monkeypatch):
+    """ieee_float64 adds NVVM's -fma=0 unless fastmath asks for contraction (numba-cuda leaves
+    NVVM's default, -fma=1, which would make the GPU's enclosures decide other inputs than the
+    CPU's). Checked on a stand-in for numba-cuda's compile_ir; on the H200 the finish frames'
+    PTX held no float64 FMA."""
+    import types
+
+    seen = []
+    nvvm = types.SimpleNamespace(compile_ir=lambda llvmir, **options: seen.append(options))
+    monkeypatch.setitem(sys.modules, "numba.cuda.cudadrv.nvvm", nvvm)
+    monkeypatch.setattr(sys.modules["numba.cuda.cudadrv"], "nvvm", nvvm, raising=False)
+    monkeypatch.setattr(gpu, "simulated", lambda: False)
+    gpu.ieee_float64.__wrapped__()
+    nvvm.compile_ir("ir", opt=3, fastmath=False)
+    nvvm.compile_ir("ir", opt=3, fastmath=True)
+    nvvm.compile_ir("ir", opt=3, fma=True)
+    assert seen == [{"opt": 3, "fastmath": False, "fma": False}, {"opt": 3, "fastmath": True},
+                    {"opt": 3, "fma": True}]
