@@ -6,18 +6,19 @@ Owns: :func:`fused` (whether a job's chunks run this way) and :func:`run_chunk`,
 the Partial :func:`sfpu_sim.fp32sweep.chunk.run_chunk` returns on the CPU, equal field for
 field. Every per-lane step is the one definition the CPU runs, called from a GPU frame:
 
-1. ``fill``: each SFPU's Dst zeroed, then the lane's pattern where SFPLOAD finds it (the
-   Dst shuffle of :mod:`sfpu_sim.isa.loadstore`, at ``Dst._grid_cells``' cells); the patterns of an exhaustive walk are
-   computed here (``first + lane``), others come from the host;
+1. ``fill``: each SFPU's Dst zeroed, then the lane's pattern where SFPLOAD finds it (the Dst
+   shuffle of :mod:`sfpu_sim.isa.loadstore`, at ``Dst._grid_cells``' cells); the patterns of
+   an exhaustive walk are computed here (``first + lane``), others come from the host;
 2. the kernel program (:func:`sfpu_sim.compiled.gpu.launch`: the compiled engine's lane body);
-3. ``finish``: the FP32 packer (the Dst cell as is, shuffled back),
-   the reference's decision (:func:`~.enclose.decide_lane`), the lane's facts and counts
+3. ``finish``: the packer (the Dst cell shuffled back; for BF16 output SFPSTOCHRND's rounding,
+   below), the reference's decision (:func:`~.enclose.decide_lane`), the lane's facts and counts
    (:func:`~.tally.lane_facts`, then the CPU tally's accumulation done atomically) into
    accumulators a block shares, added into the chunk's at the end. Lanes the CPU must see are
    listed: those the enclosure leaves undecided (certified with arb and tallied on the CPU, as
    there), denormal inputs (the denormal table) and the cross-check's sample;
 4. the worst lanes: the largest keys ``(distance, ~pattern)``, one pass each, at most the
-   sweep's ``worst`` passes (the CPU's order: distance descending, then pattern ascending).
+   sweep's ``worst`` passes queued back to back (the CPU's order: distance descending, then
+   pattern ascending).
 
 The undecided lanes' Partial merges into the GPU's exactly (:meth:`~.tally.Partial.merge`), so
 the chunk's Partial is the CPU's. The float64 enclosures are built with NVVM's contraction of
