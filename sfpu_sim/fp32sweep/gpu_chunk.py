@@ -79,13 +79,13 @@ def fused(job) -> bool:
             shared_bytes(len(regions_for(job.function))) > SHARED_LIMIT:
         return False
     program = job.program()
-    return not uses_loadmacro(program) and not isinstance(_prepared(program), str)
+    return not uses_loadmacro(program) and not isinstance(_prepared(program)[1], str)
 
 
 def _prepared(program):
-    """The program's GPU kernel from the FP32 device path's starting state, or why not."""
+    """(the FP32 device path's starting state, the program's GPU kernel from it or why not)."""
     template = _device_state(program, DevicePath("fp32", "fp32", "fp32"), LANES_PER_SFPU)
-    return gpu.prepare(template, program, _last_store(program))
+    return template, gpu.prepare(template, program, _last_store(program))
 
 
 def shared_bytes(regions: int) -> int:
@@ -124,8 +124,7 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     cuda = frames().cuda
     n = xs if first >= 0 else int(xs.size)
     program = job.program()
-    template = _device_state(program, DevicePath("fp32", "fp32", "fp32"), LANES_PER_SFPU)
-    c = _prepared(program)          # fused() has checked that it compiles
+    template, c = _prepared(program)        # fused() has checked that it compiles
     regions = regions_for(job.function)
     out_fmt = job.output_format
     k = frames().kernels(enclose.FUNCTIONS[job.function], len(regions), out_fmt == "bf16")
@@ -175,12 +174,10 @@ def _run_segment(job, first: int, xs, total: int) -> Partial:
     output = np.uint16 if out_fmt == "bf16" else np.uint32     # the patterns as the CPU has them
     with stage("denormals"):
         d = rows[DENORMAL]
-        denormals(partial, d[:, 0].astype(np.uint32), d[:, 1].astype(output),
-                  d[:, 2].astype(output))
+        denormals(partial, d[:, 1].astype(output), d[:, 2].astype(output))
     with stage("cross-check"):
         s = rows[SAMPLE]
-        cross_check(partial, s[:, 0].astype(np.uint32), s[:, 1].astype(output),
-                    s[:, 2].astype(output), s[:, 4], out_fmt, total)
+        cross_check(partial, s[:, 1].astype(output), s[:, 2].astype(output), s[:, 4], out_fmt)
     if undecided.shape[0]:
         with stage("reference"):
             x_u = undecided[:, 0].astype(np.uint32)

@@ -16,7 +16,7 @@ from sfpu_sim.compiled import gpu
 from sfpu_sim.isa.convert import drop_mantissa_bits
 from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
 from sfpu_sim.fp32sweep import enclose
-from sfpu_sim.fp32sweep.tally import BINS, CLASSES, histogram_bin, lane_facts
+from sfpu_sim.fp32sweep.tally import BINS, CLASSES, histogram_bin, in_cross_sample, lane_facts
 from sfpu_sim.machine import LANES_PER_SFPU
 
 UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
@@ -173,8 +173,7 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
                     distance[i] = d
                     count(exponent, region, cls, d, kcls, kd, classes, hists[0], hists[1],
                           hists[2], hists[3], added, region_hist, region_inputs, binades, sums)
-                    mixed = (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF)
-                    if d >= 0 and mixed < sample_limit:
+                    if d >= 0 and in_cross_sample(b, sample_limit):
                         note(lists, counts, SAMPLE, i)
                 if (b >> 23) & 0xFF == 0 and b & 0x7FFFFF != 0:
                     note(lists, counts, DENORMAL, i)

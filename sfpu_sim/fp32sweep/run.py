@@ -113,18 +113,15 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                              f"(sfpu_sim.registry.get(name)), not {type(kernel).__name__}")
     chosen = registry.for_dest(kernel, dest)
     kernel, dest = chosen.spec, chosen.dest
-    fused = scheduler == "local" and dest == kernel.dest == "fp32" and \
-        output_format in ("fp32", "bf16") and \
-        gpu_chunk.fused(chunks.job_for(kernel, arch, dest, output_format, reference_rounding,
-                                       walk, selection, worst))
+    job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
+                         selection, worst)
+    fused = scheduler == "local" and dest == kernel.dest == "fp32" and gpu_chunk.fused(job)
     if chunk is None:
         chunk = gpu_chunk.GPU_CHUNK if fused else default_chunk(scheduler, workers)
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
                   scheduler, workers, fused)
     if selection.region is not None:
         region(selection.region, kernel.function)        # one of the function's regions
-    job = chunks.job_for(kernel, arch, dest, output_format, reference_rounding, walk,
-                         selection, worst)
     job.reference()                                  # an unsupported function fails here
     program = job.program()
     total = len(walk)

@@ -299,7 +299,10 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
     max, both, kernel total, kernel max, device-both total, device-both max, added max (or
     -2**62), worst count, then per region: total, max.
     ``distance``: per lane, -1 where the lane is outside the population, unmeasured or not
-    selected."""
+    selected. The lanes of denormal inputs and those of the cross-check's sample
+    (:func:`in_cross_sample` below ``sample_limit``) go into ``denormal_lanes`` and
+    ``sample_lanes``, ``listed`` counting each: what :func:`denormals` and :func:`cross_check`
+    read, with no pass of their own over every lane."""
     # The worst list's last row in locals: nearly every lane falls short of it, and testing
     # that here rather than in _insert_worst made the tally 1.45x faster (reciprocal_fp32).
     keep, count = worst.shape[0], sums[9]
@@ -325,7 +328,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         classes[cls] += 1
         if d < 0:
             continue
-        if (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF) < sample_limit:
+        if in_cross_sample(b, sample_limit):
             sample_lanes[listed[1]] = i
             listed[1] += 1
         k = histogram_bin(d)
@@ -498,44 +501,44 @@ def tally_lanes(job, x, output, expected, kernel, total: int) -> Partial:
             x, output, expected, kernel, job.output_format, job.the_selection(), job.worst,
             regions_for(job.function), cross_check_limit(total))
     with stage("denormals"):
-        denormals(partial, x[denormal], output[denormal], expected[denormal])
+        denormals(partial, output[denormal], expected[denormal])
     with stage("cross-check"):
-        cross_check(partial, x[sample], output[sample], expected[sample], distance[sample],
-                    job.output_format, total)
+        cross_check(partial, output[sample], expected[sample], distance[sample],
+                    job.output_format)
     return partial
 
 
-def denormals(partial: Partial, x, output, expected) -> None:
-    """Denormal inputs walked: how many, how many give the expected pattern, which outputs
-    (the smallest :data:`~.tally.DENORMAL_OUTPUTS` patterns counted, the rest summed). The
-    lanes given may be all of a chunk's or only those the tally listed (the test is applied
-    again)."""
-    denormal = formats.is_denormal(x, formats.FP32)
-    out, want = output[denormal], expected[denormal]
-    values, counts = np.unique(out, return_counts=True)
-    partial.denormal_inputs = int(denormal.sum())
-    partial.denormal_match = int((out == want).sum())
+def denormals(partial: Partial, output, expected) -> None:
+    """Denormal inputs walked, from their lanes' output and expected patterns (the lanes a
+    tally lists): how many, how many give the expected pattern, which outputs (the smallest
+    :data:`DENORMAL_OUTPUTS` patterns counted, the rest summed)."""
+    values, counts = np.unique(output, return_counts=True)
+    partial.denormal_inputs = int(output.size)
+    partial.denormal_match = int((output == expected).sum())
     partial.denormal_outputs = {int(v): int(c) for v, c in zip(values[:DENORMAL_OUTPUTS],
                                                                counts[:DENORMAL_OUTPUTS])}
     partial.denormal_other = int(counts[DENORMAL_OUTPUTS:].sum())
-    partial.denormal_expected = tuple(int(v) for v in np.unique(want))
+    partial.denormal_expected = tuple(int(v) for v in np.unique(expected))
 
 
-def cross_check(partial: Partial, x, output, expected, distance, out_fmt: str,
-                 total: int) -> None:
-    """The compiled distance against ulp.py's two index methods on a fixed sample of lanes
-    (a hash of the input pattern picks about CROSS_SAMPLE lanes of the whole walk). The lanes
-    given may be all of a chunk's or only those the tally listed (the hash is applied
-    again)."""
-    mixed = x * np.uint32(2654435761)                   # modulo 2**32: uint32 wraps
-    sample = (mixed < np.uint64(cross_check_limit(total))) & (distance >= 0)
-    if not sample.any():
+def cross_check(partial: Partial, output, expected, distance, out_fmt: str) -> None:
+    """The compiled distance against ulp.py's two index methods on the cross-check's sample
+    (the lanes a tally lists: :func:`in_cross_sample`, about :data:`CROSS_SAMPLE` lanes of the
+    whole walk)."""
+    if not output.size:
         return
-    e, a = expected[sample], output[sample]
-    bitwise = np.abs(ulp.index(e, out_fmt) - ulp.index(a, out_fmt))
-    search = np.abs(ulp.index_by_search(e, out_fmt) - ulp.index_by_search(a, out_fmt))
-    partial.cross_pairs = int(sample.sum())
-    partial.cross_agree = int(((bitwise == distance[sample]) & (search == bitwise)).sum())
+    bitwise = np.abs(ulp.index(expected, out_fmt) - ulp.index(output, out_fmt))
+    search = np.abs(ulp.index_by_search(expected, out_fmt) -
+                    ulp.index_by_search(output, out_fmt))
+    partial.cross_pairs = int(output.size)
+    partial.cross_agree = int(((bitwise == distance) & (search == bitwise)).sum())
+
+
+@_inline
+def in_cross_sample(b, limit):
+    """Whether the lane of input pattern ``b`` is in the cross-check's sample: a fixed hash of
+    the pattern (modulo 2**32) below ``limit`` (:func:`cross_check_limit`)."""
+    return (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF) < limit
 
 
 def cross_check_limit(total: int) -> int:
