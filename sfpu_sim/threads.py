@@ -143,6 +143,8 @@ def parallel_for(kernel, count: int, *args, cost: float = 1.0, lanes_per_item: i
         with job.lock:
             job.error = job.error or error
         raise
+    finally:
+        job.release()
 
 
 def in_order(run, items, width: int):
@@ -211,8 +213,9 @@ class _Job:
                 k = self.next
                 self.next += 1
                 self.running += 1
+                kernel, args = self.kernel, self.args
             try:
-                self.kernel(self.bounds[k], self.bounds[k + 1], *self.args)
+                kernel(self.bounds[k], self.bounds[k + 1], *args)
             except BaseException as error:      # re-raised in the calling thread
                 with self.lock:
                     self.error = self.error or error
@@ -223,6 +226,15 @@ class _Job:
                     self.running -= 1
                     if self.running == 0:
                         self.idle.notify_all()
+
+    def release(self) -> None:
+        """Drop the kernel and its arguments once the call returns. A helper's ``work`` still
+        queued in the pool (its thread not yet scheduled: a loaded machine) holds this job
+        until it runs and finds nothing to claim; without this it would hold the call's lane
+        arrays that long too. Chunks already claimed keep their own references."""
+        with self.lock:
+            self.next = len(self.bounds)
+            self.kernel = self.args = None
 
     def wait(self) -> None:
         with self.lock:

@@ -57,6 +57,31 @@ def test_an_error_in_a_chunk_reaches_the_caller():
             threads.parallel_for(kernel, 1 << 20)
 
 
+def test_a_helper_not_yet_scheduled_holds_none_of_the_calls_arrays(monkeypatch):
+    """A helper's share of a call waits in the pool's queue until its thread runs; on a loaded
+    machine that can be after the call returned. The queued work then must not hold the call's
+    arrays (CI saw a sweep chunk's lane arrays outlive it that way). The helpers are kept busy
+    here, so the call's work stays queued; its array must die when the caller drops it."""
+    import weakref
+
+    monkeypatch.setattr(threads, "threads", lambda: 2)
+    pool = threads._helpers(1)
+    gate = threading.Event()
+    blockers = [pool.submit(gate.wait) for _ in range(pool._max_workers)]
+    try:
+        out = np.zeros(1 << 15, dtype=np.int64)
+        calls = []
+        threads.parallel_for(_recording_kernel(calls), out.size, out)
+        assert (out == 1).all() and {ident for *_, ident in calls} == {threading.get_ident()}
+        alive = weakref.ref(out)
+        del out
+        assert alive() is None
+    finally:
+        gate.set()
+        for blocker in blockers:
+            blocker.result()
+
+
 @pytest.mark.parametrize("bad", [0, -1, 10_000, 1.5, True, "2"])
 def test_set_threads_refuses_counts_outside_1_to_the_limit(bad):
     with pytest.raises(threads.ThreadCountError, match=r"choose 1 to \d+"):
