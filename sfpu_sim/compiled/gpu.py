@@ -61,6 +61,7 @@ def unavailable() -> str | None:
     except Exception as error:                              # numba built without CUDA
         return f"numba's CUDA support does not import ({type(error).__name__}: {error})"
     if simulated():
+        _pace_the_simulator()
         return None
     try:
         if cuda.is_available():
@@ -70,6 +71,18 @@ def unavailable() -> str | None:
     return ("no CUDA GPU is visible to numba (install the gpu extra, pip install "
             "'sfpu-sim[gpu]', on a machine with an NVIDIA GPU and its driver; or set "
             "NUMBA_ENABLE_CUDASIM=1 for numba's slow simulator)")
+
+
+SIMULATOR_SWITCH_S = 2e-4
+
+
+def _pace_the_simulator() -> None:
+    """Shorten Python's thread switch interval (5 ms by default) to 0.2 ms in a process that
+    runs numba's CUDA simulator: it runs a Python thread per GPU thread while the launching
+    thread polls them in a loop that holds the GIL a whole interval at a time, so each block
+    waited out the poller's slices. Measured: a 42-input ``sweep --engine cuda`` 6.5 s, 1.3 s
+    at 0.2 ms. Nothing changes on a GPU."""
+    sys.setswitchinterval(min(sys.getswitchinterval(), SIMULATOR_SWITCH_S))
 
 
 def simulated() -> bool:
