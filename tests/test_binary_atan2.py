@@ -13,7 +13,8 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
-from sfpu_sim.parity.binary_rows import BINARY_ROWS, domain_patterns, exhaustive_cell
+from sfpu_sim.parity.binary_rows import BINARY_ROWS, exhaustive_cell
+from sfpu_sim.parity.binary_stimuli import domain_patterns
 from sfpu_sim.reference.binary_functions import (_atan2_near, _atan2_to_odd, binary_reference,
                                                  near_grid)
 from sfpu_sim.sweeps import DevicePath

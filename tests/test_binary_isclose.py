@@ -14,7 +14,8 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
-from sfpu_sim.parity.binary_rows import ISCLOSE_PAIRS, exhaustive_cell
+from sfpu_sim.parity.binary_rows import exhaustive_cell
+from sfpu_sim.parity.binary_stimuli import ISCLOSE_PAIRS
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import hand_cases, pairs

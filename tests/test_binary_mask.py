@@ -10,7 +10,8 @@ import pytest
 
 from sfpu_sim import registry
 from sfpu_sim.binary_device import run_binary_device
-from sfpu_sim.parity.binary_rows import MASK_PAIRS, exhaustive_cell
+from sfpu_sim.parity.binary_rows import exhaustive_cell
+from sfpu_sim.parity.binary_stimuli import MASK_PAIRS
 from sfpu_sim.reference.binary_functions import binary_reference
 from tests.binary_pairs import hand_cases, pairs
 

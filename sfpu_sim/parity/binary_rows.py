@@ -3,22 +3,8 @@ kernel the harness runs.
 
 The table's binary rows ("sampled driver sweeps, Wormhole, 2026-09-21") come from tt-llk's binary
 SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py``,
-``sfpu_binary``, index id 58031140234), which feeds each op one of three kinds of stimuli:
-
-* a registered domain (``_REGISTRY_DOMAIN_OPS``; the operation-domain registry,
-  ``_OP_DOMAIN_REGISTRY``, index id 57934496196): SfpuElwadd, SfpuElwsub, SfpuElwrsub and
-  SfpuElwmul draw both operands from [-1, 1]; SfpuElwdiv the dividend from [-2, 2] and the divisor
-  from [-10, -0.1] U [0.1, 10];
-* the format default (``_UNREGISTERED_BINARY_OPS``; ``generate_stimuli``'s
-  ``default_spec_for_format``, index id 54673090131): uniform(0.1, 1.1) for both operands of
-  SfpuBinaryMax, SfpuBinaryMin, SfpuBinaryFmod and SfpuBinaryRemainder;
-* its own domain: uniform(-5, 5) for both operands of SfpuAtan2
-  (``test_eltwise_binary_sfpu_atan2``, Float16_b and Float32 only);
-* crafted pairs (``_eq_ne_stimuli_specs``, ``_comparison_stimuli_specs``,
-  ``_isclose_stimuli_specs``): per face position j, a = 1 + j % 8 and b = a + (0 or 1 by j % 2)
-  for SfpuElwEq/Ne, b = a + (0, +1, -1 by j % 3) for SfpuElwLt/Le/Gt/Ge, b = a + (0 or 2 by
-  j % 2) for SfpuIsclose, b = 0 (j % 3 == 0) or 1 for SfpuMask (those two Float16_b and Float32
-  only).
+``sfpu_binary``, index id 58031140234) and its relatives, which feed each op a registered domain,
+the format default, its own domain, crafted pairs or a ramp (:mod:`sfpu_sim.parity.binary_stimuli`).
 
 The scalar rows (ScalarAdd, ScalarSub, ScalarMul, ScalarDiv, ScalarRsub; tt-llk's
 ``test_sfpu_binop_scalar.py``, index id 70311161519, "sampled" 2026-09-21) are binary rows whose
@@ -26,17 +12,9 @@ second operand is one value, the scalar the kernel is given as a parameter (2.0,
 divisor 2.0): x is drawn from [-1, 1] as above, Float16_b with a 16-bit Dst and Float32 with an
 FP32 Dst.
 
-A uniform draw is ``torch.rand``'s FP32 ``k * 2**-24`` (0 <= k < 2**24) scaled to ``raw * (high -
-low) + low``, rounded to the format (nearest even) and clamped to the bounds as the format rounds
-them (``strategies/random.py``, index id 70386246814). So the patterns a draw can produce are
-enumerated here (:func:`drawn_patterns`): all 2**24 values of k, in FP32 arithmetic (two
-roundings) and rounded once from exact arithmetic (a fused or wider evaluation), the union of
-both. Far from zero that is every pattern between the rounded bounds; near zero only the FP32 grid
-of the scaled draw is reached (nothing below 2**-23 from [-1, 1]), which leaves out the tiny
-operands where a kernel's underflow costs a step that no sample can show. The draw itself
-(``torch.manual_seed(0)``) is not reproduced: a random row's figure is the maximum over every pair
-of patterns the draw can produce, which bounds any sample of it from above. The crafted pairs are
-reproduced exactly: their figure is the harness's own.
+A uniform draw is not reproduced (``torch.manual_seed(0)``): a drawn row's figure is the maximum
+over every pair of patterns the draw can produce, which bounds any sample of it from above. The
+crafted pairs and the ramp are reproduced exactly: their figure is the harness's own.
 
 Each pair runs through the device path of :mod:`sfpu_sim.binary_device` (in0 = x at Dst tile 0,
 in1 = y at tile 1) with the cell's Dst mode, and is scored as the unary cells are
@@ -57,7 +35,6 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 
 from sfpu_sim import formats, registry, threads, ulp
@@ -67,6 +44,11 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.run import MEMORY_CAP, PROCESS_BYTES
 from sfpu_sim.import_closure import imported_files
 from sfpu_sim.parity import device_table
+from sfpu_sim.parity.binary_stimuli import (ATAN2_DOMAIN, EQ_NE_PAIRS, FORMAT_DEFAULT,
+                                            ISCLOSE_PAIRS, LOGSIGMOID_DRIVER,
+                                            LOGSIGMOID_PAIRS, MASK_PAIRS,
+                                            ORDER_PAIRS, UNIT, crafted_patterns,
+                                            domain_patterns, drawn_patterns)
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.report.files import ReportError, atomic_write
 from sfpu_sim.sweeps import DevicePath, program_hash
@@ -75,14 +57,6 @@ SCALAR_DRIVER = "tt-metal tt_metal/tt-llk/tests/python_tests/test_sfpu_binop_sca
     "(index id 70311161519)"
 DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py sfpu_binary "
           "(index id 58031140234)")
-UNIT = ((-1.0, 1.0),)
-FORMAT_DEFAULT = ((0.1, 1.1),)          # default_spec_for_format: every plain float format
-ATAN2_DOMAIN = ((-5.0, 5.0),)           # test_eltwise_binary_sfpu_atan2's spec_A, both tiles
-_RAMP = range(1, 9)                     # _positions_and_ramp: a = 1 + j % 8
-EQ_NE_PAIRS = tuple((a, a + (a - 1) % 2) for a in _RAMP)     # j % 2 follows j % 8
-ORDER_PAIRS = tuple((a, a + d) for a in _RAMP for d in (0, 1, -1))   # every j % 24 occurs
-ISCLOSE_PAIRS = tuple((a, a + 2 * ((a - 1) % 2)) for a in _RAMP)   # b = a + 2 for odd j
-MASK_PAIRS = tuple(sorted({(1 + j % 8, 0 if j % 3 == 0 else 1) for j in range(24)}))  # 16
 
 
 @dataclass(frozen=True)
@@ -99,10 +73,20 @@ class BinaryRow:
     driver: str = ""                        # what runs it, where not sfpu_binary's float sweep
     scalar: float | None = None             # y: this one value (the kernel's parameter)
     dests: tuple = ("No", "Yes")            # the Dst modes its driver runs the 16-bit formats in
+    driver_source: str = ""                 # its driver's file and revision, where not DRIVER's
+    crafted_text: str = ""                  # what its crafted pairs are, where not hand-made
 
-    def why_no_cell(self, arch: str, input_format: str, dest: str) -> str | None:
-        """Why the driver has no cell (``input_format``, ``dest``) on ``arch``, or why sfpu-sim
-        predicts none; None where it does."""
+    def why_no_cell(self, arch: str, input_format: str, dest: str,
+                    output_format: str | None = None) -> str | None:
+        """Why the driver has no cell (``input_format`` -> ``output_format``, the same where
+        None; ``dest``) on ``arch``, or why sfpu-sim predicts none; None where it does."""
+        output_format = output_format or input_format
+        if output_format != input_format:
+            if (input_format, output_format) not in MIXED:
+                return (f"{input_format} -> {output_format}: sfpu-sim predicts a binary op's "
+                        f"Float16_b -> Float32 and Float32 -> Float16_b cells")
+            if self.scalar is not None:
+                return "the scalar rows' driver measures its formats in and out alike"
         if input_format == "fp32":
             if dest == "No":
                 return "the driver runs Float32 inputs with an FP32 Dst only"
@@ -127,12 +111,14 @@ class BinaryRow:
         """The driver's file (and function, where not ``sfpu_binary``), as provenance cites it."""
         if self.scalar is not None:
             return SCALAR_DRIVER
+        if self.driver_source:
+            return self.driver_source
         return DRIVER.replace("sfpu_binary", self.driver) if self.driver else DRIVER
 
     @property
     def stimuli(self) -> str:
         if self.crafted:
-            return f"the harness's {len(self.crafted)} crafted pairs, exactly"
+            return self.crafted_text or f"the harness's {len(self.crafted)} crafted pairs, exactly"
         if self.scalar is not None:
             return (f"every x the driver's draw can produce from "
                     f"{_intervals_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
@@ -188,6 +174,14 @@ BINARY_ROWS = {
         ("No", "Yes"), f"binary_{name}_2026_09"),
         crafted=EQ_NE_PAIRS if name in ("eq", "ne") else ORDER_PAIRS)
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+    # calculate_logsigmoid<APPROX, 8>(in0, in1, out): either Dst. The driver's in1 is the ramp
+    # again, not exp(-x): the kernel reads it only for x > 4, which the ramp never reaches.
+    "SfpuLogsigmoid": BinaryRow(
+        "logsigmoid", dict.fromkeys(("No", "Yes"), "binary_logsigmoid_2026_09"),
+        crafted=LOGSIGMOID_PAIRS, formats=("bf16",), driver="test_eltwise_binary_sfpu_logsigmoid",
+        driver_source=LOGSIGMOID_DRIVER,
+        crafted_text="torch.linspace(-8, 3.9, 256) in every face, in0 and in1 alike (in1, "
+                     "exp(-x) for ttnn, is read only for x > 4), exactly"),
     # calculate_binop_with_scalar<APPROX, BINOP_MODE, 8, DST_ACCUM_MODE>(param): the scalar 2.0
     # (ScalarDiv's divisor 2.0, given inverted); only RSUB differs between the Dst modes.
     **{f"Scalar{name.title()}": BinaryRow(name, {
@@ -219,6 +213,7 @@ class BinaryCell:
     worst: dict | None
     max_ulp_normal: int | None = None
     exact: bool = False
+    output_format: str = ""                 # where not the input format
 
 
 # A device run of PAIRS_PER_RUN pairs holds about this much (binary_device: ~0.4 GiB), and
@@ -231,106 +226,43 @@ def _width() -> int:
     return max(1, min(threads.threads(), (MEMORY_CAP - PROCESS_BYTES) // RUN_BYTES))
 
 
-def domain_patterns(intervals, input_format: str) -> np.ndarray:
-    """Every normal pattern of the 16-bit input format between the bounds of one of the closed
-    ``intervals``, each bound rounded to the format (nearest even) as the harness's draw is
-    clamped to it; ascending by pattern."""
-    every = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
-    values = formats.bits_to_float64(every, input_format)
-    normal = formats.classify(every, formats.FORMATS[input_format]) == formats.FloatClass.NORMAL
-    inside = np.zeros(every.size, dtype=bool)
-    for bounds in intervals:
-        low, high = formats.bits_to_float64(
-            formats.round_values(np.asarray(bounds, dtype=np.float64), "rne", input_format,
-                                 ftz=False), input_format)
-        inside |= (values >= low) & (values <= high)
-    return every[normal & inside]
 
 
-TORCH_RAND_STEPS = 1 << 24          # torch.rand's FP32 values: k * 2**-24
+# The mixed cells the driver runs (input_output_formats of Float16_b and Float32) that sfpu-sim
+# predicts; Float16's widening to FP32 at the packer is not modelled (sweeps.DevicePath).
+MIXED = (("bf16", "fp32"), ("fp32", "bf16"))
 
 
-def drawn_patterns(intervals, input_format: str) -> np.ndarray:
-    """Every normal pattern of the input format that the driver's uniform draw from one of
-    ``intervals`` can produce (module docstring), ascending by pattern. Float32's are the draw's
-    FP32 values themselves (``.to(float32)`` keeps them), about 2**24 per interval."""
-    drawn = _drawn_fp32 if input_format == "fp32" else \
-        functools.partial(_drawn, input_format=input_format)
-    return _sorted_unique(np.concatenate([drawn(float(low), float(high))
-                                          for low, high in intervals]))
-
-
-def _sorted_unique(values: np.ndarray) -> np.ndarray:
-    """``np.unique(values)`` by numpy's stable sort (timsort for floats, which merges the draw's
-    two sorted runs in about linear time; a radix sort for 16-bit patterns): np.unique took 25 s
-    on the 2**25 FP32 draw values here, this 0.3 s. Ascending, each value once (+0 and -0 are
-    one: no caller keeps zeros)."""
-    ordered = np.sort(values, kind="stable")
-    keep = np.ones(ordered.size, dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
-
-
-def _draw_values(low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
-    """torch.rand's values scaled to [low, high]: in FP32 arithmetic (two roundings), and
-    rounded once from exact arithmetic."""
-    steps = np.arange(TORCH_RAND_STEPS, dtype=np.float32)
-    in_fp32 = steps * np.float32(2.0 ** -24)                  # torch.rand's values (exact)
-    in_fp32 *= np.float32(high - low)                         # two FP32 roundings
-    in_fp32 += np.float32(low)
-    rounded_once = steps.astype(np.float64)                   # one rounding, from float64
-    rounded_once *= 2.0 ** -24 * (high - low)
-    rounded_once += low
-    return in_fp32, rounded_once.astype(np.float32)
-
-
-@functools.cache
-def _drawn_fp32(low: float, high: float) -> np.ndarray:
-    values = np.clip(np.concatenate(_draw_values(low, high)), np.float32(low), np.float32(high))
-    bits = _sorted_unique(values).view(np.uint32)
-    return np.sort(bits[formats.classify(bits, formats.FORMATS["fp32"]) ==
-                        formats.FloatClass.NORMAL], kind="stable")
-
-
-@functools.cache
-def _drawn(low: float, high: float, input_format: str) -> np.ndarray:
-    in_fp32, rounded_once = _draw_values(low, high)
-    fmt = formats.FORMATS[input_format]
-    lowest, highest = (_CAST[input_format](bound)
-                       for bound in _rounded_bounds(low, high, input_format))
-    seen = np.zeros(1 << 16, dtype=bool)
-    for values in (in_fp32, rounded_once):
-        # .to(dtype): FP32 to the format, nearest even (ml_dtypes / numpy casts), then clamped
-        cast = np.clip(values.astype(_CAST[input_format]), lowest, highest)
-        seen[cast.view(np.uint16)] = True
-    bits = np.flatnonzero(seen).astype(fmt.dtype)
-    return bits[formats.classify(bits, fmt) == formats.FloatClass.NORMAL]
-
-
-_CAST = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16}
-
-
-def _rounded_bounds(low: float, high: float, input_format: str) -> tuple[float, float]:
-    bits = formats.round_values(np.array([low, high]), "rne", input_format, ftz=False)
-    return tuple(formats.bits_to_float64(bits, input_format))
-
-
-def crafted_patterns(pairs, input_format: str) -> tuple[np.ndarray, np.ndarray]:
-    """The crafted (x, y) value pairs as patterns of the input format (nearest even)."""
-    x, y = (formats.round_values(np.asarray(side, dtype=np.float64), "rne", input_format,
-                                 ftz=False) for side in zip(*pairs))
-    return x, y
+def harness_golden(function: str, xs, ys, path: DevicePath) -> np.ndarray:
+    """The binary driver's golden in the output format. ``BinarySFPUGolden`` (tt-metal
+    ``tt_metal/tt-llk/tests/python_tests/helpers/golden_generators.py``, index id 70141771977)
+    evaluates the op in FP32 and casts the result to the Dst's dtype and then to the *input*
+    format's, both nearest even, whatever the output format; ``passed_test`` then casts it to
+    the output format. So a Float16_b input's golden is the op rounded once to BF16 (widened
+    exactly for a Float32 output), and a Float32 input's is rounded to FP32 and then to nearest
+    even in a Float16_b output. Correctly rounded here, where torch's FP32 function may be a
+    step off (the binary ops' FP32 arithmetic is correctly rounded)."""
+    if path.input_format == "fp32" and path.output_format != "fp32":
+        gold, _ = binary_reference(function, xs, ys, "rne_fp32", input_format="fp32",
+                                   output_format=path.output_format)
+        return gold
+    gold, _ = binary_reference(function, xs, ys, "rne", input_format=path.input_format,
+                               output_format=path.input_format)
+    return formats.bf16_to_fp32_bits(gold) if path.output_format != path.input_format else gold
 
 
 def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
-                    domain_x=None, domain_y=None, progress=None) -> BinaryCell:
+                    output_format: str | None = None, domain_x=None, domain_y=None,
+                    progress=None) -> BinaryCell:
     """The largest distance over the row's stimuli (every pair its draw can produce, or its
     crafted pairs), or over every pattern pair of ``domain_x`` x ``domain_y`` instead (interval
-    tuples, where given), for one cell (input = output format, ``dest`` "No"/"Yes")."""
-    spec = _spec(row, input_format, dest)
+    tuples, where given), for one cell (``output_format``: the input format where None; ``dest``
+    "No"/"Yes"), in steps of the output format."""
+    output_format = output_format or input_format
+    spec = _spec(row, input_format, dest, output_format)
     kernel = spec.kernels[dest]
     program = registry.get(kernel).program(arch)
-    path = DevicePath(input_format, input_format, "fp32" if dest == "Yes" else "bf16")
+    path = DevicePath(input_format, output_format, "fp32" if dest == "Yes" else "bf16")
     if spec.crafted and domain_x is None and domain_y is None:
         x, y = crafted_patterns(spec.crafted, input_format)
         top, pair, top_normal, counted, mismatched = _scored(spec.function, program, path,
@@ -338,7 +270,7 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
         if progress is not None:
             progress(1, 1)
         return _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, counted,
-                     mismatched, exact=True)
+                     mismatched, exact=True, output_format=output_format)
     x = domain_patterns(domain_x, input_format) if domain_x else \
         drawn_patterns(spec.domain_x, input_format)
     y = domain_patterns(domain_y, input_format) if domain_y else \
@@ -371,13 +303,19 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
             elif progress is not None:
                 progress(done, len(blocks))
     return _cell(row, input_format, dest, arch, kernel, best, worst, best_normal, lanes,
-                 nonfinite)
+                 nonfinite, output_format=output_format)
 
 
-def _spec(row: str, input_format: str, dest: str) -> BinaryRow:
+def _spec(row: str, input_format: str, dest: str, output_format: str) -> BinaryRow:
     if row not in BINARY_ROWS:
         raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
     spec = BINARY_ROWS[row]
+    if output_format != input_format:
+        why = spec.why_no_cell("wormhole", input_format, dest, output_format)
+        if why is not None:
+            raise BinaryRowError(f"{row}: no {input_format} -> {output_format} dest={dest} "
+                                 f"cell: {why}")
+        return spec
     fp32_cell = input_format == "fp32" and dest == "Yes" and spec.fp32_predicted
     if not fp32_cell and (input_format not in ("bf16", "fp16") or dest not in ("No", "Yes")):
         raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes (and fp32 "
@@ -387,19 +325,20 @@ def _spec(row: str, input_format: str, dest: str) -> BinaryRow:
 
 
 def _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, lanes, nonfinite,
-          exact=False) -> BinaryCell:
+          exact=False, output_format="") -> BinaryCell:
     return BinaryCell(row, input_format, dest, arch, kernel, top if lanes else None, lanes,
                       nonfinite, pair if lanes else None,
-                      top_normal if top_normal >= 0 else None, exact)
+                      top_normal if top_normal >= 0 else None, exact,
+                      "" if output_format == input_format else output_format)
 
 
 def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
     """(largest distance, its first pair, largest over normal pairs, lanes counted, non-finite
     mismatches) of the pairs ``(xs, ys)``. Lanes whose output has the golden's bits are 0 apart
     (counted unless NaN); only the others are ranked."""
-    fmt = path.input_format
+    fmt = path.output_format
     output = run_binary_device(program, xs, ys, path, engine="compiled").output
-    gold, _ = binary_reference(function, xs, ys, "rne", input_format=fmt, output_format=fmt)
+    gold = harness_golden(function, xs, ys, path)
     out_format = formats.FORMATS[fmt]
     output_class = formats.classify(output, out_format)
     counted = output_class != formats.FloatClass.NAN
@@ -416,19 +355,20 @@ def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
     both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
         (output_class == formats.FloatClass.NORMAL)
     k = int(np.argmax(distance))
-    width = 10 if fmt == "fp32" else 6
-    pair = {name: f"{int(bits[k]):#0{width}x}" for name, bits in (
+    pair = {name: f"{int(bits[k]):#0{10 if bits.itemsize == 4 else 6}x}" for name, bits in (
         ("x_bits", xs), ("y_bits", ys), ("output_bits", output), ("golden_bits", gold))}
     return (int(distance[k]), pair, int(np.where(both_normal, distance, -1).max()),
             int(counted.sum()), nonfinite)
 
 
-def cell(row: str, input_format: str, dest: str, arch: str, progress=None) -> BinaryCell:
+def cell(row: str, input_format: str, dest: str, arch: str, progress=None,
+         output_format: str | None = None) -> BinaryCell:
     """:func:`exhaustive_cell` over the row's own stimuli, read back from the cache when this
     program, these stimuli and this code computed it before (module docstring); a cache that
     cannot be read or written costs only the time."""
-    spec = _spec(row, input_format, dest)
-    key = _cell_key(row, spec, input_format, dest, arch)
+    output_format = output_format or input_format
+    spec = _spec(row, input_format, dest, output_format)
+    key = _cell_key(row, spec, f"{input_format}->{output_format}", dest, arch)
     path = user_cache("binary-cells") / f"{key}.json"
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
@@ -436,7 +376,8 @@ def cell(row: str, input_format: str, dest: str, arch: str, progress=None) -> Bi
             return BinaryCell(**kept["cell"])
     except (OSError, ValueError, TypeError):
         pass
-    found = exhaustive_cell(row, input_format, dest, arch, progress=progress)
+    found = exhaustive_cell(row, input_format, dest, arch, output_format=output_format,
+                            progress=progress)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps({"key": key, "cell": dataclasses.asdict(found)},

@@ -432,26 +432,35 @@ def _unkeyed_or_outranked(row: Row, unkeyed_unchecked: bool) -> str:
     return "a more specific row wins every cell sfpu-sim predicts that it covers"
 
 
+def _binary_formats(spec) -> list[tuple[str, str]]:
+    """The (in, out) formats of the binary cells sfpu-sim predicts: Float16_b and Float16 in
+    and out, Float16_b -> Float32, and for a predicted Float32 input (crafted and scalar rows)
+    Float32 in and out and Float32 -> Float16_b. A cell names them "in -> out" where they differ."""
+    fp32 = [("Float32", "Float32"), ("Float32", "Float16_b")] if spec.fp32_predicted else []
+    return [("Float16_b", "Float16_b"), ("Float16", "Float16"), ("Float16_b", "Float32"), *fp32]
+
+
 def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[RowCheck]:
-    """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: its
-    Float16_b and Float16 cells, and a crafted or scalar row's Float32 ones (approx No, the only
-    mode the binary driver compiles)."""
+    """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: the cells
+    of :func:`_binary_formats` (approx No, the only mode the binary driver compiles)."""
     spec, rows = binary_rows.BINARY_ROWS[op], budget.ops[op]
     verdicts = {id(row): RowCheck(row, bound=not spec.crafted) for row in rows}
     dest_reasons: dict[int, list[str]] = {}
-    for fmt in ("Float16_b", "Float16") + (("Float32",) if spec.fp32_predicted else ()):
+    for fmt_in, fmt_out in _binary_formats(spec):
         for dest in ("No", "Yes"):
             for chip in chips:
-                row = budget.winner(op, {"in": fmt, "out": fmt, "approx": "No",
+                row = budget.winner(op, {"in": fmt_in, "out": fmt_out, "approx": "No",
                                          "dest": dest, "arch": chip})
                 if row is None or row.metric != "ulp" or \
                         chip != MEASURED_ARCH and "arch" not in row.key and not explicit:
                     continue
-                why = spec.why_no_cell(chip, SHORT[fmt], dest)
+                text = fmt_in if fmt_in == fmt_out else f"{fmt_in} -> {fmt_out}"
+                why = spec.why_no_cell(chip, SHORT[fmt_in], dest, SHORT[fmt_out])
                 if why is not None:
-                    dest_reasons.setdefault(id(row), []).append(f"{op} {fmt} dest {dest}: {why}")
+                    dest_reasons.setdefault(id(row), []).append(f"{op} {text} dest {dest}: "
+                                                                f"{why}")
                     continue
-                verdicts[id(row)].cells.append((op, fmt, dest, chip))
+                verdicts[id(row)].cells.append((op, text, dest, chip))
     for row in rows:
         if not verdicts[id(row)].cells:
             verdicts[id(row)].reason = _why_not_binary(
@@ -468,9 +477,10 @@ def _why_not_binary(row: Row, unkeyed_unchecked: bool, dest_reasons: list[str]) 
         return "metric: tolerance, no step budget to check"
     if row.key.get("arch") == "quasar":
         return "arch quasar is not emulated"
-    if len(formats) > 1 or formats - {"Float16_b", "Float16", "Float32"}:
-        return ("sfpu-sim predicts a binary op's same-format Float16_b and Float16 cells (and "
-                "crafted and scalar rows' Float32 ones)")
+    if formats - {"Float16_b", "Float16", "Float32"} or \
+            len(formats) > 1 and (row.key.get("in"), row.key.get("out")) != ("Float16_b", "Float32"):
+        return ("sfpu-sim predicts a binary op's Float16_b and Float16 cells and Float16_b -> "
+                "Float32 (and crafted and scalar rows' Float32 cells and Float32 -> Float16_b)")
     if "Float32" in formats:
         return binary_rows.FP32_CELLS
     return _unkeyed_or_outranked(row, unkeyed_unchecked)
@@ -532,7 +542,9 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
             if progress:
                 progress(f"{label} {fmt} dest={dest} on {chip}")
             if label in binary_rows.BINARY_ROWS:
-                found = binary_rows.cell(label, SHORT[fmt], dest, chip)
+                fmt_in, _, fmt_out = fmt.partition(" -> ")
+                found = binary_rows.cell(label, SHORT[fmt_in], dest, chip,
+                                         output_format=SHORT[fmt_out or fmt_in])
                 item.predicted[cell] = None if found.nonfinite else found.max_ulp
                 continue
             p = cells.predict(modelled[label], (SHORT[fmt], SHORT[fmt], dest), chip,

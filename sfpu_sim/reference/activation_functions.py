@@ -1,10 +1,12 @@
-"""Reference functions of the Sep-2026 activation rows (celu, elu, selu, softsign, hardmish)
+"""Reference functions of the Sep-2026 activation rows (celu, elu, selu, softsign, hardmish,
+logsigmoid)
 with the parameters tt-llk's accuracy harness passes (helpers/sfpu_dispatch_constants.py and
 UnarySFPUGolden's class constants, tt-metal tt_metal/tt-llk/tests/python_tests/helpers/, 2026).
 Exact definitions only: how the harness rounds its golden is sfpu_sim.parity's business.
 
 Each anchor holds for every finite nonzero x it is returned for: expm1(x) > x and > -1, so
-elu(x) > x for -1 < x < 0 and elu(x) > -1; |softsign x| < min(|x|, 1).
+elu(x) > x for -1 < x < 0 and elu(x) > -1; |softsign x| < min(|x|, 1); logsigmoid(x) =
+min(x, 0) - log1p(e^-|x|) < min(x, 0), since log1p of a positive number is positive.
 
 Not here: tanhshrink (x - tanh x) and the harness's xielu (expm1(x) - x/2 for x <= 0). Both
 sit within e^-2|x| of ``x - 1`` / ``-1 - x/2``, which for 2^53 <= |x| < 2^64 is exact at the
@@ -83,3 +85,12 @@ def _hardmish(x, m):
 register("hardmish", "x*clamp(x/2 + 1, 0, 1) (the harness's hardmish)", _hardmish,
          zero="odd", inf=(math.inf, 0.0),
          is_exact=lambda x, y: y == x * min(max(x / 2 + 1, Fraction(0)), Fraction(1)))
+
+
+def _logsigmoid(x, m):
+    # -softplus(-x), as min(x, 0) - log1p(e^-|x|): no huge intermediate on either side
+    return x - m.log1p(m.exp(x)) if x < 0 else -m.log1p(m.exp(-x))
+
+
+register("logsigmoid", "log(1/(1 + e^-x)) = -softplus(-x) (torch logsigmoid)", _logsigmoid,
+         inf=(-0.0, -math.inf), anchor=lambda x: (x, -1) if x < 0 else (0.0, -1))

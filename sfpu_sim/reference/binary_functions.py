@@ -1,6 +1,7 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
 max, min, fmod, the floor remainder, atan2, and the predicates x == y, x != y, x < y, x <= y,
-x > y, x >= y and isclose (1.0 or 0.0), and the mask (x where y != 0, else 0).
+x > y, x >= y and isclose (1.0 or 0.0), the mask (x where y != 0, else 0), and logsigmoid, a
+function of x alone (its op derives y from x), which the unary reference certifies.
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -43,6 +44,7 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.reference import reference as unary_reference
 
 
 class UnknownBinaryFunction(SfpuSimError):
@@ -224,6 +226,9 @@ BINARY_FUNCTIONS = {
     "ge": (_comparison(np.greater_equal), "1 if x >= y else 0"),
     "isclose": (_isclose, "1 if x == y or |x - y| <= 1e-8 + 1e-5 * |y| else 0"),
     "mask": (_mask, "x where y != 0, else 0"),
+    # A function of x alone (None: certified by the unary reference): logsigmoid's in1 is
+    # exp(-x), which the op computes from x before the SFPU kernel runs.
+    "logsigmoid": (None, "log(1/(1 + e^-x)) (y: exp(-x), derived from x; unused)"),
 }
 
 
@@ -232,12 +237,17 @@ def binary_reference(function: str, x_bits, y_bits, policy: str = "rne", *,
                      ftz: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """``function(x, y)`` of two input-format pattern arrays (DAZ: denormal inputs read as
     signed zero), correctly rounded under ``policy``: (output patterns, the value as float64:
-    exact, or rounded to odd where a sum or quotient is not)."""
+    exact, or rounded to odd where a sum or quotient is not; a function of x alone: correctly
+    rounded)."""
     if function not in BINARY_FUNCTIONS:
         raise UnknownBinaryFunction(f"unknown binary function {function!r} (known: "
                                     f"{', '.join(BINARY_FUNCTIONS)})")
     exact, _ = BINARY_FUNCTIONS[function]
     fmt = formats.FORMATS[input_format]
+    if exact is None:
+        of_x = unary_reference(function, formats.as_bits(x_bits, fmt), policy,
+                               input_format=input_format, output_format=output_format, ftz=ftz)
+        return of_x.bits, of_x.value
     x, y = (formats.bits_to_float64(formats.daz(formats.as_bits(b, fmt), fmt), fmt)
             for b in (x_bits, y_bits))
     value = exact(x, y)
