@@ -213,9 +213,8 @@ def add_parser(sub, parents) -> None:
     budget.add_argument("kernels", nargs="*", metavar="KERNEL_OR_OP",
                         help="kernels (predicted yaml rows), or ops of Tenstorrent's accuracy "
                              "table by row or key (e.g. Gelu, or a binary op such as "
-                             "SfpuElwadd: every pair of its driver's domain, minutes a cell the "
-                             "first time, then cached): their cells as the harness measures "
-                             "them")
+                             "SfpuElwadd: its driver's own pairs, reproduced, then cached): "
+                             "their cells as the harness measures them")
     budget.add_argument("--all", action="store_true",
                         help="every unary row of the accuracy table, every cell, both chips "
                              "(binary rows by name)")

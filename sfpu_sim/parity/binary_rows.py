@@ -12,9 +12,13 @@ second operand is one value, the scalar the kernel is given as a parameter (2.0,
 divisor 2.0): x is drawn from [-1, 1] as above, Float16_b with a 16-bit Dst and Float32 with an
 FP32 Dst.
 
-A uniform draw is not reproduced (``torch.manual_seed(0)``): a drawn row's figure is the maximum
-over every pair of patterns the draw can produce, which bounds any sample of it from above. The
-crafted pairs and the ramp are reproduced exactly: their figure is the harness's own.
+A drawn row's cells run the driver's own sample, its ``torch.manual_seed(0)`` draw rebuilt
+without torch (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): 16,384 pairs a cell (8,192
+in Float32), so the Float32 cells are predicted too. On Wormhole that reproduces the table's
+add, mul, div, max, min and atan2 cells, and tt-metal's sampled Float16_b -> Float32 rows (div's
+32,639 among them); sub, rsub and fmod/remainder's Float32 cell disagree, unexplained
+(tests/test_binary_sample.py). The bound on any sample, every pair the draw can produce, stays
+available (``every_pair``). The crafted pairs and the ramp are reproduced exactly too.
 
 Each pair runs through the device path of :mod:`sfpu_sim.binary_device` (in0 = x at Dst tile 0,
 in1 = y at tile 1) with the cell's Dst mode, and is scored as the unary cells are
@@ -48,7 +52,7 @@ from sfpu_sim.parity.binary_stimuli import (ATAN2_DOMAIN, EQ_NE_PAIRS, FORMAT_DE
                                             ISCLOSE_PAIRS, LOGSIGMOID_DRIVER,
                                             LOGSIGMOID_PAIRS, MASK_PAIRS,
                                             ORDER_PAIRS, UNIT, crafted_patterns,
-                                            domain_patterns, drawn_patterns)
+                                            domain_patterns, drawn_patterns, driver_sample)
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.report.files import ReportError, atomic_write
 from sfpu_sim.sweeps import DevicePath, program_hash
@@ -90,7 +94,7 @@ class BinaryRow:
         if input_format == "fp32":
             if dest == "No":
                 return "the driver runs Float32 inputs with an FP32 Dst only"
-            return None if self.fp32_predicted else FP32_CELLS
+            return None if self.fp32_predicted else "no stimuli for Float32 pairs"
         if input_format not in self.formats:
             return (f"the driver runs it on "
                     f"{', '.join(device_table.FORMAT_NAMES[f] for f in self.formats)} "
@@ -101,10 +105,17 @@ class BinaryRow:
         return no_cell(arch, input_format, dest)
 
     @property
+    def sampled(self) -> bool:
+        """Whether its cells run the driver's own random pairs, reproduced
+        (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): the rows sfpu_binary draws
+        (not the scalar rows: their driver's draw is not reproduced)."""
+        return bool(self.domain_x) and not self.crafted and self.scalar is None
+
+    @property
     def fp32_predicted(self) -> bool:
         """Whether its Float32 cell is predicted: the harness's crafted pairs (the same values
-        in FP32), or a scalar row's every drawn x (y is one value)."""
-        return bool(self.crafted) or self.scalar is not None
+        in FP32), its reproduced sample, or a scalar row's every drawn x (y is one value)."""
+        return bool(self.crafted) or self.sampled or self.scalar is not None
 
     @property
     def source(self) -> str:
@@ -123,9 +134,9 @@ class BinaryRow:
             return (f"every x the driver's draw can produce from "
                     f"{_intervals_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
                     f"kernel is given; the harness samples x)")
-        return (f"every pair the driver's draw can produce, x from "
-                f"{_intervals_text(self.domain_x)}, y from {_intervals_text(self.domain_y)} "
-                f"(the harness samples them)")
+        return (f"the driver's own draw, reproduced (torch.manual_seed(0)): x from "
+                f"{_intervals_text(self.domain_x)}, y from {_intervals_text(self.domain_y)}, "
+                f"exactly")
 
 
 def _intervals_text(intervals) -> str:
@@ -253,18 +264,21 @@ def harness_golden(function: str, xs, ys, path: DevicePath) -> np.ndarray:
 
 def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
                     output_format: str | None = None, domain_x=None, domain_y=None,
-                    progress=None) -> BinaryCell:
-    """The largest distance over the row's stimuli (every pair its draw can produce, or its
-    crafted pairs), or over every pattern pair of ``domain_x`` x ``domain_y`` instead (interval
+                    every_pair: bool = False, progress=None) -> BinaryCell:
+    """The largest distance over the row's stimuli (its reproduced sample, its crafted pairs, or
+    a scalar row's every drawable x), over every pair its draw can produce (``every_pair``: the
+    bound on any sample), or over every pattern pair of ``domain_x`` x ``domain_y`` (interval
     tuples, where given), for one cell (``output_format``: the input format where None; ``dest``
     "No"/"Yes"), in steps of the output format."""
     output_format = output_format or input_format
-    spec = _spec(row, input_format, dest, output_format)
+    spec = _spec(row, input_format, dest, output_format, every_pair)
     kernel = spec.kernels[dest]
     program = registry.get(kernel).program(arch)
     path = DevicePath(input_format, output_format, "fp32" if dest == "Yes" else "bf16")
-    if spec.crafted and domain_x is None and domain_y is None:
-        x, y = crafted_patterns(spec.crafted, input_format)
+    own = domain_x is None and domain_y is None and not every_pair
+    if own and (spec.crafted or spec.sampled):
+        x, y = crafted_patterns(spec.crafted, input_format) if spec.crafted else \
+            driver_sample(spec.domain_x, spec.domain_y, input_format)
         top, pair, top_normal, counted, mismatched = _scored(spec.function, program, path,
                                                              x, y)
         if progress is not None:
@@ -306,10 +320,13 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
                  nonfinite, output_format=output_format)
 
 
-def _spec(row: str, input_format: str, dest: str, output_format: str) -> BinaryRow:
+def _spec(row: str, input_format: str, dest: str, output_format: str,
+          every_pair: bool = False) -> BinaryRow:
     if row not in BINARY_ROWS:
         raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
     spec = BINARY_ROWS[row]
+    if every_pair and spec.sampled and input_format == "fp32":
+        raise BinaryRowError(f"{row}: {EVERY_FP32_PAIR}")
     if output_format != input_format:
         why = spec.why_no_cell("wormhole", input_format, dest, output_format)
         if why is not None:
@@ -319,8 +336,7 @@ def _spec(row: str, input_format: str, dest: str, output_format: str) -> BinaryR
     fp32_cell = input_format == "fp32" and dest == "Yes" and spec.fp32_predicted
     if not fp32_cell and (input_format not in ("bf16", "fp16") or dest not in ("No", "Yes")):
         raise BinaryRowError(f"{row}: cells are bf16 or fp16 with dest No or Yes (and fp32 "
-                             f"with dest Yes for a crafted or scalar row), not {input_format} "
-                             f"dest={dest}")
+                             f"with dest Yes), not {input_format} dest={dest}")
     return spec
 
 
@@ -407,9 +423,8 @@ def _code_digest() -> str:
 
 # The table's chip, and why its Float32 binary cells are not predicted.
 MEASURED_ON = "wormhole"
-FP32_CELLS = ("Float32 pairs are not predicted: the draw gives each operand about 2**24 "
-              "values, too many pairs to run, and its sample is not reproduced (crafted "
-              "pairs' and scalar rows' Float32 cells are)")
+EVERY_FP32_PAIR = ("every pair of its Float32 draw is not run: about 2**24 values each "
+                   "operand, too many pairs (its cell runs the driver's own sample)")
 BH_FLOAT16_NO = ("on Blackhole the driver runs Float16 input with a 32-bit Dst (sfpu_binary "
                  "sets dest_acc Yes; the tests skip dest No there): no such cell")
 

@@ -31,10 +31,10 @@ enumerated here (:func:`drawn_patterns`): all 2**24 values of k, in FP32 arithme
 roundings) and rounded once from exact arithmetic (a fused or wider evaluation), the union of
 both. Far from zero that is every pattern between the rounded bounds; near zero only the FP32 grid
 of the scaled draw is reached (nothing below 2**-23 from [-1, 1]), which leaves out the tiny
-operands where a kernel's underflow costs a step that no sample can show. The draw itself
-(``torch.manual_seed(0)``) is not reproduced: a random row's figure is the maximum over every pair
-of patterns the draw can produce, which bounds any sample of it from above. The crafted pairs and
-the ramp are reproduced exactly: their figure is the harness's own.
+operands where a kernel's underflow costs a step that no sample can show: the maximum over them
+bounds any sample from above. The draw itself is reproduced too (:func:`driver_sample`, on
+:mod:`sfpu_sim.parity.torch_random`): the harness's own pairs, as are the crafted pairs and the
+ramp.
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ import ml_dtypes
 import numpy as np
 
 from sfpu_sim import formats
+from sfpu_sim.parity.torch_random import TorchGenerator
 
 
 UNIT = ((-1.0, 1.0),)
@@ -153,7 +154,7 @@ def _drawn(low: float, high: float, input_format: str) -> np.ndarray:
     return bits[formats.classify(bits, fmt) == formats.FloatClass.NORMAL]
 
 
-_CAST = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16}
+_CAST = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16, "fp32": np.float32}
 
 
 def _rounded_bounds(low: float, high: float, input_format: str) -> tuple[float, float]:
@@ -166,3 +167,46 @@ def crafted_patterns(pairs, input_format: str) -> tuple[np.ndarray, np.ndarray]:
     x, y = (formats.round_values(np.asarray(side, dtype=np.float64), "rne", input_format,
                                  ftz=False) for side in zip(*pairs))
     return x, y
+
+
+# sfpu_binary's buffer A: [128, 128] values for a 32-bit format, else [256, 128], drawn face by
+# face; tile t is faces 4t..4t+3, and the even tiles hold in0, the odd ones in1.
+FACE = 256
+DRIVER_SEED = 0                         # sfpu_binary's torch.manual_seed(0)
+
+
+def driver_sample(domain_x, domain_y, input_format: str) -> tuple[np.ndarray, np.ndarray]:
+    """The (x, y) patterns the binary driver draws for a row of uniform domains, as it draws them
+    (``sfpu_binary`` and ``generate_stimuli``, index ids 57944800736 and 56989136825):
+    ``torch.manual_seed(0)``, then buffer A one 16x16 face at a time in order, the faces of each
+    even tile from x's domain and of each odd tile from y's, the pair of tiles 2p and 2p + 1
+    read lane for lane: 16,384 pairs (8,192 for Float32). One interval is
+    ``torch.rand`` scaled in float32, cast to the format and clamped to the bounds as the format
+    rounds them (``UniformStrategy``, index id 70386246814); a union of intervals takes two draws
+    per value, the interval by its share of the length and then the place in it, with no clamp
+    (``_sample_uniform_intervals``, index id 54697708913). Buffer B is drawn after A and never
+    read."""
+    generator = TorchGenerator(DRIVER_SEED)
+    faces = (128 * 128 if input_format == "fp32" else 256 * 128) // FACE
+    values = np.concatenate([_face(generator, domain_y if face // 4 % 2 else domain_x,
+                                   input_format) for face in range(faces)])
+    tiles = values.view(formats.FORMATS[input_format].dtype).reshape(-1, 2, 4 * FACE)
+    return tiles[:, 0].ravel(), tiles[:, 1].ravel()
+
+
+def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray:
+    cast = _CAST[input_format]
+    if len(intervals) == 1:
+        (low, high), = intervals
+        raw = generator.rand(FACE)
+        drawn = (raw * np.float32(high - low) + np.float32(low)).astype(cast)
+        lowest, highest = np.array(low, dtype=cast), np.array(high, dtype=cast)
+        return np.clip(drawn, min(lowest, highest), max(lowest, highest)).astype(cast)
+    lows = np.array([low for low, _ in intervals], dtype=np.float32)
+    highs = np.array([high for _, high in intervals], dtype=np.float32)
+    lengths = np.maximum(highs - lows, np.float32(0))
+    shares = np.cumsum(lengths / lengths.sum(dtype=np.float32), dtype=np.float32)
+    which = np.searchsorted(shares, generator.rand(FACE), side="left")
+    inner = generator.rand(FACE)
+    low, high = lows[which], highs[which]
+    return (low + inner * (high - low)).astype(cast)

@@ -444,7 +444,7 @@ def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[Row
     """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: the cells
     of :func:`_binary_formats` (approx No, the only mode the binary driver compiles)."""
     spec, rows = binary_rows.BINARY_ROWS[op], budget.ops[op]
-    verdicts = {id(row): RowCheck(row, bound=not spec.crafted) for row in rows}
+    verdicts = {id(row): RowCheck(row, bound=not (spec.crafted or spec.sampled)) for row in rows}
     dest_reasons: dict[int, list[str]] = {}
     for fmt_in, fmt_out in _binary_formats(spec):
         for dest in ("No", "Yes"):
@@ -481,8 +481,6 @@ def _why_not_binary(row: Row, unkeyed_unchecked: bool, dest_reasons: list[str]) 
             len(formats) > 1 and (row.key.get("in"), row.key.get("out")) != ("Float16_b", "Float32"):
         return ("sfpu-sim predicts a binary op's Float16_b and Float16 cells and Float16_b -> "
                 "Float32 (and crafted and scalar rows' Float32 cells and Float32 -> Float16_b)")
-    if "Float32" in formats:
-        return binary_rows.FP32_CELLS
     return _unkeyed_or_outranked(row, unkeyed_unchecked)
 
 
