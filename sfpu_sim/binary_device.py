@@ -44,8 +44,10 @@ from sfpu_sim.sweeps import (
 from sfpu_sim.version import __version__
 
 IN0_ADDRESS, IN1_ADDRESS, OUT_ADDRESS = 0, 64, 0     # tiles 0, 1, 0 (module docstring)
-# Rows a binary kernel's Dst needs: address 64's 32-bit cells end at physical row 128 + 3 + 8.
-BINARY_DST_ROWS = 144
+IN2_ADDRESS = 128               # a ternary kernel's third operand: tile 2 (sfpu_ternary_test.cpp)
+# Rows a binary kernel's Dst needs: address 64's 32-bit cells end at physical row 128 + 3 + 8;
+# a ternary kernel's, address 128's at row 256 + 3 + 8.
+BINARY_DST_ROWS, TERNARY_DST_ROWS = 144, 272
 PAIRS_PER_RUN = 1 << 20            # pairs per device run of a sweep (memory stays ~0.4 GiB)
 
 
@@ -61,14 +63,20 @@ class BinaryDeviceRun(DeviceRun):
 
 
 def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *,
-                      engine: str | None = None) -> BinaryDeviceRun:
+                      z=None, engine: str | None = None) -> BinaryDeviceRun:
     """Run a binary ``program`` once per pair (x[k], y[k]) (patterns of the path's input
     format, same shape; FP32 ones need an FP32 Dst) through ``path``: the pair unpacked to Dst
-    tiles 0 and 1, the result packed from tile 0. ``engine`` as for
-    :func:`sfpu_sim.sweeps.run_device`."""
+    tiles 0 and 1, the result packed from tile 0; a ternary program's third operands ``z`` to
+    tile 2. ``engine`` as for :func:`sfpu_sim.sweeps.run_device`."""
     fp32 = path.input_format == "fp32"
     x, padded_x = _padded_inputs(x, path, fp32)
     y, padded_y = _padded_inputs(y, path, fp32)
+    operands = [(padded_x, IN0_ADDRESS), (padded_y, IN1_ADDRESS)]
+    if z is not None:
+        z, padded_z = _padded_inputs(z, path, fp32)
+        operands.append((padded_z, IN2_ADDRESS))
+        if z.shape != x.shape:
+            raise BinaryOperandError(f"x and z differ in shape: {x.shape} and {z.shape}")
     if x.shape != y.shape:
         raise BinaryOperandError(f"x and y differ in shape: {x.shape} and {y.shape}")
     engine = engine or engines.default_engine()
@@ -76,19 +84,20 @@ def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *
         raise BinaryOperandError(f"unknown engine {engine!r} (choose from: "
                                  f"{', '.join(engines.ENGINES)})")
     store = _last_store(program)
-    template = _device_state(program, path, LANES_PER_SFPU, dst_rows=BINARY_DST_ROWS)
+    rows = BINARY_DST_ROWS if z is None else TERNARY_DST_ROWS
+    template = _device_state(program, path, LANES_PER_SFPU, dst_rows=rows)
     if engine == "auto":
         long_run = padded_x.size * len(program) > AUTO_COMPILE_WORK
         engine = engines.long_run_engine("auto") if long_run or \
             compiled.ready(template, program, store) else "machine"
     why_not = None
     if engine in ("compiled", "cuda"):
-        run, why_not = _run_compiled(template, program, x, padded_x, padded_y, path, engine)
+        run, why_not = _run_compiled(template, program, x, operands, path, engine)
         if run is not None:
             return run
-    m = _device_state(program, path, padded_x.size, dst_rows=BINARY_DST_ROWS)
-    _unpack(m.dst, padded_x, path, fp32, IN0_ADDRESS)
-    _unpack(m.dst, padded_y, path, fp32, IN1_ADDRESS)
+    m = _device_state(program, path, padded_x.size, dst_rows=rows)
+    for padded, address in operands:
+        _unpack(m.dst, padded, path, fp32, address)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)     # kernels are checked when built
         m.run(program.instructions[:store])
@@ -99,12 +108,12 @@ def run_binary_device(program: Program, x, y, path: DevicePath = DevicePath(), *
                            None, f"machine ({why_not})" if why_not else "machine", y=y)
 
 
-def _run_compiled(template, program, x, padded_x, padded_y, path, engine):
+def _run_compiled(template, program, x, operands, path, engine):
     """The compiled engines on a Dst built for every SFPU; (run, None) or (None, why not)."""
-    dst = Dst(padded_x.size // LANES_PER_SFPU, template.dst_rows, template)
+    dst = Dst(operands[0][0].size // LANES_PER_SFPU, template.dst_rows, template)
     fp32 = path.input_format == "fp32"
-    _unpack(dst, padded_x, path, fp32, IN0_ADDRESS)
-    _unpack(dst, padded_y, path, fp32, IN1_ADDRESS)
+    for padded, address in operands:
+        _unpack(dst, padded, path, fp32, address)
     execute = gpu.execute_sfpus if engine == "cuda" else compiled.execute_sfpus
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ProgramWarning)
@@ -112,11 +121,11 @@ def _run_compiled(template, program, x, padded_x, padded_y, path, engine):
                                     _last_store(program))
     if why_not is not None:
         if engine == "cuda":
-            return _run_compiled(template, program, x, padded_x, padded_y, path, "compiled")
+            return _run_compiled(template, program, x, operands, path, "compiled")
         return None, why_not
     count = x.size
     return BinaryDeviceRun(x, captured[:count], _pack(dst, path, count), path, program, None,
-                           engine, y=padded_y[:count]), None
+                           engine, y=operands[1][0][:count]), None
 
 
 def require_operands(spec, has_y: bool,

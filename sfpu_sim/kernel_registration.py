@@ -1,11 +1,14 @@
 """What kernel registration shares with the modules that build kernels (assembly and DSL
-bodies): the chips a kernel may name, the registration error, and per-chip values. A leaf, so
+bodies): the chips a kernel may name, the registration error, per-chip values, and the operand
+counts a kernel may declare. A leaf, so
 that :mod:`sfpu_sim.registry` can call those builders without an import cycle."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS
+from sfpu_sim.reference.ternary_functions import TERNARY_FUNCTIONS
 
 CHIPS = ("wormhole", "blackhole")
 
@@ -27,3 +30,16 @@ def per_chip(what: str, value, chips, origin: str) -> dict:
                                     f"{', '.join(CHIPS)})")
         return {chip: value[chip] for chip in chips}
     return {chip: value for chip in chips}
+
+
+def check_operands(operands, function, fixed_y, origin: str) -> None:
+    """1 operand; 2 with a two-operand function (and optionally a held second operand,
+    ``fixed_y``); or 3 with a three-operand function."""
+    if operands not in (1, 2, 3) or operands == 2 and function not in BINARY_FUNCTIONS or \
+            operands == 3 and function not in TERNARY_FUNCTIONS:
+        raise RegistrationError(f"{origin}: operands={operands!r}: 1, 2 with a function of "
+                                f"{', '.join(BINARY_FUNCTIONS)}, or 3 with one of "
+                                f"{', '.join(TERNARY_FUNCTIONS)}")
+    if fixed_y is not None and (operands != 2 or not isinstance(fixed_y, (int, float))):
+        raise RegistrationError(f"{origin}: fixed_y={fixed_y!r}: a number, for a binary kernel "
+                                f"(operands=2) whose program holds its second operand")

@@ -40,10 +40,9 @@ from sfpu_sim import reference as references
 from sfpu_sim.arch import get_arch
 from sfpu_sim.assembly_kernels import file_kernel_fields
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.kernel_registration import CHIPS, RegistrationError
+from sfpu_sim.kernel_registration import CHIPS, RegistrationError, check_operands
 from sfpu_sim.paths import display_path
 from sfpu_sim.reference import definitions
-from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS
 from sfpu_sim.reference.user_expressions import is_expression, reference_name
 
 BOTH_CHIPS = CHIPS
@@ -181,7 +180,7 @@ def for_dest(spec: KernelSpec, dest: str | None) -> Instantiation:
         return Instantiation(spec, dest, note)
     if bool(spec.params[DEST_PARAM]) == wanted:
         return Instantiation(spec, dest, f"{spec.name} = {spec.instantiation}")
-    for other in binary_specs() if spec.operands == 2 else specs():
+    for other in _family(spec):
         if (other.family == spec.family and other is not spec
                 and bool(other.params.get(DEST_PARAM, not wanted)) == wanted
                 and {k: v for k, v in other.params.items() if k != DEST_PARAM}
@@ -196,7 +195,7 @@ def for_dest(spec: KernelSpec, dest: str | None) -> Instantiation:
 
 def instantiations(spec: KernelSpec) -> list[KernelSpec]:
     """Every registered instantiation in ``spec``'s family, ``spec`` first."""
-    family = binary_specs() if spec.operands == 2 else specs()
+    family = _family(spec)
     return [spec] + [s for s in family if s.family == spec.family and s is not spec]
 
 
@@ -232,6 +231,7 @@ def _frame_in(tb, file: str) -> str | None:
 
 _REGISTRY: dict[str, KernelSpec] = {}
 _BINARY: dict[str, KernelSpec] = {}      # two-operand kernels, also kept out of specs()
+_TERNARY: dict[str, KernelSpec] = {}     # three-operand kernels, likewise
 _CHAINED: dict[str, ChainedSpec] = {}     # kept out of specs(): they have no single program
 _LOADED: set[str] = set()           # kernel files loaded (resolved paths)
 _state = {"loaded": False}
@@ -265,8 +265,8 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
     ``template="calculate_tanh", params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en":
     True}``; ``instance_of``: an already registered kernel of the same template (its other
     instantiations), so ``--dest`` finds the program the device compiles for each Dst mode.
-    ``operands=2``: a binary kernel (:mod:`sfpu_sim.binary_device`), ``function`` one of
-    :data:`sfpu_sim.reference.binary_functions.BINARY_FUNCTIONS`; listed by :func:`binary_specs`.
+    ``operands=2`` (3): a binary (ternary) kernel, :mod:`sfpu_sim.binary_device`, its ``function``
+    one of ``BINARY_FUNCTIONS`` (``TERNARY_FUNCTIONS``); listed by :func:`binary_specs` (ternary).
     ``fixed_y``: a binary op whose second operand is a parameter the program holds (the scalar
     ops' ``x + s``): it reads x alone and is measured only at that y.
     """
@@ -330,8 +330,8 @@ def _checked_template(template, params, instance_of, dest: str, origin: str) -> 
                                 f"program for {'an FP32' if params[DEST_PARAM] else 'a BF16'} "
                                 f"Dst, but dest={dest!r}")
     if instance_of:
-        other = _REGISTRY.get(instance_of) or _BINARY.get(instance_of)
-        if other is None:
+        other = _registered(instance_of)
+        if other is None or other.name in _CHAINED:
             raise RegistrationError(f"{origin}: instance_of={instance_of!r}: no such kernel "
                                     f"registered yet (register the family's first kernel first)")
         if other.template != template:
@@ -352,19 +352,14 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     if bad:
         raise RegistrationError(f"{origin}: specials key(s) {', '.join(map(repr, bad))}: "
                                 f"choose from {', '.join(SPECIAL_NAMES)}")
-    taken = _REGISTRY.get(name) or _CHAINED.get(name) or _BINARY.get(name)
+    taken = _registered(name)
     if taken is not None:
         raise RegistrationError(f"{origin}: kernel {name!r} is already registered (at "
                                 f"{taken.origin}); choose another name")
     params = _checked_template(template, params, instance_of, dest, origin)
-    if operands not in (1, 2) or operands == 2 and function not in BINARY_FUNCTIONS:
-        raise RegistrationError(f"{origin}: operands={operands!r}: 1, or 2 with a function of "
-                                f"{', '.join(BINARY_FUNCTIONS)}")
-    if fixed_y is not None and (operands != 2 or not isinstance(fixed_y, (int, float))):
-        raise RegistrationError(f"{origin}: fixed_y={fixed_y!r}: a number, for a binary kernel "
-                                f"(operands=2) whose program holds its second operand")
-    if operands == 2:
-        pass                        # its reference is sfpu_sim.reference.binary_functions'
+    check_operands(operands, function, fixed_y, origin)
+    if operands > 1:
+        pass                        # its reference: sfpu_sim.reference.binary_functions' (or ternary)
     elif reference is not None:
         try:
             references.register_user_function(function, reference, origin, kernel=name)
@@ -372,7 +367,7 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
             raise RegistrationError(f"{origin}: {error}") from None
     elif function not in references.functions():
         function = _expression_function(function, origin)
-    home = _BINARY if operands == 2 else _REGISTRY
+    home = {1: _REGISTRY, 2: _BINARY, 3: _TERNARY}[operands]
     family = home[instance_of].family if instance_of else ""
     spec = KernelSpec(name=name, function=function, chips=chips, mode=mode, dest=dest,
                       provenance=provenance, build=build, description=description,
@@ -401,7 +396,7 @@ def with_reference(spec: KernelSpec, reference: str, dest: str | None = None) ->
     """``spec``'s instantiation for a ``dest`` Dst (:func:`for_dest`), measured against
     ``reference`` instead of its own function: a registered function's name or an expression
     in x (``--reference 'tan(x)'``); sweeps then name it as their function."""
-    if spec.operands == 2:
+    if spec.operands > 1:
         raise RegistrationError(f"--reference: {spec.name} is a binary kernel; its reference "
                                 f"is the two-operand function {spec.function!r}, which an "
                                 f"expression in x cannot replace")
@@ -435,11 +430,11 @@ def specs() -> list[KernelSpec]:
 def get(name: str) -> KernelSpec:
     """A kernel, or a chained op (:class:`ChainedSpec`), by name."""
     _ensure_loaded()
-    found = _REGISTRY.get(name) or _CHAINED.get(name) or _BINARY.get(name)
+    found = _registered(name)
     if found is None and name.endswith((".s", ".S", ".asm")):   # an assembly file as a kernel
         return _file_kernel(name)
     if found is None:
-        known = sorted([*_REGISTRY, *_CHAINED, *_BINARY])
+        known = sorted([*_REGISTRY, *_CHAINED, *_BINARY, *_TERNARY])
         raise UnknownKernel(f"unknown kernel {name!r} (known: "
                             f"{', '.join(known)}; a kernel of your "
                             f"own: --kernels FILE.py or ${ENV_VARIABLE})")
@@ -462,6 +457,20 @@ def binary_specs() -> list[KernelSpec]:
     """The two-operand kernels, by name (not in :func:`specs`, which lists unary ones)."""
     _ensure_loaded()
     return [_BINARY[name] for name in sorted(_BINARY)]
+
+
+def ternary_specs() -> list[KernelSpec]:
+    """The three-operand kernels, by name (in neither :func:`specs` nor :func:`binary_specs`)."""
+    _ensure_loaded()
+    return [_TERNARY[name] for name in sorted(_TERNARY)]
+
+
+def _family(spec: KernelSpec) -> list[KernelSpec]:
+    return {1: specs, 2: binary_specs, 3: ternary_specs}[spec.operands]()
+
+
+def _registered(name: str):
+    return _REGISTRY.get(name) or _CHAINED.get(name) or _BINARY.get(name) or _TERNARY.get(name)
 
 
 def chained_specs() -> list[ChainedSpec]:

@@ -100,7 +100,8 @@ def test_binary_row_refusals():
     assert set(BINARY_ROWS) == {"SfpuElwadd", "SfpuElwsub", "SfpuElwrsub", "SfpuElwmul",
                                 "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
                                 "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
-                                "SfpuIsclose", "SfpuMask", "SfpuLogsigmoid", "SfpuElwEq",
+                                "SfpuIsclose", "SfpuMask", "SfpuLogsigmoid", "SfpuLerp",
+                                "SfpuAddcmul", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe", "ScalarAdd", "ScalarSub", "ScalarMul",
                                 "ScalarDiv", "ScalarRsub"}

@@ -60,10 +60,14 @@ class Progress:
         self.progress.update(self.task, completed=done, total=total)
 
 
-def kernel_spec(name: str, *, binary: bool = False):
-    """A kernel by name; a binary one only where the command runs two operands (``binary``),
-    else refused in one line."""
+def kernel_spec(name: str, *, binary: bool = False, listing: bool = False):
+    """A kernel by name; a binary one only where the command runs two operands (``binary``), a
+    ternary one only to list it (``listing``), else refused in one line."""
     spec = registry.get(name)
+    if spec.operands == 3 and not listing:
+        raise SfpuSimError(f"{spec.name} is a ternary kernel (three operands): sfpu-sim runs it "
+                           f"on its accuracy-table row's stimuli (budget SfpuLerp, SfpuAddcmul); "
+                           f"no command takes its operands yet")
     if spec.operands == 2 and not binary:
         raise SfpuSimError(f"{spec.name} is a binary kernel (two operands): this command runs "
                            f"one-operand programs; sweep and eval take it with --y")

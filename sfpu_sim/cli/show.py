@@ -17,8 +17,9 @@ from sfpu_sim.sweeps import DevicePath, run_device
 def cmd_kernels(args, console: Console) -> int:
     """The kernel registry as a table."""
     chained, binary = len(registry.chained_specs()), registry.binary_specs()
+    ternary = registry.ternary_specs()
     table = Table(title=f"{len(registry.names())} registered kernels, {len(binary)} binary "
-                        f"(two-operand) kernels and {chained} chained "
+                        f"(two-operand) kernels, {len(ternary)} ternary and {chained} chained "
                         f"op{'' if chained == 1 else 's'}")
     for column in ("kernel", "function", "chips", "mode", "Dst", "instantiation",
                    "provenance"):
@@ -29,6 +30,9 @@ def cmd_kernels(args, console: Console) -> int:
     for spec in binary:                             # x at Dst tile 0, y at tile 1: --y
         held = "" if spec.fixed_y is None else f"; y = {spec.fixed_y:g}, held"
         table.add_row(spec.name, f"{spec.function} (two operands{held})", ", ".join(spec.chips),
+                      spec.mode, spec.dest, _instantiation_cell(spec), spec.provenance)
+    for spec in ternary:                            # a, b, c at Dst tiles 0, 1, 2: rows only
+        table.add_row(spec.name, f"{spec.function} (three operands)", ", ".join(spec.chips),
                       spec.mode, spec.dest, _instantiation_cell(spec), spec.provenance)
     for spec in registry.chained_specs():           # ttnn ops run as several programs
         table.add_row(spec.name, spec.function, ", ".join(spec.chips), spec.mode, spec.dest,
@@ -50,7 +54,7 @@ def _instantiation_cell(spec) -> str:
 
 def cmd_kernel_show(args, console: Console) -> int:
     """A kernel's instructions with the source line of each, and its static cost."""
-    spec = kernel_spec(args.kernel, binary=True)          # a listing: one operand or two
+    spec = kernel_spec(args.kernel, binary=True, listing=True)   # any number of operands
     program = spec.program(args.arch)
     groups = program.row_groups
     body = ("per iteration of 32 datums" if groups == 1 else

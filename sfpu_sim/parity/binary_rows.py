@@ -1,5 +1,5 @@
-"""The accuracy table's binary SFPU rows: the worst lane over the harness's operand pairs, on the
-kernel the harness runs.
+"""The accuracy table's binary and ternary SFPU rows: the worst lane over the harness's operand
+pairs (triples), on the kernel the harness runs.
 
 The table's binary rows ("sampled driver sweeps, Wormhole, 2026-09-21") come from tt-llk's binary
 SFPU driver (tt-metal ``tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py``,
@@ -11,6 +11,11 @@ The scalar rows (ScalarAdd, ScalarSub, ScalarMul, ScalarDiv, ScalarRsub; tt-llk'
 second operand is one value, the scalar the kernel is given as a parameter (2.0, and ScalarDiv's
 divisor 2.0): x is drawn from [-1, 1] as above, Float16_b with a 16-bit Dst and Float32 with an
 FP32 Dst.
+
+The ternary rows (SfpuLerp, SfpuAddcmul; ``test_sfpu_ternary.py``, index id 70171254245) run the
+driver's own 4,096 triples (:func:`~sfpu_sim.parity.binary_stimuli.ternary_sample`), c at Dst
+tile 2, against ``TernarySFPUGolden``'s FP32 arithmetic (:mod:`sfpu_sim.reference.
+ternary_functions`): the table's 0, 1, 3,072 and 1, 1, 96 on both chips.
 
 A drawn row's cells run the driver's own sample, its ``torch.manual_seed(0)`` draw rebuilt
 without torch (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): 16,384 pairs a cell (8,192
@@ -52,13 +57,17 @@ from sfpu_sim.parity.binary_stimuli import (ATAN2_DOMAIN, EQ_NE_PAIRS, FORMAT_DE
                                             ISCLOSE_PAIRS, LOGSIGMOID_DRIVER,
                                             LOGSIGMOID_PAIRS, MASK_PAIRS,
                                             ORDER_PAIRS, UNIT, crafted_patterns,
-                                            domain_patterns, drawn_patterns, driver_sample)
+                                            domain_patterns, drawn_patterns, driver_sample,
+                                            ternary_sample)
 from sfpu_sim.reference.binary_functions import binary_reference
+from sfpu_sim.reference.ternary_functions import ternary_fp32
 from sfpu_sim.report.files import ReportError, atomic_write
 from sfpu_sim.sweeps import DevicePath, program_hash
 
 SCALAR_DRIVER = "tt-metal tt_metal/tt-llk/tests/python_tests/test_sfpu_binop_scalar.py " \
     "(index id 70311161519)"
+TERNARY_DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_sfpu_ternary.py "
+                  "test_sfpu_ternary (index id 70171254245)")
 DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py sfpu_binary "
           "(index id 58031140234)")
 
@@ -79,6 +88,7 @@ class BinaryRow:
     dests: tuple = ("No", "Yes")            # the Dst modes its driver runs the 16-bit formats in
     driver_source: str = ""                 # its driver's file and revision, where not DRIVER's
     crafted_text: str = ""                  # what its crafted pairs are, where not hand-made
+    domain_z: tuple = ()                    # a ternary row's third operand (c)
 
     def why_no_cell(self, arch: str, input_format: str, dest: str,
                     output_format: str | None = None) -> str | None:
@@ -86,6 +96,8 @@ class BinaryRow:
         None; ``dest``) on ``arch``, or why sfpu-sim predicts none; None where it does."""
         output_format = output_format or input_format
         if output_format != input_format:
+            if self.domain_z:
+                return "the ternary driver measures its formats in and out alike"
             if (input_format, output_format) not in MIXED:
                 return (f"{input_format} -> {output_format}: sfpu-sim predicts a binary op's "
                         f"Float16_b -> Float32 and Float32 -> Float16_b cells")
@@ -134,9 +146,10 @@ class BinaryRow:
             return (f"every x the driver's draw can produce from "
                     f"{_intervals_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
                     f"kernel is given; the harness samples x)")
-        return (f"the driver's own draw, reproduced (torch.manual_seed(0)): x from "
-                f"{_intervals_text(self.domain_x)}, y from {_intervals_text(self.domain_y)}, "
-                f"exactly")
+        third = f", c from {_intervals_text(self.domain_z)}" if self.domain_z else ""
+        return (f"the driver's own draw, reproduced (torch.manual_seed(0)): "
+                f"{'a' if third else 'x'} from {_intervals_text(self.domain_x)}, "
+                f"{'b' if third else 'y'} from {_intervals_text(self.domain_y)}{third}, exactly")
 
 
 def _intervals_text(intervals) -> str:
@@ -193,6 +206,11 @@ BINARY_ROWS = {
         driver_source=LOGSIGMOID_DRIVER,
         crafted_text="torch.linspace(-8, 3.9, 256) in every face, in0 and in1 alike (in1, "
                      "exp(-x) for ttnn, is read only for x > 4), exactly"),
+    # The ternary rows (test_sfpu_ternary): a, b and c from uniform(-1, 1) for lerp and addcmul.
+    **{f"Sfpu{name.title()}": BinaryRow(name, {
+        "No": f"ternary_{name}_2026_09", "Yes": f"ternary_{name}_fp32_2026_09"}, UNIT, UNIT,
+        domain_z=UNIT, formats=("bf16",), driver="test_sfpu_ternary",
+        driver_source=TERNARY_DRIVER) for name in ("lerp", "addcmul")},
     # calculate_binop_with_scalar<APPROX, BINOP_MODE, 8, DST_ACCUM_MODE>(param): the scalar 2.0
     # (ScalarDiv's divisor 2.0, given inverted); only RSUB differs between the Dst modes.
     **{f"Scalar{name.title()}": BinaryRow(name, {
@@ -244,7 +262,7 @@ def _width() -> int:
 MIXED = (("bf16", "fp32"), ("fp32", "bf16"))
 
 
-def harness_golden(function: str, xs, ys, path: DevicePath) -> np.ndarray:
+def harness_golden(function: str, xs, ys, path: DevicePath, zs=None) -> np.ndarray:
     """The binary driver's golden in the output format. ``BinarySFPUGolden`` (tt-metal
     ``tt_metal/tt-llk/tests/python_tests/helpers/golden_generators.py``, index id 70141771977)
     evaluates the op in FP32 and casts the result to the Dst's dtype and then to the *input*
@@ -252,7 +270,14 @@ def harness_golden(function: str, xs, ys, path: DevicePath) -> np.ndarray:
     the output format. So a Float16_b input's golden is the op rounded once to BF16 (widened
     exactly for a Float32 output), and a Float32 input's is rounded to FP32 and then to nearest
     even in a Float16_b output. Correctly rounded here, where torch's FP32 function may be a
-    step off (the binary ops' FP32 arithmetic is correctly rounded)."""
+    step off (the binary ops' FP32 arithmetic is correctly rounded). A ternary op's golden is
+    ``TernarySFPUGolden``'s FP32 arithmetic itself (:mod:`sfpu_sim.reference.ternary_functions`),
+    cast to the output format, nearest even, whatever the Dst."""
+    if zs is not None:
+        fp32 = [formats.bits_to_float64(v, path.input_format).astype(np.float32)
+                for v in (xs, ys, zs)]
+        result = ternary_fp32(function, *fp32).astype(np.float64)
+        return formats.round_values(result, "rne", path.output_format)
     if path.input_format == "fp32" and path.output_format != "fp32":
         gold, _ = binary_reference(function, xs, ys, "rne_fp32", input_format="fp32",
                                    output_format=path.output_format)
@@ -276,11 +301,14 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
     program = registry.get(kernel).program(arch)
     path = DevicePath(input_format, output_format, "fp32" if dest == "Yes" else "bf16")
     own = domain_x is None and domain_y is None and not every_pair
+    if spec.domain_z and not own:
+        raise BinaryRowError(f"{row}: a ternary row runs its driver's own triples only")
     if own and (spec.crafted or spec.sampled):
-        x, y = crafted_patterns(spec.crafted, input_format) if spec.crafted else \
+        operands = crafted_patterns(spec.crafted, input_format) if spec.crafted else \
+            ternary_sample(spec.domain_x, spec.domain_z, input_format) if spec.domain_z else \
             driver_sample(spec.domain_x, spec.domain_y, input_format)
         top, pair, top_normal, counted, mismatched = _scored(spec.function, program, path,
-                                                             x, y)
+                                                             *operands)
         if progress is not None:
             progress(1, 1)
         return _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, counted,
@@ -325,6 +353,9 @@ def _spec(row: str, input_format: str, dest: str, output_format: str,
     if row not in BINARY_ROWS:
         raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
     spec = BINARY_ROWS[row]
+    if every_pair and spec.domain_z:
+        raise BinaryRowError(f"{row}: every triple of a ternary draw is not run (its cell runs "
+                             f"the driver's own)")
     if every_pair and spec.sampled and input_format == "fp32":
         raise BinaryRowError(f"{row}: {EVERY_FP32_PAIR}")
     if output_format != input_format:
@@ -348,13 +379,13 @@ def _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, lanes, n
                       "" if output_format == input_format else output_format)
 
 
-def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
+def _scored(function: str, program, path: DevicePath, xs, ys, zs=None) -> tuple:
     """(largest distance, its first pair, largest over normal pairs, lanes counted, non-finite
     mismatches) of the pairs ``(xs, ys)``. Lanes whose output has the golden's bits are 0 apart
     (counted unless NaN); only the others are ranked."""
     fmt = path.output_format
-    output = run_binary_device(program, xs, ys, path, engine="compiled").output
-    gold = harness_golden(function, xs, ys, path)
+    output = run_binary_device(program, xs, ys, path, z=zs, engine="compiled").output
+    gold = harness_golden(function, xs, ys, path, zs)
     out_format = formats.FORMATS[fmt]
     output_class = formats.classify(output, out_format)
     counted = output_class != formats.FloatClass.NAN
@@ -371,8 +402,9 @@ def _scored(function: str, program, path: DevicePath, xs, ys) -> tuple:
     both_normal = (formats.classify(gold, out_format) == formats.FloatClass.NORMAL) & \
         (output_class == formats.FloatClass.NORMAL)
     k = int(np.argmax(distance))
-    pair = {name: f"{int(bits[k]):#0{10 if bits.itemsize == 4 else 6}x}" for name, bits in (
-        ("x_bits", xs), ("y_bits", ys), ("output_bits", output), ("golden_bits", gold))}
+    named = (("x_bits", xs), ("y_bits", ys), *((("z_bits", zs),) if zs is not None else ()),
+             ("output_bits", output), ("golden_bits", gold))
+    pair = {name: f"{int(bits[k]):#0{10 if bits.itemsize == 4 else 6}x}" for name, bits in named}
     return (int(distance[k]), pair, int(np.where(both_normal, distance, -1).max()),
             int(counted.sum()), nonfinite)
 

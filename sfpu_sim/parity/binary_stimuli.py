@@ -210,3 +210,17 @@ def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray
     inner = generator.rand(FACE)
     low, high = lows[which], highs[which]
     return (low + inner * (high - low)).astype(cast)
+
+
+def ternary_sample(domain_ab, domain_c, input_format: str):
+    """The (a, b, c) patterns the ternary driver draws (``_run_sfpu_ternary``,
+    ``test_sfpu_ternary.py``, index id 70171254245): ``torch.manual_seed(0)``, then one
+    ``generate_stimuli`` for buffers A and B ([64, 64] each: 16 faces, A's then B's, both from
+    ``domain_ab``), then a second for C (16 faces of ``domain_c``; its B-slot draw is thrown
+    away); lane k of each buffer is one triple: 4,096 of them."""
+    generator = TorchGenerator(DRIVER_SEED)
+    dtype = formats.FORMATS[input_format].dtype
+    faces = 64 * 64 // FACE
+    return tuple(np.concatenate([_face(generator, domain, input_format)
+                                 for _ in range(faces)]).view(dtype)
+                 for domain in (domain_ab, domain_ab, domain_c))

@@ -1,0 +1,83 @@
+"""Ternary SFPU kernels of 2026, both chips: lerp and addcmul (the accuracy harness's SfpuLerp and
+SfpuAddcmul rows; ttnn's lerp and addcmul).
+
+Operands (tt-llk ``tests/sources/sfpu_ternary_test.cpp``, index id 54580678633:
+``call_ternary_sfpu_operation(0, 1, 2, 0, value)``): in0 = a at ``dst_reg[0]``, in1 = b at
+``dst_reg[32]``, in2 = c at ``dst_reg[64]``, the result back to tile 0
+(:mod:`sfpu_sim.binary_device`, ``z``).
+
+Sources read (tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
+llk_sfpu/``):
+
+* ``ckernel_sfpu_lerp.h`` (WH @9c09407d, index id 52466308814; BH @39adf56f, index id
+  27777971144; the same code): ``calculate_lerp<APPROX, is_fp32_dest_acc_en, data_format, 8>``,
+  ``a + c * (b - a)`` (the subtraction, then one SFPMAD), and for a 16-bit Dst
+  ``float32_to_bf16_rne``; no init.
+* ``ckernel_sfpu_addcmul.h`` (WH @5d10bb71, index id 575775530; BH @88a41c19, index id
+  687075057; the same arithmetic, ADDR_MOD_3 / ADDR_MOD_7): raw TTI, ``value`` loaded into LReg3
+  by two SFPLOADI halves, ``t = b * value`` (SFPMUL), ``a + c * t`` (SFPMAD), and for a 16-bit Dst
+  ``SFP_STOCH_RND`` FP32 -> FP16B in "nearest" mode (ties away from zero, as the ISA's functional
+  model has it). ``value`` is the harness's 2.0 (0x40000000, ``_SCALAR_VALUE``).
+"""
+from __future__ import annotations
+
+from kernels.binary_2026 import IN1
+from kernels.elementwise_2026 import float32_to_bf16_rne
+from sfpu_sim.registry import register_kernel
+from sfpu_sim.sfpi import dst_reg, float_to_fp16b, reinterpret, vFloat, vInt
+
+METAL = "tt-metal tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/"
+IN2 = 2 * IN1                       # dst_reg index of tile 2
+ADDCMUL_VALUE_BITS = 0x40000000     # 2.0, the harness's scalar
+
+
+def _lerp(fp32_dest: bool):
+    a, b, c = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
+    result = a + c * (b - a)
+    dst_reg[0] = result if fp32_dest else float32_to_bf16_rne(result)
+
+
+def _addcmul(fp32_dest: bool):
+    value = reinterpret(vFloat, vInt(ADDCMUL_VALUE_BITS))
+    a, b, c = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
+    result = a + c * (b * value)
+    dst_reg[0] = result if fp32_dest else reinterpret(vFloat, float_to_fp16b(result, 0))
+
+
+def lerp_2026_09():
+    _lerp(fp32_dest=False)
+
+
+def lerp_fp32_2026_09():
+    _lerp(fp32_dest=True)
+
+
+def addcmul_2026_09():
+    _addcmul(fp32_dest=False)
+
+
+def addcmul_fp32_2026_09():
+    _addcmul(fp32_dest=True)
+
+
+for _name, _body, _function, _template, _source, _text in (
+        ("ternary_lerp", (lerp_2026_09, lerp_fp32_2026_09), "lerp",
+         "calculate_lerp", "ckernel_sfpu_lerp.h (WH @9c09407d, BH @39adf56f)",
+         "a + c*(b - a): SFPADD, one SFPMAD"),
+        ("ternary_addcmul", (addcmul_2026_09, addcmul_fp32_2026_09), "addcmul",
+         "calculate_addcmul", "ckernel_sfpu_addcmul.h (WH @5d10bb71, BH @88a41c19)",
+         "a + c*(b*2): SFPMUL, SFPMAD")):
+    for _dest, _kernel in zip(("bf16", "fp32"), _body):
+        _fp32_dest = _dest == "fp32"
+        register_kernel(
+            f"{_name}{'_fp32' if _fp32_dest else ''}_2026_09", _kernel, function=_function,
+            operands=3, dest=_dest, template=_template,
+            params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": _fp32_dest,
+                    "ITERATIONS": 8},
+            instance_of="" if not _fp32_dest else f"{_name}_2026_09",
+            provenance=f"{METAL}{_source}: {_text}"
+                       + ("" if _fp32_dest else (", then float32_to_bf16_rne" if _function == "lerp"
+                                                 else ", then SFP_STOCH_RND to BF16, nearest "
+                                                      "(ties away)")),
+            description=f"Sfpu{_function.title()} row / ttnn {_function}, "
+                        f"{'FP32' if _fp32_dest else '16-bit'} Dst, 2026")

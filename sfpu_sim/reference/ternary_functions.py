@@ -1,0 +1,37 @@
+"""The three-operand functions of the accuracy table's ternary rows (lerp, addcmul), as the
+harness evaluates them: the formula in FP32 arithmetic, each operation rounded to nearest even
+(``TernarySFPUGolden``, tt-metal ``tt_metal/tt-llk/tests/python_tests/helpers/
+golden_generators.py``, index id 70141771977: the operands widened to float32, ``a + c * (b - a)``
+and ``a + value * b * c`` in torch, one tensor operation at a time, so nothing fuses), with the
+driver's scalar ``value`` = 2.0 (``_SCALAR_VALUE``, ``test_sfpu_ternary.py``, index id
+70171254245). The table scores these ops against that FP32 result, not against the exact value,
+so that is what is defined here; there is no correctly rounded reference of them.
+
+Owns: the names, formulas and FP32 evaluations. Knows nothing of kernels or formats beyond FP32.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+TERNARY_SCALAR = np.float32(2.0)
+
+
+def _lerp(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return a + c * (b - a)
+
+
+def _addcmul(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return a + TERNARY_SCALAR * b * c            # (value * b) * c, as Python groups it
+
+
+TERNARY_FUNCTIONS = {
+    "lerp": (_lerp, "a + c*(b - a) (torch.lerp, weight c)"),
+    "addcmul": (_addcmul, "a + 2*b*c (torch.addcmul, value 2)"),
+}
+
+
+def ternary_fp32(function: str, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """``function`` of float32 operand arrays in float32 arithmetic (module docstring)."""
+    evaluate, _ = TERNARY_FUNCTIONS[function]
+    with np.errstate(all="ignore"):
+        return evaluate(*(np.asarray(v, dtype=np.float32) for v in (a, b, c))).astype(np.float32)

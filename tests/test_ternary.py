@@ -1,0 +1,113 @@
+"""Ternary SFPU kernels (issue 17, the table's ternary rows): lerp and addcmul on both chips, tile 2
+as the third operand, the driver's triples reproduced, and the SfpuLerp and SfpuAddcmul cells.
+
+Pins: compiled == Machine (16-bit and FP32 Dst); values derived by hand, ties included (lerp's
+16-bit Dst rounds to nearest even in integer arithmetic, addcmul's SFP_STOCH_RND and the packer
+round ties away); the rows' six measured cells, exactly, on both chips.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sfpu_sim import registry
+from sfpu_sim.binary_device import run_binary_device
+from sfpu_sim.parity.binary_rows import BinaryRowError, exhaustive_cell
+from sfpu_sim.parity.binary_stimuli import ternary_sample
+from sfpu_sim.parity.torch_random import TorchGenerator
+from sfpu_sim.sweeps import DevicePath
+
+CHIPS = ("wormhole", "blackhole")
+KERNELS = ("ternary_lerp_2026_09", "ternary_lerp_fp32_2026_09", "ternary_addcmul_2026_09",
+           "ternary_addcmul_fp32_2026_09")
+SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x3F81, 0x3B00, 0x7F80, 0xFF80, 0x7FC0,
+                     0x0080, 0x7F7F], dtype=np.uint16)
+
+
+def _triples(count: int = 3000):
+    rng = np.random.default_rng(61)
+    a, b, c = (rng.integers(0, 1 << 16, count).astype(np.uint16) for _ in range(3))
+    grid = np.array(np.meshgrid(SPECIALS, SPECIALS, SPECIALS)).reshape(3, -1)
+    return tuple(np.concatenate([r, g.astype(np.uint16)]) for r, g in zip((a, b, c), grid))
+
+
+@pytest.mark.parametrize("name", KERNELS)
+@pytest.mark.parametrize("arch", CHIPS)
+def test_compiled_equals_machine(name, arch):
+    spec = registry.get(name)
+    program = spec.program(arch)
+    a, b, c = _triples()
+    path = DevicePath("bf16", "bf16", spec.dest)
+    fast = run_binary_device(program, a, b, path, z=c, engine="compiled")
+    slow = run_binary_device(program, a, b, path, z=c, engine="machine")
+    assert fast.engine == "compiled"
+    np.testing.assert_array_equal(fast.output, slow.output)
+    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+
+
+# (a, b, c) -> the 16-bit Dst's result, the FP32 Dst's (packed to BF16). lerp(1, 3, 0.5) = 2,
+# lerp(2, 4, 0.25) = 2.5, lerp(-1, 1, 2) = 3; addcmul = a + 2bc: 4, 4, 3. The ties: lerp(1,
+# 1 + 2**-7, 0.5) = 1 + 2**-8, halfway between 0x3F80 and 0x3F81: nearest even keeps 0x3F80 in
+# the kernel, the packer rounds away to 0x3F81; addcmul(1, 2**-9, 1) is the same tie, rounded
+# away by SFP_STOCH_RND and by the packer alike.
+HAND = {"lerp": {(0x3F80, 0x4040, 0x3F00): (0x4000, 0x4000),
+                 (0x4000, 0x4080, 0x3E80): (0x4020, 0x4020),
+                 (0xBF80, 0x3F80, 0x4000): (0x4040, 0x4040),
+                 (0x3F80, 0x3F81, 0x3F00): (0x3F80, 0x3F81)},
+        "addcmul": {(0x3F80, 0x4040, 0x3F00): (0x4080, 0x4080),
+                    (0x4000, 0x4080, 0x3E80): (0x4080, 0x4080),
+                    (0xBF80, 0x3F80, 0x4000): (0x4040, 0x4040),
+                    (0x3F80, 0x3B00, 0x3F80): (0x3F81, 0x3F81)}}
+
+
+@pytest.mark.parametrize("function", ["lerp", "addcmul"])
+@pytest.mark.parametrize("arch", CHIPS)
+def test_hand_derived_values(function, arch):
+    a, b, c = (np.array(side, dtype=np.uint16) for side in zip(*HAND[function]))
+    for column, suffix in enumerate(("", "_fp32")):
+        spec = registry.get(f"ternary_{function}{suffix}_2026_09")
+        out = run_binary_device(spec.program(arch), a, b, DevicePath("bf16", "bf16", spec.dest),
+                                z=c, engine="machine").output
+        assert [hex(int(v)) for v in out] == [hex(w[column]) for w in HAND[function].values()]
+
+
+def test_the_drivers_triples():
+    """A's 16 faces, then B's, then C's (a second generate_stimuli): lane k of each buffer is
+    draw k, 4096 + k and 8192 + k of the stream, scaled from [-1, 1] in float32."""
+    a, b, c = ternary_sample(((-1.0, 1.0),), ((-1.0, 1.0),), "fp32")
+    raw = TorchGenerator(0).rand(3 * 4096)
+    want = [(raw[k * 4096] * np.float32(2.0) - np.float32(1.0)).view(np.uint32) for k in range(3)]
+    assert [int(v[0]) for v in (a, b, c)] == [int(w) for w in want]
+    assert a.size == b.size == c.size == 4096
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_the_tables_ternary_cells_are_reproduced(arch):
+    """SfpuLerp 0, 1, 3072 and SfpuAddcmul 1, 1, 96 (Float16_b dest No, Yes; Float32): the table's
+    figures, on the driver's own 4,096 triples against its FP32 golden."""
+    got = {row: [exhaustive_cell(row, fmt, dest, arch).max_ulp
+                 for fmt, dest in (("bf16", "No"), ("bf16", "Yes"), ("fp32", "Yes"))]
+           for row in ("SfpuLerp", "SfpuAddcmul")}
+    assert got == {"SfpuLerp": [0, 1, 3072], "SfpuAddcmul": [1, 1, 96]}
+    with pytest.raises(BinaryRowError, match="every triple of a ternary draw is not run"):
+        exhaustive_cell("SfpuLerp", "bf16", "No", arch, every_pair=True)
+
+
+def test_a_command_given_a_ternary_kernel_refuses_in_one_line():
+    done = subprocess.run([sys.executable, "-m", "sfpu_sim", "sweep", "ternary_lerp_2026_09",
+                           "--arch", "wormhole", "--y", "1"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.startswith("sfpu-sim: error: ternary_lerp_2026_09 is a ternary kernel")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_kernels_lists_the_ternary_kernels(capsys):
+    from sfpu_sim.cli import main
+
+    assert main(["kernels"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "4 ternary and 1 chained op" in out and out.count("(three operands)") == 4
