@@ -1,5 +1,5 @@
-"""Ternary SFPU kernels of 2026, both chips: lerp and addcmul (the accuracy harness's SfpuLerp and
-SfpuAddcmul rows; ttnn's lerp and addcmul).
+"""Ternary SFPU kernels of 2026, both chips: lerp, addcmul and addcdiv (the accuracy harness's
+SfpuLerp, SfpuAddcmul and SfpuAddcdiv rows; ttnn's lerp, addcmul and addcdiv).
 
 Operands (tt-llk ``tests/sources/sfpu_ternary_test.cpp``, index id 54580678633:
 ``call_ternary_sfpu_operation(0, 1, 2, 0, value)``): in0 = a at ``dst_reg[0]``, in1 = b at
@@ -18,11 +18,17 @@ llk_sfpu/``):
   by two SFPLOADI halves, ``t = b * value`` (SFPMUL), ``a + c * t`` (SFPMAD), and for a 16-bit Dst
   ``SFP_STOCH_RND`` FP32 -> FP16B in "nearest" mode (ties away from zero, as the ISA's functional
   model has it). ``value`` is the harness's 2.0 (0x40000000, ``_SCALAR_VALUE``).
+* ``ckernel_sfpu_addcdiv.h`` (WH @6244f39a, index id 27204414512; BH @8bd6500c, index id
+  27938565642): ``a + (b * value * _sfpu_reciprocal_<2>(c))`` (the product, the chip's tt-llk
+  reciprocal with two Newton steps, one SFPMAD), and for a 16-bit Dst ``float32_to_bf16_rne``;
+  ``init_addcdiv`` is ``_init_sfpu_reciprocal_`` (Wormhole's quadratic seed constants,
+  Blackhole's 2.0), :mod:`kernels.reciprocal`.
 """
 from __future__ import annotations
 
 from kernels.binary_2026 import IN1
 from kernels.elementwise_2026 import float32_to_bf16_rne
+from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.registry import register_kernel
 from sfpu_sim.sfpi import dst_reg, float_to_fp16b, reinterpret, vFloat, vInt
 
@@ -44,6 +50,13 @@ def _addcmul(fp32_dest: bool):
     dst_reg[0] = result if fp32_dest else reinterpret(vFloat, float_to_fp16b(result, 0))
 
 
+def _addcdiv(fp32_dest: bool):
+    value = reinterpret(vFloat, vInt(ADDCMUL_VALUE_BITS))
+    a, b, c = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
+    result = a + b * value * reciprocal(c, 2)
+    dst_reg[0] = result if fp32_dest else float32_to_bf16_rne(result)
+
+
 def lerp_2026_09():
     _lerp(fp32_dest=False)
 
@@ -60,23 +73,36 @@ def addcmul_fp32_2026_09():
     _addcmul(fp32_dest=True)
 
 
-for _name, _body, _function, _template, _source, _text in (
+def addcdiv_2026_09():
+    _addcdiv(fp32_dest=False)
+
+
+def addcdiv_fp32_2026_09():
+    _addcdiv(fp32_dest=True)
+
+
+for _name, _body, _function, _template, _source, _text, _init in (
         ("ternary_lerp", (lerp_2026_09, lerp_fp32_2026_09), "lerp",
          "calculate_lerp", "ckernel_sfpu_lerp.h (WH @9c09407d, BH @39adf56f)",
-         "a + c*(b - a): SFPADD, one SFPMAD"),
+         "a + c*(b - a): SFPADD, one SFPMAD", None),
         ("ternary_addcmul", (addcmul_2026_09, addcmul_fp32_2026_09), "addcmul",
          "calculate_addcmul", "ckernel_sfpu_addcmul.h (WH @5d10bb71, BH @88a41c19)",
-         "a + c*(b*2): SFPMUL, SFPMAD")):
+         "a + c*(b*2): SFPMUL, SFPMAD", None),
+        ("ternary_addcdiv", (addcdiv_2026_09, addcdiv_fp32_2026_09), "addcdiv",
+         "calculate_addcdiv", "ckernel_sfpu_addcdiv.h (WH @6244f39a, BH @8bd6500c)",
+         "a + (b*2)*_sfpu_reciprocal_<2>(c): the product, the reciprocal, one SFPMAD",
+         reciprocal_init)):
     for _dest, _kernel in zip(("bf16", "fp32"), _body):
         _fp32_dest = _dest == "fp32"
         register_kernel(
             f"{_name}{'_fp32' if _fp32_dest else ''}_2026_09", _kernel, function=_function,
+            init=_init,
             operands=3, dest=_dest, template=_template,
             params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": _fp32_dest,
                     "ITERATIONS": 8},
             instance_of="" if not _fp32_dest else f"{_name}_2026_09",
             provenance=f"{METAL}{_source}: {_text}"
-                       + ("" if _fp32_dest else (", then float32_to_bf16_rne" if _function == "lerp"
+                       + ("" if _fp32_dest else (", then float32_to_bf16_rne" if _function != "addcmul"
                                                  else ", then SFP_STOCH_RND to BF16, nearest "
                                                       "(ties away)")),
             description=f"Sfpu{_function.title()} row / ttnn {_function}, "

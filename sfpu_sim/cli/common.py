@@ -66,7 +66,7 @@ def kernel_spec(name: str, *, binary: bool = False, listing: bool = False):
     spec = registry.get(name)
     if spec.operands == 3 and not listing:
         raise SfpuSimError(f"{spec.name} is a ternary kernel (three operands): sfpu-sim runs it "
-                           f"on its accuracy-table row's stimuli (budget SfpuLerp, SfpuAddcmul); "
+                           f"on its accuracy-table row's stimuli (budget SfpuLerp, SfpuAddcdiv); "
                            f"no command takes its operands yet")
     if spec.operands == 2 and not binary:
         raise SfpuSimError(f"{spec.name} is a binary kernel (two operands): this command runs "

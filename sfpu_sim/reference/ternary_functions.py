@@ -1,8 +1,9 @@
-"""The three-operand functions of the accuracy table's ternary rows (lerp, addcmul), as the
+"""The three-operand functions of the accuracy table's ternary rows (lerp, addcmul, addcdiv), as the
 harness evaluates them: the formula in FP32 arithmetic, each operation rounded to nearest even
 (``TernarySFPUGolden``, tt-metal ``tt_metal/tt-llk/tests/python_tests/helpers/
-golden_generators.py``, index id 70141771977: the operands widened to float32, ``a + c * (b - a)``
-and ``a + value * b * c`` in torch, one tensor operation at a time, so nothing fuses), with the
+golden_generators.py``, index id 70141771977: the operands widened to float32, ``a + c * (b - a)``,
+``a + value * b * c`` and ``a + value * b / c`` in torch, one tensor operation at a time, so
+nothing fuses), with the
 driver's scalar ``value`` = 2.0 (``_SCALAR_VALUE``, ``test_sfpu_ternary.py``, index id
 70171254245). The table scores these ops against that FP32 result, not against the exact value,
 so that is what is defined here; there is no correctly rounded reference of them.
@@ -24,9 +25,14 @@ def _addcmul(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return a + TERNARY_SCALAR * b * c            # (value * b) * c, as Python groups it
 
 
+def _addcdiv(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return a + TERNARY_SCALAR * b / c            # (value * b) / c
+
+
 TERNARY_FUNCTIONS = {
     "lerp": (_lerp, "a + c*(b - a) (torch.lerp, weight c)"),
     "addcmul": (_addcmul, "a + 2*b*c (torch.addcmul, value 2)"),
+    "addcdiv": (_addcdiv, "a + 2*b/c (torch.addcdiv, value 2)"),
 }
 
 
