@@ -1,5 +1,5 @@
-"""Ternary SFPU kernels of 2026, both chips: lerp, addcmul and addcdiv (the accuracy harness's
-SfpuLerp, SfpuAddcmul and SfpuAddcdiv rows; ttnn's lerp, addcmul and addcdiv).
+"""Ternary SFPU kernels of 2026, both chips: lerp, addcmul, addcdiv and snake_beta (the accuracy
+harness's SfpuLerp, SfpuAddcmul, SfpuAddcdiv and SfpuSnakeBeta rows; ttnn's ops of those names).
 
 Operands (tt-llk ``tests/sources/sfpu_ternary_test.cpp``, index id 54580678633:
 ``call_ternary_sfpu_operation(0, 1, 2, 0, value)``): in0 = a at ``dst_reg[0]``, in1 = b at
@@ -27,10 +27,13 @@ llk_sfpu/``):
 from __future__ import annotations
 
 from kernels.binary_2026 import IN1
+from kernels.common import as_float, polyval
 from kernels.elementwise_2026 import float32_to_bf16_rne
+from kernels.recip_2026 import MINIMAX_SEED, recip_init_2026_09, reciprocal_iter
 from kernels.reciprocal import reciprocal, reciprocal_init
 from sfpu_sim.registry import register_kernel
-from sfpu_sim.sfpi import dst_reg, float_to_fp16b, reinterpret, vFloat, vInt
+from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, float_to_int16, int32_to_float, reinterpret,
+                           vFloat, vInt, vUInt)
 
 METAL = "tt-metal tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/"
 IN2 = 2 * IN1                       # dst_reg index of tile 2
@@ -107,3 +110,57 @@ for _name, _body, _function, _template, _source, _text, _init in (
                                                       "(ties away)")),
             description=f"Sfpu{_function.title()} row / ttnn {_function}, "
                         f"{'FP32' if _fp32_dest else '16-bit'} Dst, 2026")
+
+
+# --------------------------------------------------------------------------------------------
+# snake_beta: x + sin(alpha*x)**2 / beta
+# --------------------------------------------------------------------------------------------
+# ckernel_sfpu_snake_beta.h (WH @95100bb6, index id 54618883558; BH @ce249c27, index id
+# 54750915978; the same body): sin by one reduction to [-pi/2, pi/2] (k = nearest integer of
+# alpha*x/pi, as a sign-magnitude int16) and an odd polynomial in s = a*a, four terms for an FP32
+# Dst and three for a 16-bit one; 1/beta by sfpu_reciprocal_iter, two Newton steps for an FP32
+# Dst and one otherwise, with sfpu_reciprocal_init's constants (Wormhole: the minimax seed of
+# the revision whose round_to_bf16 flag defaults off, index id 70080189142, though the other
+# revision's seed gives the same figures on the harness's triples; Blackhole: 2.0);
+# a 16-bit Dst's result is converted to BF16, nearest (SFP_STOCH_RND, ties away).
+SNAKE_ONE_OVER_PI, SNAKE_PI = 0x3EA2F983, 0x40490FDB
+SNAKE_SIN_FP32 = (0xBE2AAAA6, 0x3C08876D, 0xB94FB878, 0x362EE484)
+SNAKE_SIN_BF16 = (0xBE2AAA52, 0x3C086151, 0xB9458852)
+
+
+def _snake_beta(fp32_dest: bool, chip: str):
+    x, alpha, beta = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
+    ax_over_pi = (alpha * x) * as_float(SNAKE_ONE_OVER_PI)
+    k = float_to_int16(ax_over_pi, 0)                      # convert<vSMag16>(., Nearest)
+    k_f = int32_to_float(reinterpret(vUInt, k), 0)         # convert<vFloat>(., Nearest)
+    a = (ax_over_pi - k_f) * as_float(SNAKE_PI)
+    s = a * a
+    c = a * s
+    terms = SNAKE_SIN_FP32 if fp32_dest else SNAKE_SIN_BF16
+    r = c * polyval(s, *(as_float(t) for t in terms)) + a
+    steps = 2 if fp32_dest else 1
+    inverse = reciprocal_iter(beta, steps) if chip == "wormhole" else reciprocal(beta, steps)
+    result = x + (r * r) * inverse
+    dst_reg[0] = result if fp32_dest else reinterpret(vFloat, float_to_fp16b(result, 0))
+
+
+def _snake_beta_init_wormhole():
+    recip_init_2026_09(MINIMAX_SEED)
+
+
+for _fp32_dest in (False, True):
+    register_kernel(
+        f"ternary_snake_beta{'_fp32' if _fp32_dest else ''}_2026_09",
+        {chip: (lambda fp32_dest=_fp32_dest, chip=chip: _snake_beta(fp32_dest, chip))
+         for chip in ("wormhole", "blackhole")},
+        init={"wormhole": _snake_beta_init_wormhole, "blackhole": reciprocal_init},
+        function="snake_beta", operands=3, dest="fp32" if _fp32_dest else "bf16",
+        template="calculate_snake_beta",
+        params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": _fp32_dest, "ITERATIONS": 8},
+        instance_of="ternary_snake_beta_2026_09" if _fp32_dest else "",
+        provenance=f"{METAL}ckernel_sfpu_snake_beta.h (WH @95100bb6, BH @ce249c27): x + "
+                   f"sin(alpha*x)**2 * sfpu_reciprocal_iter<{2 if _fp32_dest else 1}>(beta), sin "
+                   f"by a reduction mod pi and a {4 if _fp32_dest else 3}-term odd polynomial"
+                   + ("" if _fp32_dest else ", then SFP_STOCH_RND to BF16, nearest (ties away)"),
+        description=f"SfpuSnakeBeta row / ttnn snake_beta, {'FP32' if _fp32_dest else '16-bit'} "
+                    f"Dst, 2026")

@@ -101,7 +101,7 @@ def test_binary_row_refusals():
                                 "SfpuElwdiv", "SfpuBinaryMax", "SfpuBinaryMin",
                                 "SfpuBinaryFmod", "SfpuBinaryRemainder", "SfpuAtan2",
                                 "SfpuIsclose", "SfpuMask", "SfpuLogsigmoid", "SfpuLerp",
-                                "SfpuAddcmul", "SfpuAddcdiv", "SfpuElwEq",
+                                "SfpuAddcmul", "SfpuAddcdiv", "SfpuSnakeBeta", "SfpuElwEq",
                                 "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt",
                                 "SfpuElwGe", "ScalarAdd", "ScalarSub", "ScalarMul",
                                 "ScalarDiv", "ScalarRsub"}

@@ -24,7 +24,8 @@ from sfpu_sim.sweeps import DevicePath
 CHIPS = ("wormhole", "blackhole")
 KERNELS = ("ternary_lerp_2026_09", "ternary_lerp_fp32_2026_09", "ternary_addcmul_2026_09",
            "ternary_addcmul_fp32_2026_09", "ternary_addcdiv_2026_09",
-           "ternary_addcdiv_fp32_2026_09")
+           "ternary_addcdiv_fp32_2026_09", "ternary_snake_beta_2026_09",
+           "ternary_snake_beta_fp32_2026_09")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x3F81, 0x3B00, 0x7F80, 0xFF80, 0x7FC0,
                      0x0080, 0x7F7F], dtype=np.uint16)
 
@@ -68,10 +69,14 @@ HAND = {"lerp": {(0x3F80, 0x4040, 0x3F00): (0x4000, 0x4000),
         "addcdiv": {(0x3F80, 0x3F80, 0x3F80): (0x4040, 0x4040),
                     (0x3F00, 0x3E80, 0x3F80): (0x3F80, 0x3F80),
                     (0x3F80, 0x4000, 0x4000): (0x4040, 0x4040),
-                    (0x3F80, 0x3B00, 0x3F80): (0x3F80, 0x3F81)}}
+                    (0x3F80, 0x3B00, 0x3F80): (0x3F80, 0x3F81)},
+        # x + sin(alpha x)**2 / beta: alpha = 0 or x = 0 leave sin(0) = 0, so x itself.
+        "snake_beta": {(0x3F80, 0x0000, 0x3FC0): (0x3F80, 0x3F80),
+                       (0x0000, 0x3F80, 0x3F80): (0x0000, 0x0000),
+                       (0xBF00, 0x0000, 0x4000): (0xBF00, 0xBF00)}}
 
 
-@pytest.mark.parametrize("function", ["lerp", "addcmul", "addcdiv"])
+@pytest.mark.parametrize("function", ["lerp", "addcmul", "addcdiv", "snake_beta"])
 @pytest.mark.parametrize("arch", CHIPS)
 def test_hand_derived_values(function, arch):
     a, b, c = (np.array(side, dtype=np.uint16) for side in zip(*HAND[function]))
@@ -99,12 +104,15 @@ def test_the_tables_ternary_cells_are_reproduced(arch):
     too (c from [1, 2]); its Float16_b dest No cell reads 0 on the device and 1 here, on one lane
     of 4,096 (a = -0.2129, b = 0.9531, c = 1.906: the kernel's FP32 result and the golden's fall
     either side of a BF16 rounding boundary). Not explained: a reciprocal of other seeds or
-    iterations on the 16-bit path would be enough."""
+    iterations on the 16-bit path would be enough. SfpuSnakeBeta: 1, 0, 4 on Wormhole, the
+    table's, against a correctly rounded FP32 sin standing in for torch's (Blackhole, with its
+    own reciprocal: 0, 0, 5)."""
     got = {row: [exhaustive_cell(row, fmt, dest, arch).max_ulp
                  for fmt, dest in (("bf16", "No"), ("bf16", "Yes"), ("fp32", "Yes"))]
-           for row in ("SfpuLerp", "SfpuAddcmul", "SfpuAddcdiv")}
+           for row in ("SfpuLerp", "SfpuAddcmul", "SfpuAddcdiv", "SfpuSnakeBeta")}
+    snake = [1, 0, 4] if arch == "wormhole" else [0, 0, 5]
     assert got == {"SfpuLerp": [0, 1, 3072], "SfpuAddcmul": [1, 1, 96],
-                   "SfpuAddcdiv": [1, 1, 1280]}
+                   "SfpuAddcdiv": [1, 1, 1280], "SfpuSnakeBeta": snake}
     with pytest.raises(BinaryRowError, match="every triple of a ternary draw is not run"):
         exhaustive_cell("SfpuLerp", "bf16", "No", arch, every_pair=True)
 
@@ -123,6 +131,6 @@ def test_kernels_lists_the_ternary_kernels(capsys):
 
     assert main(["kernels"]) == 0
     out = " ".join(capsys.readouterr().out.split())
-    assert "6 ternary and 1 chained op" in out
-    assert len(registry.ternary_specs()) == 6 and not set(registry.ternary_specs()) & \
+    assert "8 ternary and 1 chained op" in out
+    assert len(registry.ternary_specs()) == 8 and not set(registry.ternary_specs()) & \
         set(registry.binary_specs())

@@ -12,11 +12,12 @@ second operand is one value, the scalar the kernel is given as a parameter (2.0,
 divisor 2.0): x is drawn from [-1, 1] as above, Float16_b with a 16-bit Dst and Float32 with an
 FP32 Dst.
 
-The ternary rows (SfpuLerp, SfpuAddcmul, SfpuAddcdiv; ``test_sfpu_ternary.py``, index id
-70171254245) run the driver's own 4,096 triples (:func:`~sfpu_sim.parity.binary_stimuli.
-ternary_sample`), c at Dst tile 2, against ``TernarySFPUGolden``'s FP32 arithmetic
-(:mod:`sfpu_sim.reference.ternary_functions`): the table's 0, 1, 3,072, 1, 1, 96 and 1, 1,280
-on both chips; addcdiv's Float16_b dest No reads 1 here, 0 on the device (tests/test_ternary.py).
+The ternary rows (SfpuLerp, SfpuAddcmul, SfpuAddcdiv, SfpuSnakeBeta; ``test_sfpu_ternary.py``,
+index id 70171254245) run the driver's own 4,096 triples (:func:`~sfpu_sim.parity.
+binary_stimuli.ternary_sample`), c at Dst tile 2, against ``TernarySFPUGolden``'s FP32
+arithmetic (:mod:`sfpu_sim.reference.ternary_functions`): the table's 0, 1, 3,072, 1, 1, 96,
+1, 1,280 and (Wormhole) 1, 0, 4; addcdiv's Float16_b dest No reads 1 here, 0 on the device
+(tests/test_ternary.py).
 
 A drawn row's cells run the driver's own sample, its ``torch.manual_seed(0)`` draw rebuilt
 without torch (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): 16,384 pairs a cell (8,192
@@ -211,9 +212,13 @@ BINARY_ROWS = {
     # uniform(1, 2) where the op divides by it (_ternary_default_specs).
     **{f"Sfpu{name.title()}": BinaryRow(name, {
         "No": f"ternary_{name}_2026_09", "Yes": f"ternary_{name}_fp32_2026_09"}, UNIT, UNIT,
-        domain_z=((1.0, 2.0),) if name == "addcdiv" else UNIT, formats=("bf16",),
-        driver="test_sfpu_ternary", driver_source=TERNARY_DRIVER)
+        domain_z=((1.0, 2.0),) if name in ("addcdiv", "snake_beta") else UNIT,
+        formats=("bf16",), driver="test_sfpu_ternary", driver_source=TERNARY_DRIVER)
        for name in ("lerp", "addcmul", "addcdiv")},
+    "SfpuSnakeBeta": BinaryRow("snake_beta", {"No": "ternary_snake_beta_2026_09",
+                                              "Yes": "ternary_snake_beta_fp32_2026_09"},
+                               UNIT, UNIT, domain_z=((1.0, 2.0),), formats=("bf16",),
+                               driver="test_sfpu_ternary", driver_source=TERNARY_DRIVER),
     # calculate_binop_with_scalar<APPROX, BINOP_MODE, 8, DST_ACCUM_MODE>(param): the scalar 2.0
     # (ScalarDiv's divisor 2.0, given inverted); only RSUB differs between the Dst modes.
     **{f"Scalar{name.title()}": BinaryRow(name, {
