@@ -514,7 +514,9 @@ def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: st
     return {"max_ulp": found.max_ulp, "match": same, "mismatch_cause": cause,
             "kernel": {"name": found.kernel, "instantiation": None},
             "provenance": f"{spec.source}; {kernel.provenance}",
-            "golden": "binary_reference, rne",
+            "golden": ("TernarySFPUGolden's FP32 arithmetic, nearest even to the output" if
+                       spec.domain_z else "binary_reference, nearest even to the input format "
+                                          "(BinarySFPUGolden)"),
             "lanes": found.lanes, "nonfinite_lanes": found.nonfinite,
             "max_ulp_normal": found.max_ulp_normal, "stimuli": spec.stimuli,
             "exact": found.exact, "worst": found.worst, "tool": tool}
