@@ -122,9 +122,7 @@ def _draw_values(low: float, high: float) -> tuple[np.ndarray, np.ndarray]:
     """torch.rand's values scaled to [low, high]: in FP32 arithmetic (two roundings), and
     rounded once from exact arithmetic."""
     steps = np.arange(TORCH_RAND_STEPS, dtype=np.float32)
-    in_fp32 = steps * np.float32(2.0 ** -24)                  # torch.rand's values (exact)
-    in_fp32 *= np.float32(high - low)                         # two FP32 roundings
-    in_fp32 += np.float32(low)
+    in_fp32 = _scaled(steps * np.float32(2.0 ** -24), low, high)   # torch.rand's values (exact)
     rounded_once = steps.astype(np.float64)                   # one rounding, from float64
     rounded_once *= 2.0 ** -24 * (high - low)
     rounded_once += low
@@ -143,18 +141,28 @@ def _drawn_fp32(low: float, high: float) -> np.ndarray:
 def _drawn(low: float, high: float, input_format: str) -> np.ndarray:
     in_fp32, rounded_once = _draw_values(low, high)
     fmt = formats.FORMATS[input_format]
-    lowest, highest = (_CAST[input_format](bound)
-                       for bound in _rounded_bounds(low, high, input_format))
     seen = np.zeros(1 << 16, dtype=bool)
     for values in (in_fp32, rounded_once):
-        # .to(dtype): FP32 to the format, nearest even (ml_dtypes / numpy casts), then clamped
-        cast = np.clip(values.astype(_CAST[input_format]), lowest, highest)
-        seen[cast.view(np.uint16)] = True
+        seen[_cast_clamped(values, low, high, input_format).view(np.uint16)] = True
     bits = np.flatnonzero(seen).astype(fmt.dtype)
     return bits[formats.classify(bits, fmt) == formats.FloatClass.NORMAL]
 
 
 _CAST = {"bf16": ml_dtypes.bfloat16, "fp16": np.float16, "fp32": np.float32}
+
+
+def _scaled(raw: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``raw * (high - low) + low`` as torch computes it on a float32 tensor: the Python scalars
+    made float32, each operation rounded (two roundings)."""
+    return raw * np.float32(high - low) + np.float32(low)
+
+
+def _cast_clamped(values: np.ndarray, low: float, high: float, input_format: str) -> np.ndarray:
+    """``.to(dtype)`` (nearest even) and the clamp to the bounds as the format rounds them."""
+    lowest, highest = (_CAST[input_format](bound)
+                       for bound in _rounded_bounds(low, high, input_format))
+    return np.clip(values.astype(_CAST[input_format]), lowest, highest).astype(
+        _CAST[input_format])
 
 
 def _rounded_bounds(low: float, high: float, input_format: str) -> tuple[float, float]:
@@ -198,10 +206,7 @@ def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray
     cast = _CAST[input_format]
     if len(intervals) == 1:
         (low, high), = intervals
-        raw = generator.rand(FACE)
-        drawn = (raw * np.float32(high - low) + np.float32(low)).astype(cast)
-        lowest, highest = np.array(low, dtype=cast), np.array(high, dtype=cast)
-        return np.clip(drawn, min(lowest, highest), max(lowest, highest)).astype(cast)
+        return _cast_clamped(_scaled(generator.rand(FACE), low, high), low, high, input_format)
     lows = np.array([low for low, _ in intervals], dtype=np.float32)
     highs = np.array([high for _, high in intervals], dtype=np.float32)
     lengths = np.maximum(highs - lows, np.float32(0))
