@@ -275,10 +275,10 @@ def harness_golden(function: str, xs, ys, path: DevicePath, zs=None) -> np.ndarr
     ``tt_metal/tt-llk/tests/python_tests/helpers/golden_generators.py``, index id 70141771977)
     evaluates the op in FP32 and casts the result to the Dst's dtype and then to the *input*
     format's, both nearest even, whatever the output format; ``passed_test`` then casts it to
-    the output format. So a Float16_b input's golden is the op rounded once to BF16 (widened
-    exactly for a Float32 output), and a Float32 input's is rounded to FP32 and then to nearest
-    even in a Float16_b output. Correctly rounded here, where torch's FP32 function may be a
-    step off (the binary ops' FP32 arithmetic is correctly rounded). A ternary op's golden is
+    the output format. So a Float16_b input's golden is the op rounded to BF16 (widened exactly
+    for a wider output, rounded to nearest even again for a narrower one). Correctly rounded
+    here, where torch's FP32 function may be a step off (the binary ops' FP32 arithmetic is
+    correctly rounded). A ternary op's golden is
     ``TernarySFPUGolden``'s FP32 arithmetic itself (:mod:`sfpu_sim.reference.ternary_functions`),
     cast to the output format, nearest even, whatever the Dst."""
     if zs is not None:
@@ -286,13 +286,12 @@ def harness_golden(function: str, xs, ys, path: DevicePath, zs=None) -> np.ndarr
                 for v in (xs, ys, zs)]
         result = ternary_fp32(function, *fp32).astype(np.float64)
         return formats.round_values(result, "rne", path.output_format)
-    if path.input_format == "fp32" and path.output_format != "fp32":
-        gold, _ = binary_reference(function, xs, ys, "rne_fp32", input_format="fp32",
-                                   output_format=path.output_format)
-        return gold
     gold, _ = binary_reference(function, xs, ys, "rne", input_format=path.input_format,
                                output_format=path.input_format)
-    return formats.bf16_to_fp32_bits(gold) if path.output_format != path.input_format else gold
+    if path.output_format == path.input_format:
+        return gold
+    return formats.round_values(formats.bits_to_float64(gold, path.input_format), "rne",
+                                path.output_format)
 
 
 def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
