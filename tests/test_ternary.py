@@ -118,12 +118,14 @@ def test_the_tables_ternary_cells_are_reproduced(arch):
 
 
 def test_a_command_given_a_ternary_kernel_refuses_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "sfpu_sim", "sweep", "ternary_lerp_2026_09",
-                           "--arch", "wormhole", "--y", "1"], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 2
-    assert done.stderr.startswith("sfpu-sim: error: ternary_lerp_2026_09 is a ternary kernel")
-    assert len(done.stderr.strip().splitlines()) == 1
+    """Before any chip's heading: nothing on stdout."""
+    for argv in (["sweep", "ternary_lerp_2026_09", "--arch", "wormhole", "--y", "1"],
+                 ["eval", "ternary_addcdiv_2026_09", "1.0"]):
+        done = subprocess.run([sys.executable, "-m", "sfpu_sim", *argv], capture_output=True,
+                              text=True, timeout=120)
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr.startswith(f"sfpu-sim: error: {argv[1]} is a ternary kernel")
+        assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_kernels_lists_the_ternary_kernels(capsys):

@@ -90,13 +90,16 @@ def selection(args):
     return Selection(value_range(text) if text is not None else None, region)
 
 
-def on_each_chip(handler, documents: dict[str, str] | None = None):
+def on_each_chip(handler, documents: dict[str, str] | None = None, listing: bool = False):
     """``handler`` (of one ``args.arch``) run on each chip ``--arch`` names, by default every
     chip of the command's KERNEL, a heading before each where there are several.
     ``documents``: the options (dest: what it writes) whose output holds one chip's result,
-    refused with several chips before any work."""
+    refused with several chips before any work; a ternary KERNEL likewise unless the command
+    only lists it (``listing``)."""
     def each_chip(args, console):
         kernel = getattr(args, "kernel", None)
+        if kernel and not listing:
+            kernel_spec(kernel, binary=True)            # a ternary kernel: one line, no heading
         chosen = chips(args, registry.get(kernel).chips if kernel else None)
         for dest, what in (documents or {}).items():
             if len(chosen) > 1 and getattr(args, dest, None) not in (None, False):

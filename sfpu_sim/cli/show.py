@@ -117,7 +117,7 @@ def add_parser(sub, parents) -> None:
     show.add_argument("kernel", metavar="NAME")
     arch_option(show, "the chips whose program to list (default: every chip the kernel runs "
                       "on)")
-    show.set_defaults(handler=on_each_chip(cmd_kernel_show))
+    show.set_defaults(handler=on_each_chip(cmd_kernel_show, listing=True))
 
     trace = sub.add_parser("trace", parents=parents, help="instruction by instruction, what the lanes of the "
                                          "given inputs hold (hex, FP32, BF16)")
