@@ -37,7 +37,7 @@ from sfpu_sim.sfpi import (dst_reg, float_to_fp16b, float_to_int16, int32_to_flo
 
 METAL = "tt-metal tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/"
 IN2 = 2 * IN1                       # dst_reg index of tile 2
-ADDCMUL_VALUE_BITS = 0x40000000     # 2.0, the harness's scalar
+VALUE_BITS = 0x40000000             # 2.0, the harness's scalar (addcmul's and addcdiv's value)
 
 
 def _lerp(fp32_dest: bool):
@@ -47,14 +47,14 @@ def _lerp(fp32_dest: bool):
 
 
 def _addcmul(fp32_dest: bool):
-    value = reinterpret(vFloat, vInt(ADDCMUL_VALUE_BITS))
+    value = reinterpret(vFloat, vInt(VALUE_BITS))
     a, b, c = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
     result = a + c * (b * value)
     dst_reg[0] = result if fp32_dest else reinterpret(vFloat, float_to_fp16b(result, 0))
 
 
 def _addcdiv(fp32_dest: bool):
-    value = reinterpret(vFloat, vInt(ADDCMUL_VALUE_BITS))
+    value = reinterpret(vFloat, vInt(VALUE_BITS))
     a, b, c = dst_reg[0], dst_reg[IN1], dst_reg[IN2]
     result = a + b * value * reciprocal(c, 2)
     dst_reg[0] = result if fp32_dest else float32_to_bf16_rne(result)
@@ -84,32 +84,36 @@ def addcdiv_fp32_2026_09():
     _addcdiv(fp32_dest=True)
 
 
-for _name, _body, _function, _template, _source, _text, _init in (
-        ("ternary_lerp", (lerp_2026_09, lerp_fp32_2026_09), "lerp",
-         "calculate_lerp", "ckernel_sfpu_lerp.h (WH @9c09407d, BH @39adf56f)",
-         "a + c*(b - a): SFPADD, one SFPMAD", None),
-        ("ternary_addcmul", (addcmul_2026_09, addcmul_fp32_2026_09), "addcmul",
-         "calculate_addcmul", "ckernel_sfpu_addcmul.h (WH @5d10bb71, BH @88a41c19)",
-         "a + c*(b*2): SFPMUL, SFPMAD", None),
-        ("ternary_addcdiv", (addcdiv_2026_09, addcdiv_fp32_2026_09), "addcdiv",
-         "calculate_addcdiv", "ckernel_sfpu_addcdiv.h (WH @6244f39a, BH @8bd6500c)",
-         "a + (b*2)*_sfpu_reciprocal_<2>(c): the product, the reciprocal, one SFPMAD",
-         reciprocal_init)):
-    for _dest, _kernel in zip(("bf16", "fp32"), _body):
-        _fp32_dest = _dest == "fp32"
+BF16_RNE = ", then float32_to_bf16_rne"
+BF16_STOCH = ", then SFP_STOCH_RND to BF16, nearest (ties away)"
+
+
+def _register(name: str, bodies: dict, function: str, source: str, text: str, rounding: str,
+              init=None) -> None:
+    """One kernel per Dst mode (``bodies``: the 16-bit and the FP32 one), the FP32 one an
+    instance of the first: ``calculate_<function><APPROX, is_fp32_dest_acc_en, ..., 8>``."""
+    for dest, body in bodies.items():
+        fp32_dest = dest == "fp32"
         register_kernel(
-            f"{_name}{'_fp32' if _fp32_dest else ''}_2026_09", _kernel, function=_function,
-            init=_init,
-            operands=3, dest=_dest, template=_template,
-            params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": _fp32_dest,
+            f"{name}{'_fp32' if fp32_dest else ''}_2026_09", body, function=function,
+            init=init, operands=3, dest=dest, template=f"calculate_{function}",
+            params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": fp32_dest,
                     "ITERATIONS": 8},
-            instance_of="" if not _fp32_dest else f"{_name}_2026_09",
-            provenance=f"{METAL}{_source}: {_text}"
-                       + ("" if _fp32_dest else (", then float32_to_bf16_rne" if _function != "addcmul"
-                                                 else ", then SFP_STOCH_RND to BF16, nearest "
-                                                      "(ties away)")),
-            description=f"Sfpu{_function.title()} row / ttnn {_function}, "
-                        f"{'FP32' if _fp32_dest else '16-bit'} Dst, 2026")
+            instance_of=f"{name}_2026_09" if fp32_dest else "",
+            provenance=f"{METAL}{source}: {text}{'' if fp32_dest else rounding}",
+            description=f"Sfpu{function.title().replace('_', '')} row / ttnn {function}, "
+                        f"{'FP32' if fp32_dest else '16-bit'} Dst, 2026")
+
+
+_register("ternary_lerp", {"bf16": lerp_2026_09, "fp32": lerp_fp32_2026_09}, "lerp",
+          "ckernel_sfpu_lerp.h (WH @9c09407d, BH @39adf56f)", "a + c*(b - a): SFPADD, one "
+          "SFPMAD", BF16_RNE)
+_register("ternary_addcmul", {"bf16": addcmul_2026_09, "fp32": addcmul_fp32_2026_09}, "addcmul",
+          "ckernel_sfpu_addcmul.h (WH @5d10bb71, BH @88a41c19)", "a + c*(b*2): SFPMUL, SFPMAD",
+          BF16_STOCH)
+_register("ternary_addcdiv", {"bf16": addcdiv_2026_09, "fp32": addcdiv_fp32_2026_09}, "addcdiv",
+          "ckernel_sfpu_addcdiv.h (WH @6244f39a, BH @8bd6500c)", "a + (b*2)*_sfpu_reciprocal_<2>"
+          "(c): the product, the reciprocal, one SFPMAD", BF16_RNE, init=reciprocal_init)
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,19 +152,13 @@ def _snake_beta_init_wormhole():
     recip_init_2026_09(MINIMAX_SEED)
 
 
-for _fp32_dest in (False, True):
-    register_kernel(
-        f"ternary_snake_beta{'_fp32' if _fp32_dest else ''}_2026_09",
-        {chip: (lambda fp32_dest=_fp32_dest, chip=chip: _snake_beta(fp32_dest, chip))
-         for chip in ("wormhole", "blackhole")},
-        init={"wormhole": _snake_beta_init_wormhole, "blackhole": reciprocal_init},
-        function="snake_beta", operands=3, dest="fp32" if _fp32_dest else "bf16",
-        template="calculate_snake_beta",
-        params={"APPROXIMATION_MODE": False, "is_fp32_dest_acc_en": _fp32_dest, "ITERATIONS": 8},
-        instance_of="ternary_snake_beta_2026_09" if _fp32_dest else "",
-        provenance=f"{METAL}ckernel_sfpu_snake_beta.h (WH @95100bb6, BH @ce249c27): x + "
-                   f"sin(alpha*x)**2 * sfpu_reciprocal_iter<{2 if _fp32_dest else 1}>(beta), sin "
-                   f"by a reduction mod pi and a {4 if _fp32_dest else 3}-term odd polynomial"
-                   + ("" if _fp32_dest else ", then SFP_STOCH_RND to BF16, nearest (ties away)"),
-        description=f"SfpuSnakeBeta row / ttnn snake_beta, {'FP32' if _fp32_dest else '16-bit'} "
-                    f"Dst, 2026")
+def _snake_beta_body(fp32_dest: bool) -> dict:
+    return {chip: (lambda chip=chip: _snake_beta(fp32_dest, chip))
+            for chip in ("wormhole", "blackhole")}
+
+
+_register("ternary_snake_beta", {"bf16": _snake_beta_body(False), "fp32": _snake_beta_body(True)},
+          "snake_beta", "ckernel_sfpu_snake_beta.h (WH @95100bb6, BH @ce249c27)",
+          "x + sin(alpha*x)**2 * sfpu_reciprocal_iter<1 (16-bit Dst) or 2>(beta), sin by a "
+          "reduction mod pi and an odd polynomial of 3 (16-bit Dst) or 4 terms", BF16_STOCH,
+          init={"wormhole": _snake_beta_init_wormhole, "blackhole": reciprocal_init})
