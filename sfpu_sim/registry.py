@@ -359,7 +359,7 @@ def _register(name, build, *, function, chips, dest, mode, provenance, descripti
     params = _checked_template(template, params, instance_of, dest, origin)
     check_operands(operands, function, fixed_y, origin)
     if operands > 1:
-        pass                        # its reference: sfpu_sim.reference.binary_functions' (or ternary)
+        pass                # its reference: sfpu_sim.reference.binary_functions' (or ternary_)
     elif reference is not None:
         try:
             references.register_user_function(function, reference, origin, kernel=name)

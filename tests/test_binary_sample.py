@@ -104,3 +104,26 @@ def test_adds_mixed_format_rows_read_as_if_its_golden_were_not_rounded():
     got = [exhaustive_cell("SfpuElwadd", "bf16", dest, "wormhole", output_format="fp32").max_ulp
            for dest in ("No", "Yes")]
     assert got == [65536, 32768]
+
+
+def test_budget_every_pair_gives_the_bound_and_refuses_what_it_cannot(tmp_path, monkeypatch,
+                                                                      capsys):
+    """``budget --every-pair``: max's Float16_b cells over all 449**2 drawable pairs (not the
+    sample's 16,384), its Float32 cell and a ternary row's cells refused with the reason; with
+    --check, or without a binary row named, one line and exit 2."""
+    import json
+
+    from sfpu_sim.cli import main
+
+    monkeypatch.setenv("SFPU_SIM_CACHE", str(tmp_path))
+    assert main(["budget", "SfpuBinaryMax", "--arch", "wormhole", "--every-pair", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    bf16 = [r for r in records if r["in"] == "Float16_b"]
+    assert [(r["max_ulp"], r["lanes"], r["exact"]) for r in bf16] == [(0, 449 ** 2, False)] * 2
+    assert bf16[0]["stimuli"].startswith("every pair the driver's draw can produce")
+    fp32 = [r for r in records if r["in"] == "Float32"]
+    assert fp32[0]["max_ulp"] is None and "every pair of its Float32 draw" in fp32[0]["reason"]
+    for argv in (["budget", "--every-pair", "--check", "x.yaml"],
+                 ["budget", "tanh", "--every-pair"]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err.startswith("sfpu-sim: error: budget --every-pair: ")

@@ -1,5 +1,5 @@
-"""Ternary SFPU kernels (issue 17, the table's ternary rows): lerp, addcmul and addcdiv on both chips, tile 2
-as the third operand, the driver's triples reproduced, and the SfpuLerp and SfpuAddcmul cells.
+"""Ternary SFPU kernels (issue 17, the table's ternary rows): lerp, addcmul, addcdiv and snake_beta
+on both chips, tile 2 as the third operand, the driver's triples reproduced, and the rows' cells.
 
 Pins: compiled == Machine (16-bit and FP32 Dst); values derived by hand, ties included (lerp's
 16-bit Dst rounds to nearest even in integer arithmetic, addcmul's SFP_STOCH_RND and the packer

@@ -29,6 +29,9 @@ def cmd_budget(args, console: Console) -> int:
                            "ULP against that op's own golden (tt-llk's, keyed by the op), not "
                            "against an expression; use `sfpu-sim sweep KERNEL --reference "
                            "EXPR` or `report` to measure a kernel against one")
+    if args.every_pair and (args.check or args.exhaustive or not _op_names(args.kernels)):
+        raise SfpuSimError("budget --every-pair: name binary rows of the accuracy table (e.g. "
+                           "SfpuElwadd); it does not combine with --check or --exhaustive")
     if args.check:
         return _budget_check(args, console)
     if args.exhaustive:
@@ -78,7 +81,8 @@ def _budget_table(args, console: Console) -> int:
     target = _emit_target(args.emit_yaml) if args.emit_yaml else None
     records = []
     with Progress(total=None, what="budget") as progress:
-        for record in predict.records(rows, chosen, progress=progress.step):
+        for record in predict.records(rows, chosen, progress=progress.step,
+                                      every_pair=args.every_pair):
             records.append(record)
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
@@ -223,6 +227,11 @@ def add_parser(sub, parents) -> None:
     sweep_options(budget, arch="the chips (default: every chip each kernel runs on; with "
                                "--emit-yaml, blackhole; with --check, each row's own chip, "
                                "Wormhole for rows without arch)", budget=True, select=True)
+    budget.add_argument("--every-pair", action="store_true",
+                        help="binary rows drawn at random: the maximum over every pair of "
+                             "Float16_b or Float16 patterns the driver's draw can produce (the "
+                             "bound on any sample; minutes a cell the first time, then cached) "
+                             "instead of the driver's own pairs")
     budget.add_argument("--exhaustive", action="store_true",
                         help="with ops or --all and --in Float32: each Float32 cell over "
                              "every FP32 input (or every one in --range), beside the "

@@ -361,8 +361,7 @@ def _spec(row: str, input_format: str, dest: str, output_format: str,
         raise BinaryRowError(f"unknown binary row {row!r} (modelled: {', '.join(BINARY_ROWS)})")
     spec = BINARY_ROWS[row]
     if every_pair and spec.domain_z:
-        raise BinaryRowError(f"{row}: every triple of a ternary draw is not run (its cell runs "
-                             f"the driver's own)")
+        raise BinaryRowError(f"{row}: {EVERY_TRIPLE}")
     if every_pair and spec.sampled and input_format == "fp32":
         raise BinaryRowError(f"{row}: {EVERY_FP32_PAIR}")
     if output_format != input_format:
@@ -417,13 +416,14 @@ def _scored(function: str, program, path: DevicePath, xs, ys, zs=None) -> tuple:
 
 
 def cell(row: str, input_format: str, dest: str, arch: str, progress=None,
-         output_format: str | None = None) -> BinaryCell:
+         output_format: str | None = None, every_pair: bool = False) -> BinaryCell:
     """:func:`exhaustive_cell` over the row's own stimuli, read back from the cache when this
     program, these stimuli and this code computed it before (module docstring); a cache that
     cannot be read or written costs only the time."""
     output_format = output_format or input_format
-    spec = _spec(row, input_format, dest, output_format)
-    key = _cell_key(row, spec, f"{input_format}->{output_format}", dest, arch)
+    spec = _spec(row, input_format, dest, output_format, every_pair)
+    key = _cell_key(row, spec, f"{input_format}->{output_format}"
+                    f"{' every pair' if every_pair else ''}", dest, arch)
     path = user_cache("binary-cells") / f"{key}.json"
     try:
         kept = json.loads(path.read_text(encoding="utf-8"))
@@ -432,7 +432,7 @@ def cell(row: str, input_format: str, dest: str, arch: str, progress=None,
     except (OSError, ValueError, TypeError):
         pass
     found = exhaustive_cell(row, input_format, dest, arch, output_format=output_format,
-                            progress=progress)
+                            every_pair=every_pair, progress=progress)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, json.dumps({"key": key, "cell": dataclasses.asdict(found)},
@@ -464,6 +464,8 @@ def _code_digest() -> str:
 MEASURED_ON = "wormhole"
 EVERY_FP32_PAIR = ("every pair of its Float32 draw is not run: about 2**24 values each "
                    "operand, too many pairs (its cell runs the driver's own sample)")
+EVERY_TRIPLE = ("every triple of a ternary draw is not run (its cell runs the driver's own "
+                "triples)")
 BH_FLOAT16_NO = ("on Blackhole the driver runs Float16 input with a 32-bit Dst (sfpu_binary "
                  "sets dest_acc Yes; the tests skip dest No there): no such cell")
 
@@ -473,7 +475,8 @@ def no_cell(arch: str, input_format: str, dest: str) -> str | None:
     return BH_FLOAT16_NO if (arch, input_format, dest) == ("blackhole", "fp16", "No") else None
 
 
-def records(rows: list[str], arches: list[str], tool: str, progress=None):
+def records(rows: list[str], arches: list[str], tool: str, progress=None,
+            every_pair: bool = False):
     """One record per (binary row, cell of the table, chip), in the keys of
     :func:`sfpu_sim.parity.predict.records`, plus ``stimuli``, ``exact`` (the harness's own
     pairs) and ``max_ulp_normal``; a cell not predicted has ``max_ulp`` None and the reason."""
@@ -492,13 +495,17 @@ def records(rows: list[str], arches: list[str], tool: str, progress=None):
                           "device_text": measured.text if arch == MEASURED_ON else None}
                 reason = ("no model of this binary op's kernel" if spec is None else
                           spec.why_no_cell(arch, measured.input_format, measured.dest))
+                if reason is None and every_pair and spec.sampled and \
+                        (spec.domain_z or measured.input_format == "fp32"):
+                    reason = EVERY_TRIPLE if spec.domain_z else EVERY_FP32_PAIR
                 if reason is not None:
                     yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
                            "reason": reason}
                     continue
                 if progress:
                     progress(f"{row} {measured.input_format} dest={measured.dest} on {arch}")
-                found = cell(row, measured.input_format, measured.dest, arch)
+                found = cell(row, measured.input_format, measured.dest, arch,
+                             every_pair=every_pair)
                 yield {**record, **_prediction(found, record["device_max_ulp"], spec, tool)}
 
 
@@ -517,5 +524,8 @@ def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: st
                        spec.domain_z else "binary_reference, nearest even to the input format "
                                           "(BinarySFPUGolden)"),
             "lanes": found.lanes, "nonfinite_lanes": found.nonfinite,
-            "max_ulp_normal": found.max_ulp_normal, "stimuli": spec.stimuli,
+            "max_ulp_normal": found.max_ulp_normal,
+            "stimuli": spec.stimuli if found.exact or not spec.sampled else
+            f"every pair the driver's draw can produce, x from {_intervals_text(spec.domain_x)}, "
+            f"y from {_intervals_text(spec.domain_y)} (the bound on any sample)",
             "exact": found.exact, "worst": found.worst, "tool": tool}

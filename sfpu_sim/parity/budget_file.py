@@ -477,8 +477,9 @@ def _why_not_binary(row: Row, unkeyed_unchecked: bool, dest_reasons: list[str]) 
         return "metric: tolerance, no step budget to check"
     if row.key.get("arch") == "quasar":
         return "arch quasar is not emulated"
+    mixed = (row.key.get("in"), row.key.get("out"))
     if formats - {"Float16_b", "Float16", "Float32"} or \
-            len(formats) > 1 and (row.key.get("in"), row.key.get("out")) != ("Float16_b", "Float32"):
+            len(formats) > 1 and mixed != ("Float16_b", "Float32"):
         return ("sfpu-sim predicts a binary op's Float16_b and Float16 cells and Float16_b -> "
                 "Float32 (and crafted and scalar rows' Float32 cells and Float32 -> Float16_b)")
     return _unkeyed_or_outranked(row, unkeyed_unchecked)

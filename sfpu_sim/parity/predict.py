@@ -50,15 +50,16 @@ def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
             "device_text": cell.text if arch == MEASURED_ON else None}
 
 
-def records(rows: list[str], arches: list[str], progress=None):
+def records(rows: list[str], arches: list[str], progress=None, every_pair: bool = False):
     """Yield one record per cell (module docstring), rows in table order, chips as given; a
-    binary row's from :func:`sfpu_sim.parity.binary_rows.records`."""
+    binary row's from :func:`sfpu_sim.parity.binary_rows.records` (``every_pair``: the bound
+    over every pair its draw can produce, not its reproduced sample)."""
     device = device_table.read()
     modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
     tool = f"sfpu-sim {__version__}, emulated"
     for row in rows:
         if row not in device:
-            yield from binary_rows.records([row], arches, tool, progress)
+            yield from binary_rows.records([row], arches, tool, progress, every_pair)
             continue
         for cell in device[row]:
             for arch in arches:
