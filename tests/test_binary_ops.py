@@ -14,8 +14,8 @@ from sfpu_sim.binary_device import (
     BinaryOperandError,
     require_operands,
     run_binary_device,
-    sweep_binary,
 )
+from sfpu_sim.fp32sweep.pairs import sweep_pairs
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, pairs
@@ -129,7 +129,7 @@ PINNED = {"binary_add_2026_09": (1, [1, 1, 1]), "binary_sub_2026_09": (1, [1, 1,
 @pytest.mark.parametrize("arch", CHIPS)
 @pytest.mark.parametrize("name", sorted(PINNED))
 def test_binary_exhaustive_in_x_max_ulp(name, arch):
-    summary = sweep_binary(registry.get(name), arch, SWEEP_Y, engine="machine")
+    summary = sweep_pairs(registry.get(name), arch, SWEEP_Y, engine="machine")
     assert summary["count"] == 3 * 65025
     assert (summary["max_ulp"], [p["max_ulp"] for p in summary["per_y"]]) == PINNED[name]
 

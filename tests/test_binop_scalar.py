@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from sfpu_sim import formats, registry
-from sfpu_sim.binary_device import BinaryOperandError, run_binary_device, sweep_binary
+from sfpu_sim.binary_device import BinaryOperandError, run_binary_device
+from sfpu_sim.fp32sweep.pairs import sweep_pairs
 from sfpu_sim.cli import main
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.parity import device_table
@@ -204,7 +205,7 @@ def test_a_sweep_takes_the_held_operand_and_refuses_another(capsys):
         "sfpu-sim: error: binop_scalar_rsub_2026_09 holds its second operand, y = 2 (the scalar "
         "its op is given as a parameter): give no --y, or --y 2\n")
     with pytest.raises(BinaryOperandError, match="holds its second operand"):
-        sweep_binary(registry.get("binop_scalar_add_2026_09"), "wormhole", [0x4040])
+        sweep_pairs(registry.get("binop_scalar_add_2026_09"), "wormhole", [0x4040])
 
 
 def test_eval_takes_float32_pairs_and_a_sweep_refuses_them(capsys):

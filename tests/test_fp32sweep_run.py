@@ -133,7 +133,7 @@ def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):
         seen.append((start, threading.get_ident(), threads.threads()))
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs, "local_concurrency", lambda chunk: 3)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0: 3)
     monkeypatch.setattr(runs.chunks, "run_chunk", watched)
     done = []
     parallel = sweep_fp32(spec, "wormhole", SMALL, chunk=300, state_path=False,
@@ -155,7 +155,7 @@ def test_a_chunk_that_fails_on_a_thread_stops_the_sweep_with_its_error(monkeypat
             raise Stop
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs, "local_concurrency", lambda chunk: 2)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0: 2)
     monkeypatch.setattr(runs.chunks, "run_chunk", failing)
     with pytest.raises(Stop):
         sweep_fp32(registry.get("reciprocal_fp32"), "wormhole", SMALL, chunk=400,

@@ -44,8 +44,8 @@ def test_state_naming_a_file_that_is_not_a_sweep_state_is_refused_and_left_untou
     notes.write_text(content)
     code, out, err = run(capsys, *SWEEP, "--state", str(notes), *restart)
     assert code == 2 and out == ""
-    assert err == (f"sfpu-sim: error: --state {notes}: exists and is not an sfpu-sim FP32 sweep "
-                   f"state, so it is left untouched; name a new file or a state file a sweep "
+    assert err == (f"sfpu-sim: error: --state {notes}: exists and is not an sfpu-sim sweep state, "
+                   f"so it is left untouched; name a new file or a state file a sweep "
                    f"wrote\n")
     assert notes.read_text() == content
 

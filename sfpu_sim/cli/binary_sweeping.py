@@ -1,8 +1,8 @@
 """The second operand on the command line: ``sweep``, ``eval`` and ``report`` of binary kernels.
 
-Owns: ``--y VALUES`` and ``--y-range LO,HI``, which kernel takes them (a unary kernel refuses
-them, a binary one needs them), the pair sweep's terminal view and JSON, and ``eval`` of
-(x, y) pairs. ``report`` refuses binary kernels: the report model describes one-operand sweeps
+Owns: ``--y VALUES``, ``--y-range LO,HI`` and ``sweep --exhaustive`` (every y: all 2**32 pairs
+of a 16-bit format), which kernel takes them (a unary kernel refuses them, a binary one needs
+them), the pair sweep's terminal view and JSON, and ``eval`` of (x, y) pairs. ``report`` refuses binary kernels: the report model describes one-operand sweeps
 (a value axis of x, its regions, special inputs, per-lane arrays of x). Knows the public API of
 :mod:`sfpu_sim.binary_device` and the registry, nothing deeper.
 """
@@ -22,12 +22,12 @@ from sfpu_sim.binary_device import (
     held_operand,
     require_operands,
     run_binary_device,
-    sweep_binary,
 )
 from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, selection
 from sfpu_sim.cli.options import value_range
 from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.fp32sweep.pairs import sweep_pairs
 from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
 from sfpu_sim.report import numbers as N
@@ -65,6 +65,8 @@ def second_operand(parser, command: str, unary_handler) -> None:
                 raise SfpuSimError("--y and --y-range go with one binary KERNEL, not --all")
             return unary_handler(args, console)
         spec = kernel_spec(args.kernel, binary=True)
+        if spec.operands == 2 and getattr(args, "exhaustive", False) and command == "sweep":
+            has_y = True                               # every y
         if spec.operands == 2 and command == "report":
             raise SfpuSimError(f"report: {spec.name} is a binary kernel and reports describe "
                                f"one-operand sweeps; `sfpu-sim sweep {spec.name} --y ... "
@@ -81,6 +83,8 @@ def second_operands(args, dest: str, spec):
     """The second operands as patterns of the input format, and their description:
     ``--y`` values as written, or every pattern in ``--y-range``, ascending by value; for a
     kernel that holds its second operand (``spec.fixed_y``), that one, and only that one."""
+    if getattr(args, "exhaustive", False):
+        return _every_operand(args, spec)
     y, text = _given_operands(args, dest) if args.y is not None or \
         getattr(args, "y_range", None) is not None else (None, "")
     if spec.fixed_y is not None:
@@ -111,11 +115,32 @@ def _given_operands(args, dest: str):
                f"({len(y):,} values)")
 
 
+def _every_operand(args, spec):
+    """``sweep --exhaustive``: every pattern of the 16-bit input format as y, in pattern
+    order (with every x: all 2**32 pairs)."""
+    if args.y is not None or args.y_range is not None:
+        raise SfpuSimError("--exhaustive sweeps every y: give it without --y or --y-range")
+    if spec.fixed_y is not None:
+        raise SfpuSimError(f"--exhaustive: {spec.name} holds its second operand, y = "
+                           f"{spec.fixed_y:g}: its sweep is every x at that y (give no "
+                           f"--exhaustive)")
+    fmt = args.input_format
+    y = np.arange(1 << 16, dtype=np.uint32).astype(formats.FORMATS[fmt].dtype)
+    return y, f"y: every {fmt.upper()} pattern ({y.size:,} values: all {y.size << 16:,} pairs)"
+
+
+# What an FP32 sweep's options mean for a pair sweep: every y, and its chunks' scheduling.
+PAIR_SWEEP_OPTIONS = ("--exhaustive", "--scheduler", "--chunk", "--workers", "--state",
+                      "--restart")
+
+
 def _refuse_unary_options(args, command: str) -> None:
-    """What binary kernels do not take yet: an FP32 sweep (eval takes FP32 pairs, through an
-    FP32 Dst), the harness's per-input CSV rows."""
-    if _fp32_options(args) or args.input_format == "fp32" and command == "sweep":
-        raise SfpuSimError(f"{', '.join(_fp32_options(args)) or '--in fp32'}: a binary sweep "
+    """What binary kernels do not take: an FP32 sweep (eval takes FP32 pairs, through an FP32
+    Dst), the strided walk, the harness's per-input CSV rows."""
+    taken = PAIR_SWEEP_OPTIONS if command == "sweep" else ()
+    refused = [option for option in _fp32_options(args) if option not in taken]
+    if refused or args.input_format == "fp32" and command == "sweep":
+        raise SfpuSimError(f"{', '.join(refused) or '--in fp32'}: a binary sweep "
                            f"runs every 16-bit x (bf16, fp16) against each y; FP32 pairs go "
                            f"through eval (with --dest fp32)")
     if getattr(args, "csv", None) is not None:
@@ -131,13 +156,17 @@ def cmd_sweep(args, console: Console) -> int:
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
     y, y_text = second_operands(args, chosen.dest, chosen.spec)
+    state_path = args.state if args.state is not None else None if args.exhaustive else False
     with Progress() as progress:
         progress.begin(f"{chosen.spec.name} on {args.arch}")
-        summary = sweep_binary(chosen.spec, args.arch, y, dest=chosen.dest,
-                               input_format=args.input_format,
-                               output_format=args.output_format,
-                               reference_rounding=args.reference_rounding,
-                               selection=selection(args), progress=progress.update)
+        summary = sweep_pairs(chosen.spec, args.arch, y, dest=chosen.dest,
+                              input_format=args.input_format,
+                              output_format=args.output_format,
+                              reference_rounding=args.reference_rounding,
+                              selection=selection(args), progress=progress.update,
+                              chunk=args.chunk, scheduler=args.scheduler,
+                              workers=args.workers, state_path=state_path,
+                              resume=not args.restart)
     summary.update(second_operand=y_text, instantiation_note=chosen.note,
                    device_program=chosen.modelled)
     if args.json:

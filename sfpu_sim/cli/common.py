@@ -269,7 +269,8 @@ def _fp32_sweep_options(group) -> None:
                        help="Tenstorrent's strided FP32 walk, one value in N (default: 65536, "
                             "tt-llk ulp_sweep.py's; 65,280 inputs over the whole line)")
     group.add_argument("--exhaustive", action="store_true",
-                       help="every FP32 pattern (2**32), or every one in --range")
+                       help="every FP32 pattern (2**32), or every one in --range; a binary "
+                            "kernel: every y against every x (all 2**32 BF16 pairs)")
     group.add_argument("--scheduler", default="local", metavar="WHERE",
                        help="local (default: chunks here), dask (a dask.distributed "
                             "LocalCluster: a worker per CPU, as many as 2 GiB hold) or "
@@ -279,8 +280,9 @@ def _fp32_sweep_options(group) -> None:
                             "one per CPU this process may use, at most 6: each takes 256 MB "
                             "of the 2 GiB an FP32 sweep may use)")
     group.add_argument("--chunk", type=int, metavar="N",
-                       help="inputs per chunk (default: 1,048,576, less when more threads need it to stay "
-                            "in 2 GiB); any size, same summary")
+                       help="inputs per chunk (default: 1,048,576, less when more threads "
+                            "need it to stay in 2 GiB; a pair sweep's: whole rows of 65,536 "
+                            "x); any size, same summary")
     group.add_argument("--state", metavar="FILE",
                        help="resume file (default: one per sweep under ~/.cache/sfpu-sim/"
                             "fp32-sweeps); a killed run continues from its last chunk")

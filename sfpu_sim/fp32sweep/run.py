@@ -16,6 +16,7 @@ chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
 from __future__ import annotations
 
 import dataclasses
+import time
 from contextlib import closing
 from urllib.parse import urlsplit
 
@@ -24,6 +25,7 @@ import numpy as np
 from sfpu_sim import reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
+from sfpu_sim.fp32sweep.chunk import LANE_BYTES
 from sfpu_sim.fp32sweep import gpu_chunk
 from sfpu_sim.fp32sweep import state, summary
 from sfpu_sim.fp32sweep.tally import Partial
@@ -43,48 +45,45 @@ CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
 LOCAL_CLUSTER = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0",
                  "scheduler_kwargs": {"dashboard": False}, "silence_logs": 40}
 MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
-# Bytes per input a running chunk holds at its peak, rounded up from measurements on this
-# machine (tanh_fp32, 131 instructions; any kernel's Machine has the same registers): 184 B
-# of numpy arrays at tracemalloc's peak (173 B of them the Machine's LRegs and Dst rows in
-# run_device) and 126 B of resident-set growth per input at 2**22 inputs.
-LANE_BYTES = 256
 PROCESS_BYTES = 256 << 20              # an interpreter with numpy, numba and the package: 190 MB
 
 
-def dask_workers(requested: int | None = None) -> int:
+def dask_workers(requested: int | None = None, lane_bytes: int = LANE_BYTES) -> int:
     """Worker processes of ``--scheduler dask``'s LocalCluster: ``requested`` (``--workers``),
     else one per CPU this process may use, as many as the memory cap holds with a chunk of at
     least :data:`MIN_WORKER_CHUNK` inputs each (2 on 2 CPUs, 6 on 16: each process takes
     :data:`PROCESS_BYTES`)."""
     if requested is not None:
         return requested
-    fit = (MEMORY_CAP - PROCESS_BYTES) // (PROCESS_BYTES + MIN_WORKER_CHUNK * LANE_BYTES)
+    fit = (MEMORY_CAP - PROCESS_BYTES) // (PROCESS_BYTES + MIN_WORKER_CHUNK * lane_bytes)
     return max(1, min(threads.max_threads(), fit))
 
 
-def peak_bytes(chunk: int, scheduler: str, workers: int | None = None) -> int:
+def peak_bytes(chunk: int, scheduler: str, workers: int | None = None,
+               lane_bytes: int = LANE_BYTES) -> int:
     """The most memory a sweep with chunks of ``chunk`` inputs holds on this machine: every
     local process's base, plus one running chunk per process that runs chunks (a tcp://
-    cluster's workers are not on this machine: only this process counts)."""
+    cluster's workers are not on this machine: only this process counts). ``lane_bytes``: a
+    running chunk's bytes per input (a pair sweep's are :data:`.pairs.PAIR_BYTES`)."""
     if scheduler == "dask":
-        n = dask_workers(workers)
-        return (1 + n) * PROCESS_BYTES + n * chunk * LANE_BYTES
+        n = dask_workers(workers, lane_bytes)
+        return (1 + n) * PROCESS_BYTES + n * chunk * lane_bytes
     if scheduler == "local":
-        return PROCESS_BYTES + local_concurrency(chunk) * chunk * LANE_BYTES
+        return PROCESS_BYTES + local_concurrency(chunk, lane_bytes) * chunk * lane_bytes
     return PROCESS_BYTES
 
 
-def max_chunk(scheduler: str, workers: int | None = None) -> int:
+def max_chunk(scheduler: str, workers: int | None = None, lane_bytes: int = LANE_BYTES) -> int:
     """The largest power-of-two chunk whose :func:`peak_bytes` stays under the cap (local: a
     chunk that size running alone, as it would; a tcp:// cluster: the local one's, as its
     workers' memory is theirs to size); 0 when even the processes alone would pass it."""
     where = "local" if str(scheduler).startswith("tcp://") else scheduler
     if where == "local":
-        return 1 << ((MEMORY_CAP - PROCESS_BYTES - 1) // LANE_BYTES).bit_length() - 1
-    if peak_bytes(1, where, workers) >= MEMORY_CAP:
+        return 1 << ((MEMORY_CAP - PROCESS_BYTES - 1) // lane_bytes).bit_length() - 1
+    if peak_bytes(1, where, workers, lane_bytes) >= MEMORY_CAP:
         return 0
     chunk = 1
-    while peak_bytes(2 * chunk, where, workers) < MEMORY_CAP:
+    while peak_bytes(2 * chunk, where, workers, lane_bytes) < MEMORY_CAP:
         chunk *= 2
     return chunk
 
@@ -135,9 +134,8 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     if progress:
         progress(done, total)
     plan = [(start, min(start + chunk, total)) for start in range(done, total, chunk)]
-    run = _run_dask if scheduler != "local" else _run_local
-    partial = run(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
-                  workers)
+    partial = run_plan(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
+                       workers)
     specials = summary.special_rows(program, job)
     worst_values = _worst_values(job, partial)
     built = summary.build(job, program, partial, walk, specials, worst_values)
@@ -168,12 +166,19 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
     if policy not in reference.policies():
         raise Fp32SweepError(f"unknown reference rounding {policy!r} (choose from: "
                              f"{', '.join(reference.policies())})")
+    check_scheduling(scheduler, workers, chunk, fused=fused)
+
+
+def check_scheduling(scheduler: str, workers: int | None, chunk, lane_bytes: int = LANE_BYTES,
+                     fused: bool = False, multiple: int = 1) -> None:
+    """One-line errors for a scheduler, a worker count or a chunk size a sweep cannot use
+    (``multiple``: what a chunk must be a multiple of; a pair sweep's is a row of x)."""
     if scheduler not in SCHEDULERS and not _is_tcp_address(str(scheduler)):
         raise Fp32SweepError(f"--scheduler {scheduler!r}: choose local, dask (a "
                              f"LocalCluster of worker processes) or tcp://HOST:PORT (a "
                              f"running cluster: a host name or address, a port 1 to 65535)")
     if workers is not None:
-        fit = dask_workers()
+        fit = dask_workers(None, lane_bytes)
         if scheduler != "dask":
             raise Fp32SweepError(f"--workers sizes --scheduler dask's LocalCluster, not "
                                  f"--scheduler {scheduler}")
@@ -184,11 +189,14 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
                                  f"(each worker process takes {PROCESS_BYTES >> 20} MB of the "
                                  f"{MEMORY_CAP >> 30} GiB an FP32 sweep may use; default "
                                  f"{fit})")
-    largest = gpu_chunk.GPU_CHUNK_MAX if fused else max_chunk(scheduler, workers)
-    if isinstance(chunk, bool) or not isinstance(chunk, int) or not 1 <= chunk <= largest:
+    largest = gpu_chunk.GPU_CHUNK_MAX if fused else max_chunk(scheduler, workers, lane_bytes)
+    largest -= largest % multiple
+    if isinstance(chunk, bool) or not isinstance(chunk, int) or \
+            not multiple <= chunk <= largest or chunk % multiple:
         why = (f"a fused GPU chunk holds {gpu_chunk.DEVICE_LANE_BYTES} bytes of GPU memory per "
                f"input" if fused else f"more would pass {MEMORY_CAP >> 30} GiB")
-        raise Fp32SweepError(f"--chunk {chunk!r}: give a whole number from 1 to "
+        whole = "a whole number" if multiple == 1 else f"a multiple of {multiple:,}"
+        raise Fp32SweepError(f"--chunk {chunk!r}: give {whole} from {multiple:,} to "
                              f"{largest:,} with --scheduler {scheduler} (inputs per chunk; "
                              f"{why})")
 
@@ -223,13 +231,31 @@ def state_key(job) -> dict:
                           job.selection[1]], "worst": job.worst}
 
 
-def _after(partial, done, total, path, key, progress, after_chunk, index):
-    if path is not None:
+def _after(partial, done, total, path, key, progress, after_chunk, index, saved):
+    """After a chunk merged: the state saved (after every chunk, or at most every
+    ``job.save_interval`` seconds, and after the last), progress, the test hook. ``saved``:
+    [when the state was last saved, the job's interval]."""
+    if path is not None and (done == total or
+                             time.monotonic() - saved[0] >= saved[1]):
         state.save(path, key, done, partial)
+        saved[0] = time.monotonic()
     if progress:
         progress(done, total)
     if after_chunk:
         after_chunk(index)
+
+
+def run_plan(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
+             workers=None):
+    """Every chunk of ``plan`` (``(start, stop)`` positions) of ``job`` merged into ``partial``
+    in order, on ``scheduler``, the state saved at ``path`` after each. A job is a small,
+    picklable description of a sweep with ``run_chunk(start, stop, total)`` (returning a
+    partial with ``merge(other, worst)`` and ``as_json()``), ``worst``, ``threads``,
+    ``lane_bytes`` (a running chunk's bytes per input) and ``save_interval`` (the least
+    seconds between two saved states; 0: after every chunk): an FP32 sweep's
+    (:class:`.chunk.Job`) or a pair sweep's (:class:`.pairs.PairJob`)."""
+    run = _run_dask if scheduler != "local" else _run_local
+    return run(job, plan, total, partial, path, key, progress, after_chunk, scheduler, workers)
 
 
 def _run_local(job, plan, total, partial, path, key, progress, after_chunk, scheduler,
@@ -239,35 +265,40 @@ def _run_local(job, plan, total, partial, path, key, progress, after_chunk, sche
     (:func:`sfpu_sim.threads.in_order`). Every stage of a chunk that touches all its inputs is
     compiled code that releases the GIL, or numpy on whole arrays, so the chunks run side by
     side."""
-    width = min(local_concurrency(plan[0][1] - plan[0][0]), len(plan)) if plan else 1
-    with closing(threads.in_order(lambda span: chunks.run_chunk(job, *span, total), plan,
+    width = min(local_concurrency(plan[0][1] - plan[0][0], job.lane_bytes), len(plan)) \
+        if plan else 1
+    saved = [time.monotonic(), job.save_interval]
+    with closing(threads.in_order(lambda span: job.run_chunk(*span, total), plan,
                                   width)) as finished:
         for index, ((_, stop), part) in enumerate(zip(plan, finished)):
             partial = partial.merge(part, job.worst)
-            _after(partial, stop, total, path, key, progress, after_chunk, index)
+            _after(partial, stop, total, path, key, progress, after_chunk, index, saved)
     return partial
 
 
-def local_concurrency(chunk: int) -> int:
+def local_concurrency(chunk: int, lane_bytes: int = LANE_BYTES) -> int:
     """How many chunks of ``chunk`` inputs the local scheduler runs at once: one per thread
     (:func:`sfpu_sim.threads.threads`, so ``--threads`` caps it), as many as the memory cap
     holds beside the process (strictly under it, as :func:`max_chunk`)."""
-    fit = (MEMORY_CAP - PROCESS_BYTES - 1) // max(1, chunk * LANE_BYTES)
+    fit = (MEMORY_CAP - PROCESS_BYTES - 1) // max(1, chunk * lane_bytes)
     return max(1, min(threads.threads(), fit))
 
 
-def default_chunk(scheduler: str = "local", workers: int | None = None) -> int:
+def default_chunk(scheduler: str = "local", workers: int | None = None,
+                  lane_bytes: int = LANE_BYTES) -> int:
     """Inputs per chunk when ``--chunk`` is not given: :data:`DEFAULT_CHUNK`, halved until
     every thread's chunk fits under the memory cap at once (the local scheduler), or as large
     as a Dask worker may hold (:func:`max_chunk`). An unknown scheduler or worker count gets
-    :data:`DEFAULT_CHUNK`, for :func:`check_options` to refuse."""
+    :data:`DEFAULT_CHUNK`, for :func:`check_options` to refuse. Always a power of two, and at
+    least :data:`MIN_WORKER_CHUNK` (a pair sweep's row of x) unless the cap allows less."""
     if scheduler == "local":
         chunk = DEFAULT_CHUNK
-        while chunk > MIN_WORKER_CHUNK and local_concurrency(chunk) < threads.threads():
+        while chunk > MIN_WORKER_CHUNK and \
+                local_concurrency(chunk, lane_bytes) < threads.threads():
             chunk //= 2
         return chunk
     if scheduler == "dask" and (workers is None or type(workers) is int and workers >= 1):
-        return min(DEFAULT_CHUNK, max_chunk(scheduler, workers)) or DEFAULT_CHUNK
+        return min(DEFAULT_CHUNK, max_chunk(scheduler, workers, lane_bytes)) or DEFAULT_CHUNK
     return DEFAULT_CHUNK
 
 
@@ -282,7 +313,7 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
                              "'dask[distributed]')") from None
     cluster = None
     if scheduler == "dask":
-        cluster = LocalCluster(n_workers=dask_workers(workers), **LOCAL_CLUSTER)
+        cluster = LocalCluster(n_workers=dask_workers(workers, job.lane_bytes), **LOCAL_CLUSTER)
         client = Client(cluster)
     else:
         try:
@@ -297,9 +328,10 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
         if cluster is not None:                  # one thread per worker process, one per core
             job = dataclasses.replace(job, threads=1)
         for index, (start, stop) in _take(pending, window):
-            futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
+            futures.add(client.submit(type(job).run_chunk, job, start, stop, total,
                                       key=f"fp32-chunk-{index}-{start}", pure=False))
         finished, next_index = {}, 0
+        saved = [time.monotonic(), job.save_interval]
         for future in futures:
             index = int(future.key.split("-")[2])
             finished[index] = future.result()
@@ -307,10 +339,10 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
             while next_index in finished:
                 partial = partial.merge(finished.pop(next_index), job.worst)
                 _after(partial, plan[next_index][1], total, path, key, progress,
-                       after_chunk, next_index)
+                       after_chunk, next_index, saved)
                 next_index += 1
             for index, (start, stop) in _take(pending, 1):
-                futures.add(client.submit(chunks.run_chunk, job, start, stop, total,
+                futures.add(client.submit(type(job).run_chunk, job, start, stop, total,
                                           key=f"fp32-chunk-{index}-{start}", pure=False))
     except KeyboardInterrupt:
         # Ctrl-C: no graceful close, which waits seconds for the running chunks while the

@@ -53,11 +53,12 @@ class StateMismatch(StateError):
     pass
 
 
-def code_digest() -> str:
-    """sha256 of the modules that decide an FP32 sweep's bits."""
+def code_digest(sources: tuple = _SOURCES) -> str:
+    """sha256 of the modules (of this package) that decide a sweep's bits: an FP32 sweep's
+    by default."""
     here = Path(__file__).resolve().parent
     digest = hashlib.sha256()
-    for name in _SOURCES:
+    for name in sources:
         digest.update((here / name).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -93,7 +94,7 @@ def check_path(path) -> Path:
             (path.exists() and not os.access(path, os.R_OK | os.W_OK)):
         raise StateError(f"--state {path}: not readable and writable here")
     if path.exists() and not _is_state_file(path):
-        raise StateError(f"--state {path}: exists and is not an sfpu-sim FP32 sweep state, so "
+        raise StateError(f"--state {path}: exists and is not an sfpu-sim sweep state, so "
                          f"it is left untouched; name a new file or a state file a sweep wrote")
     return path
 
@@ -138,9 +139,11 @@ def save(path: Path, key: dict, done: int, partial: Partial) -> None:
         raise
 
 
-def load(path: Path, key: dict, total: int) -> tuple[int, Partial | None]:
+def load(path: Path, key: dict, total: int, kind=Partial) -> tuple[int, Partial | None]:
     """(done, partial) from ``path``; (0, None) if there is none, or it is damaged (one line
-    on stderr). Raises :class:`StateMismatch` for the state of another sweep."""
+    on stderr). Raises :class:`StateMismatch` for the state of another sweep. ``kind``: the
+    partial's class (an FP32 sweep's :class:`~.tally.Partial`, or a pair sweep's), with
+    ``from_json`` and ``walked``."""
     path = Path(path)
     if not path.exists():
         return 0, None
@@ -165,7 +168,7 @@ def load(path: Path, key: dict, total: int) -> tuple[int, Partial | None]:
         done = int(state["done"])
         if not 0 <= done <= total:
             raise ValueError(f"done {done} outside 0..{total}")
-        partial = Partial.from_json(state["partial"])
+        partial = kind.from_json(state["partial"])
         if partial.walked != done:
             raise ValueError(f"it measured {partial.walked} inputs, not {done}")
     except (ValueError, KeyError, TypeError, IndexError) as error:
