@@ -1,7 +1,7 @@
 """Two-operand kernels through the device path.
 
 Owns: where a binary kernel finds its operands in Dst, and running it over operand pairs on
-the engine chosen (the pair sweep streams chunks of them: :mod:`sfpu_sim.fp32sweep.pairs`).
+the engine chosen (the pair sweep streams chunks of them: :mod:`sfpu_sim.fp32sweep.pair_sweep`).
 The rest of the path (unpack, SFPLOAD/SFPSTORE modes, packer) is :mod:`sfpu_sim.sweeps`' own,
 unchanged. Knows nothing of formatting.
 

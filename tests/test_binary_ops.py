@@ -15,7 +15,7 @@ from sfpu_sim.binary_device import (
     require_operands,
     run_binary_device,
 )
-from sfpu_sim.fp32sweep.pairs import sweep_pairs
+from sfpu_sim.fp32sweep.pair_sweep import sweep_pairs
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, pairs

@@ -14,7 +14,7 @@ import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import BinaryOperandError, run_binary_device
-from sfpu_sim.fp32sweep.pairs import sweep_pairs
+from sfpu_sim.fp32sweep.pair_sweep import sweep_pairs
 from sfpu_sim.cli import main
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.parity import device_table

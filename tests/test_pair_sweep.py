@@ -1,4 +1,4 @@
-"""Pair sweeps of binary kernels (sfpu_sim.fp32sweep.pairs, ``sweep KERNEL --y/--y-range/
+"""Pair sweeps of binary kernels (sfpu_sim.fp32sweep.pair_sweep, ``sweep KERNEL --y/--y-range/
 --exhaustive``): the chunked summary against a brute-force one over the same pairs, any
 chunking, thread count and scheduler giving the same summary bit for bit, resuming a killed
 run, and the command line's checks.
@@ -17,8 +17,8 @@ import pytest
 from sfpu_sim import formats, registry, threads, ulp
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.cli import binary_sweeping, main
-from sfpu_sim.fp32sweep import pairs
-from sfpu_sim.fp32sweep.pairs import ROW, sweep_pairs
+from sfpu_sim.fp32sweep import pair_sweep
+from sfpu_sim.fp32sweep.pair_sweep import ROW, sweep_pairs
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.selection import Selection
 from sfpu_sim.sweeps import DevicePath
@@ -97,7 +97,7 @@ def test_any_chunking_and_thread_count_give_the_same_summary():
 def test_a_killed_sweep_resumes_from_its_state(tmp_path, monkeypatch):
     spec, state = registry.get("binary_sub_2026_09"), tmp_path / "pairs.json"
     seen = []
-    monkeypatch.setattr(pairs.PairJob, "save_interval", 0.0)     # saved after every chunk
+    monkeypatch.setattr(pair_sweep.PairJob, "save_interval", 0.0)     # saved after every chunk
 
     def killed(index):
         if index == 1:
@@ -111,7 +111,7 @@ def test_a_killed_sweep_resumes_from_its_state(tmp_path, monkeypatch):
     assert resumed == sweep_pairs(spec, "wormhole", Y)
     other = Y[::-1].copy()                             # another sweep: refused, file untouched
     before = state.read_bytes()
-    with pytest.raises(pairs.state.StateMismatch, match=r"differs in: y\)"):
+    with pytest.raises(pair_sweep.state.StateMismatch, match=r"differs in: y\)"):
         sweep_pairs(spec, "wormhole", other, state_path=state)
     assert state.read_bytes() == before
 
@@ -122,11 +122,11 @@ def test_a_long_sweep_saves_its_state_at_intervals_and_after_the_last_chunk(tmp_
     chunks would cost minutes: between the first and the last chunk it is saved at most every
     ``save_interval`` seconds."""
     saves = []
-    save = pairs.state.save
-    monkeypatch.setattr(pairs.state, "save",
+    save = pair_sweep.state.save
+    monkeypatch.setattr(pair_sweep.state, "save",
                         lambda path, key, done, partial: (saves.append(done),
                                                           save(path, key, done, partial)))
-    monkeypatch.setattr(pairs.PairJob, "save_interval", 1e9)
+    monkeypatch.setattr(pair_sweep.PairJob, "save_interval", 1e9)
     sweep_pairs(registry.get("binary_min_2026_09"), "wormhole", Y[:4], chunk=ROW,
                 state_path=tmp_path / "s.json")
     assert saves == [4 * ROW]
@@ -198,7 +198,7 @@ def test_a_state_file_resumes_from_the_command_line(tmp_path, capsys, monkeypatc
     def no_chunk(*_):
         raise AssertionError("a finished sweep's state holds every chunk")
 
-    monkeypatch.setattr(pairs.PairJob, "run_chunk", no_chunk)
+    monkeypatch.setattr(pair_sweep.PairJob, "run_chunk", no_chunk)
     assert main(args) == 0                               # read back, nothing run again
     assert json.loads(capsys.readouterr().out) == first
     assert [p["y"] for p in first["per_y"]] == [1 + k / 128 for k in range(17)]

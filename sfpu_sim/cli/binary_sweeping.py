@@ -2,9 +2,11 @@
 
 Owns: ``--y VALUES``, ``--y-range LO,HI`` and ``sweep --exhaustive`` (every y: all 2**32 pairs
 of a 16-bit format), which kernel takes them (a unary kernel refuses them, a binary one needs
-them), the pair sweep's terminal view and JSON, and ``eval`` of (x, y) pairs. ``report`` refuses binary kernels: the report model describes one-operand sweeps
-(a value axis of x, its regions, special inputs, per-lane arrays of x). Knows the public API of
-:mod:`sfpu_sim.binary_device` and the registry, nothing deeper.
+them), the pair sweep's terminal view and JSON, and ``eval`` of (x, y) pairs. ``report``
+refuses binary kernels: the report model describes one-operand sweeps (a value axis of x, its
+regions, special inputs, per-lane arrays of x). Knows the public API of
+:mod:`sfpu_sim.binary_device`, :mod:`sfpu_sim.fp32sweep.pair_sweep` and the registry, nothing
+deeper.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, sel
 from sfpu_sim.cli.options import value_range
 from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.fp32sweep.pairs import sweep_pairs
+from sfpu_sim.fp32sweep.pair_sweep import sweep_pairs
 from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
 from sfpu_sim.report import numbers as N

@@ -8,7 +8,9 @@ reference: float64 enclosures, arb where they cannot decide), :mod:`.tally` (the
 mergeable reduction), :mod:`.chunk` (one chunk as a task), :mod:`.gpu_chunk` and
 :mod:`.gpu_frames` (a chunk whole on a GPU, from the same per-lane definitions), :mod:`.state`
 (resuming),
-:mod:`.run` (schedulers) and :mod:`.summary` (the BF16 sweep's summary contract in FP32 ULP).
+:mod:`.run` (schedulers, for any job) and :mod:`.summary` (the BF16 sweep's summary contract in
+FP32 ULP). Pair sweeps of binary kernels (every x against each y, all 2**32 BF16 pairs at most)
+run through the same schedulers and state files: :mod:`.pair_sweep`.
 Knows nothing of formatting.
 """
 from sfpu_sim.fp32sweep.run import Fp32SweepError, sweep_fp32

@@ -64,7 +64,7 @@ def peak_bytes(chunk: int, scheduler: str, workers: int | None = None,
     """The most memory a sweep with chunks of ``chunk`` inputs holds on this machine: every
     local process's base, plus one running chunk per process that runs chunks (a tcp://
     cluster's workers are not on this machine: only this process counts). ``lane_bytes``: a
-    running chunk's bytes per input (a pair sweep's are :data:`.pairs.PAIR_BYTES`)."""
+    running chunk's bytes per input (a pair sweep's are :data:`.pair_sweep.PAIR_BYTES`)."""
     if scheduler == "dask":
         n = dask_workers(workers, lane_bytes)
         return (1 + n) * PROCESS_BYTES + n * chunk * lane_bytes
@@ -253,7 +253,7 @@ def run_plan(job, plan, total, partial, path, key, progress, after_chunk, schedu
     partial with ``merge(other, worst)`` and ``as_json()``), ``worst``, ``threads``,
     ``lane_bytes`` (a running chunk's bytes per input) and ``save_interval`` (the least
     seconds between two saved states; 0: after every chunk): an FP32 sweep's
-    (:class:`.chunk.Job`) or a pair sweep's (:class:`.pairs.PairJob`)."""
+    (:class:`.chunk.Job`) or a pair sweep's (:class:`.pair_sweep.PairJob`)."""
     run = _run_dask if scheduler != "local" else _run_local
     return run(job, plan, total, partial, path, key, progress, after_chunk, scheduler, workers)
 

@@ -43,7 +43,7 @@ ROW = 1 << 16                    # pairs per second operand: every 16-bit x
 # (binary_device.PAIRS_PER_RUN), with the reference and distances beside it.
 PAIR_BYTES = 400
 SAVE_INTERVAL = 10.0             # seconds: what a kill may cost at most, beside the chunks
-_SOURCES = ("pairs.py",)         # what decides a pair sweep's bits, beside the tool version
+_SOURCES = ("pair_sweep.py",)    # what decides a pair sweep's bits, beside the tool version
 
 
 @dataclass(frozen=True)
