@@ -80,7 +80,7 @@ def log_init():
     vConstFloatPrgm2.assign(3.767500400543213)
 
 
-def _exponent_as_float(x):
+def exponent_as_float(x):
     """The unbiased exponent of x as a float: SFPEXEXP gives two's complement, SFPCAST reads
     sign-magnitude, so negative exponents are converted first (as both device log kernels do)."""
     exp = exexp(x)
@@ -98,7 +98,7 @@ def log_body_bf16(x_in, fast_approx: bool = False):
     series_result = polyval(x, vConstFloatPrgm1, vConstFloatPrgm2, -2.800232410430908,
                             1.3681391477584839, -0.3706687390804291, 0.04224011301994324)
 
-    result = _exponent_as_float(x_in) * vFloat(vConstFloatPrgm0) + series_result
+    result = exponent_as_float(x_in) * vFloat(vConstFloatPrgm0) + series_result
 
     with v_if(x_in == 0.0):                     # ln(0) = -inf
         result.assign(-INF)
@@ -223,24 +223,33 @@ def log_fp32_blackhole():
 # Before PR #33391: tt-llk _calculate_log_body_
 # --------------------------------------------------------------------------------------------
 
-def log_legacy_init():
-    """tt-llk ``_init_log_<false>``."""
-    vConstFloatPrgm0.assign(0.692871)             # ln2 (3 bf16-ish digits)
-    vConstFloatPrgm1.assign(0.1058)
-    vConstFloatPrgm2.assign(-0.7166)
+# tt-llk _init_log_ / _calculate_log_body_ constants: (ln 2 in Prgm0, the cubic's leading
+# coefficients in Prgm1 and Prgm2, its last two as literals), c635ca695's (ln2 to 3 bf16-ish
+# digits; the comment's derivation says -0.7116 where the init writes -0.7166).
+TT_LLK_LOG = (0.692871, 0.1058, -0.7166, 2.0871, -1.4753)
 
 
-def log_legacy():
-    """tt-llk ``_calculate_log_body_<HAS_BASE_SCALING=false>``: cubic on [1, 2), e*ln2, 0 ->
-    -Inf, stored without rounding."""
+def tt_llk_log_init(constants=TT_LLK_LOG):
+    """tt-llk ``_init_log_<false>`` with ``constants`` (ln 2, then the cubic's)."""
+    def init():
+        vConstFloatPrgm0.assign(constants[0])
+        vConstFloatPrgm1.assign(constants[1])
+        vConstFloatPrgm2.assign(constants[2])
+    return init
+
+
+def tt_llk_log_body(constants=TT_LLK_LOG) -> None:
+    """tt-llk ``_calculate_log_body_<HAS_BASE_SCALING=false>(0, 0)``: ln of Dst tile 0's row,
+    written back in place: the cubic on [1, 2) in m = setexp(in, 127), + exponent * Prgm0,
+    +0 -> -Inf (a raw zero test), stored without rounding."""
     in_ = dst_reg[0]
     x = setexp(in_, 127)
 
     a = vFloat(vConstFloatPrgm1)
     b = vFloat(vConstFloatPrgm2)
-    series_result = x * (x * (x * a + b) + 2.0871) + -1.4753
+    series_result = x * (x * (x * a + b) + constants[3]) + constants[4]
 
-    result = _exponent_as_float(in_) * vFloat(vConstFloatPrgm0) + series_result
+    result = exponent_as_float(in_) * vFloat(vConstFloatPrgm0) + series_result
 
     with v_if(in_ == 0.0):
         result.assign(-INF)
@@ -266,7 +275,7 @@ register_kernel(
     description="ttnn.log default (accurate) on a BF16 tensor")
 
 register_kernel(
-    "log_legacy", log_legacy, init=log_legacy_init, function="log", mode="accurate", dest="bf16",
+    "log_legacy", tt_llk_log_body, init=tt_llk_log_init(), function="log", mode="accurate", dest="bf16",
     provenance="tt-llk ckernel_sfpu_log.h _calculate_log_body_<false> / _init_log_ (2024 "
                "to Jan 2026, c635ca695), what ttnn.log ran before PR #33391 (Dec 2025): cubic "
                "0.1058/-0.7166/2.0871/-1.4753 on [1, 2), + exponent*0.692871, 0 -> -Inf, no "

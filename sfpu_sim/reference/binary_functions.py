@@ -1,7 +1,8 @@
 """Correctly rounded references of two-operand functions: x + y, x - y, y - x, x * y, x / y,
-max, min, fmod, the floor remainder, atan2, and the predicates x == y, x != y, x < y, x <= y,
-x > y, x >= y and isclose (1.0 or 0.0), the mask (x where y != 0, else 0), and logsigmoid, a
-function of x alone (its op derives y from x), which the unary reference certifies.
+max, min, fmod, the floor remainder, atan2, x * ln(y), and the predicates x == y, x != y,
+x < y, x <= y, x > y, x >= y and isclose (1.0 or 0.0), the mask (x where y != 0, else 0), and
+logsigmoid, a function of x alone (its op derives y from x), which the unary reference
+certifies.
 
 Owns: the exact definitions of the binary kernels' functions and their rounding to an output
 format under the policies of :data:`sfpu_sim.formats.POLICIES`, with DAZ on both inputs and
@@ -29,7 +30,8 @@ that grid, and the margin is some 2**9 float64 units. Those lanes (about 0.2% ov
 domain) are rounded to odd at 53 bits: where x/y is exact, below 2**-26 and y > 0, as the odd
 one of x/y and its neighbour toward zero (atan(t) = t(1 - t*t/3 + ...) lies less than a step
 inside t); otherwise from an arb ball (python-flint, 200 bits and up, some 10 us a lane), which
-is proven.
+is proven. x * ln(y) is decided the same way: float64's product of the C library's log by x,
+arb near a grid step (a finite nonzero value is transcendental, so never exact).
 A comparison is IEEE's: false where either operand is NaN (so ``!=`` is true), -0 == +0.
 isclose is ``torch.isclose`` with its defaults (rtol 1e-5, atol 1e-8 as float64, NaN never
 close): x == y, or both finite and |x - y| <= atol + rtol * |y|, decided in float64 where the two
@@ -195,15 +197,37 @@ def _atan2_to_odd(x: float, y: float) -> float:
     finite and nonzero here, and atan2 of such a pair is transcendental). Where x/y is tiny,
     atan2 differs from a float64 quotient by (x/y)**3 / 3, so the precision doubles until the
     ball falls strictly between two float64 values."""
+    return _arb_to_odd(lambda: flint.arb.atan2(flint.arb(x), flint.arb(y)),
+                       f"atan2({x!r}, {y!r})")
+
+
+def _arb_to_odd(ball_of, what: str) -> float:
+    """A value that is never a float64 (transcendental), rounded to odd at 53 bits: the ball
+    ``ball_of()`` computes at each precision of :data:`ARB_PRECISIONS` until it falls strictly
+    between two float64 values, then the odd one of them."""
     for bits in ARB_PRECISIONS:
         with flint.ctx.workprec(bits):
-            ball = flint.arb.atan2(flint.arb(x), flint.arb(y))
+            ball = ball_of()
             nearest = float(ball.mid())
             other = float(np.nextafter(nearest, np.inf if ball > nearest else -np.inf))
             if ball > min(nearest, other) and ball < max(nearest, other):
                 odd = (np.array(nearest).view(np.uint64) & np.uint64(1)) == 1
                 return nearest if odd else other
-    raise ArithmeticError(f"atan2({x!r}, {y!r}) is not bracketed at {ARB_PRECISIONS[-1]} bits")
+    raise ArithmeticError(f"{what} is not bracketed at {ARB_PRECISIONS[-1]} bits")
+
+
+def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x * ln(y): float64's (a product of the C library's log, within a few units of float64's
+    last place, by an exact x), or, within NEAR_GRID of a 25-bit grid step, rounded to odd from
+    an arb ball: a finite nonzero x * ln(y) is transcendental (y > 0, y != 1, x != 0), never a
+    float64, so the ball always separates. y < 0 gives NaN, y = 0 gives -x * Inf (NaN at x =
+    0), as IEEE arithmetic does."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        value = x * np.log(y)
+    for k in near_grid(value):
+        a, b = float(x[k]), float(y[k])
+        value[k] = _arb_to_odd(lambda: flint.arb(a) * flint.arb(b).log(), f"{a!r} * ln({b!r})")
+    return value
 
 
 # name -> (exact value as float64, rounded to odd where inexact; the formula in words)
@@ -218,6 +242,7 @@ BINARY_FUNCTIONS = {
     "fmod": (_fmod, "x - trunc(x / y) * y (C fmod, x's sign)"),
     "remainder": (_floor_remainder, "x - floor(x / y) * y (y's sign)"),
     "atan2": (_atan2, "atan2(x, y), the angle of the point (y, x)"),
+    "xlogy": (_xlogy, "x * ln(y) (NaN for y < 0; 0 * ln(0) is NaN, not torch.xlogy's 0)"),
     "eq": (_comparison(np.equal), "1 if x == y else 0"),
     "ne": (_comparison(np.not_equal), "1 if x != y else 0"),
     "lt": (_comparison(np.less), "1 if x < y else 0"),
