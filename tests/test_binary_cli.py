@@ -175,8 +175,8 @@ def test_refusals_are_one_line_with_status_2(capsys, tmp_path, monkeypatch, argv
 def test_kernels_lists_binary_kernels_as_two_operand(capsys):
     code, out, _ = run(capsys, "kernels")
     assert code == 0
-    assert "34 binary (two-operand) kernels" in " ".join(out.split())
-    assert out.count("(two ") == 34         # each binary row's function cell
+    assert "35 binary (two-operand) kernels" in " ".join(out.split())
+    assert out.count("(two ") == 35         # each binary row's function cell
 
 
 def test_kernel_show_lists_a_binary_program(capsys):

@@ -39,6 +39,7 @@ sides are apart by more than 2**-48 of the larger, else in exact rational arithm
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import flint
@@ -230,6 +231,58 @@ def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return value
 
 
+def _power(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x ** y: the C library's pow (within a unit of float64's last place, exact where the
+    power is a float64), or, within NEAR_GRID of a 25-bit grid step, the exact power where it
+    is a float64 (:func:`_float64_power`) and otherwise rounded to odd from an arb ball (a
+    power that is not a float64 never lies on one: the ball separates). IEEE pow's special
+    cases: x ** 0 = 1 (NaN x too), 1 ** y = 1, NaN for a negative x and a non-integral y."""
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
+        value = np.power(x, y)
+    for k in near_grid(value):
+        a, b = float(x[k]), float(y[k])
+        if not (math.isfinite(a) and math.isfinite(b)) or a == 0 or b == 0:
+            continue                       # IEEE's exact special cases (1 ** inf, x ** 0)
+        exact = _float64_power(a, b)
+        value[k] = exact if exact is not None else _arb_to_odd(
+            lambda: _arb_power(a, b), f"{a!r} ** {b!r}")
+    return value
+
+
+def _arb_power(a: float, b: float):
+    """a ** b as an arb ball (a < 0 only with an integral b, as pow defines it)."""
+    magnitude = flint.arb(abs(a)) ** flint.arb(b)
+    return -magnitude if a < 0 and int(b) % 2 else magnitude
+
+
+def _float64_power(a: float, b: float) -> float | None:
+    """a ** b where it is exactly a float64 (finite, nonzero a and b), else None. With |a| =
+    m * 2**e (m odd) and b = p / q (q a power of two, p odd where q > 1): the power of a
+    non-integral b is rational only where m is a perfect q-th power and q divides e, and is
+    then r ** p for the root r; r ** p is a float64 only where m = 1 (a power of two) or p > 0
+    and m ** p fits 53 bits."""
+    p, q = Fraction(b).as_integer_ratio()
+    numerator, denominator = Fraction(abs(a)).as_integer_ratio()
+    low = (numerator & -numerator).bit_length() - 1
+    m, e = numerator >> low, low - (denominator.bit_length() - 1)
+    if q > 1:
+        root = round(m ** (1.0 / q))
+        if root ** q != m or e % q:
+            return None
+        m, e = root, e // q
+    if m == 1:
+        power = e * p
+        return math.copysign(math.ldexp(1.0, power), -1.0 if a < 0 and p % 2 else 1.0) \
+            if -1074 <= power <= 1023 else None
+    if p < 0 or p * (m.bit_length() - 1) > 53:
+        return None
+    value = Fraction(m ** p) * Fraction(2) ** (e * p)
+    result = float(value)
+    if Fraction(result) != value:
+        return None
+    return -result if a < 0 and p % 2 else result
+
+
 # name -> (exact value as float64, rounded to odd where inexact; the formula in words)
 BINARY_FUNCTIONS = {
     "add": (_sum_to_odd, "x + y"),
@@ -243,6 +296,7 @@ BINARY_FUNCTIONS = {
     "remainder": (_floor_remainder, "x - floor(x / y) * y (y's sign)"),
     "atan2": (_atan2, "atan2(x, y), the angle of the point (y, x)"),
     "xlogy": (_xlogy, "x * ln(y) (NaN for y < 0; 0 * ln(0) is NaN, not torch.xlogy's 0)"),
+    "pow": (_power, "x ** y (IEEE pow: x ** 0 = 1, NaN for x < 0 and a non-integral y)"),
     "eq": (_comparison(np.equal), "1 if x == y else 0"),
     "ne": (_comparison(np.not_equal), "1 if x != y else 0"),
     "lt": (_comparison(np.less), "1 if x < y else 0"),
