@@ -132,6 +132,15 @@ class BinaryRow:
         return bool(self.crafted) or self.sampled or self.scalar is not None
 
     @property
+    def cell_formats(self) -> list[tuple[str, str]]:
+        """The (in, out) DataFormat names of the cells sfpu-sim predicts: Float16_b and Float16
+        in and out, Float16_b -> Float32, and for a predicted Float32 input Float32 in and out
+        and Float32 -> Float16_b."""
+        fp32 = [("Float32", "Float32"), ("Float32", "Float16_b")] if self.fp32_predicted else []
+        return [("Float16_b", "Float16_b"), ("Float16", "Float16"), ("Float16_b", "Float32"),
+                *fp32]
+
+    @property
     def source(self) -> str:
         """The driver's file (and function, where not ``sfpu_binary``), as provenance cites it."""
         if self.scalar is not None:

@@ -39,6 +39,8 @@ ramp.
 from __future__ import annotations
 
 import functools
+import math
+from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
@@ -202,9 +204,25 @@ def driver_sample(domain_x, domain_y, input_format: str) -> tuple[np.ndarray, np
     return tiles[:, 0].ravel(), tiles[:, 1].ravel()
 
 
+@dataclass(frozen=True)
+class IntervalDraw:
+    """A spec the operation-domain registry's ``exclude_intervals`` rewrote into its
+    ``intervals`` form (it always does, even where its hole removes nothing: sfpu_domains.py,
+    index id 57934496196): the interval sampler's two draws per value, no clamp, uniform or
+    (``log``) log-uniform (``_sample_uniform_intervals`` / ``_sample_log_uniform_intervals``,
+    ``helpers/stimuli/utils.py``, index id 54697708913)."""
+    intervals: tuple
+    log: bool = False
+
+    def __iter__(self):                        # the intervals, as a plain domain's are
+        return iter(self.intervals)
+
+
 def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray:
     cast = _CAST[input_format]
-    if len(intervals) == 1:
+    if isinstance(intervals, IntervalDraw) and intervals.log:
+        return _log_uniform_face(generator, intervals.intervals, cast)
+    if not isinstance(intervals, IntervalDraw) and len(intervals) == 1:
         (low, high), = intervals
         return _cast_clamped(_scaled(generator.rand(FACE), low, high), low, high, input_format)
     lows = np.array([low for low, _ in intervals], dtype=np.float32)
@@ -215,6 +233,23 @@ def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray
     inner = generator.rand(FACE)
     low, high = lows[which], highs[which]
     return (low + inner * (high - low)).astype(cast)
+
+
+def _log_uniform_face(generator: TorchGenerator, intervals, cast) -> np.ndarray:
+    """``_sample_log_uniform_intervals``: the interval by its share of the log-space length,
+    then ``exp(ll + u * (lh - ll))`` in float32 (ll, lh: Python's double log of each bound,
+    made float32), cast to the format. torch's float32 exp is stood in for by the correctly
+    rounded one (float64 exp rounded to float32): a value a unit apart moves the cast only
+    where it straddles a rounding boundary of the format."""
+    log_lows = np.array([math.log(low) for low, _ in intervals], dtype=np.float32)
+    log_highs = np.array([math.log(high) for _, high in intervals], dtype=np.float32)
+    lengths = np.maximum(log_highs - log_lows, np.float32(0))
+    shares = np.cumsum(lengths / lengths.sum(dtype=np.float32), dtype=np.float32)
+    which = np.searchsorted(shares, generator.rand(FACE), side="left")
+    inner = generator.rand(FACE)
+    low, high = log_lows[which], log_highs[which]
+    exponent = low + inner * (high - low)
+    return np.exp(exponent.astype(np.float64)).astype(np.float32).astype(cast)
 
 
 def ternary_sample(domain_ab, domain_c, input_format: str):

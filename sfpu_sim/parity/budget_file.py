@@ -41,7 +41,7 @@ import yaml
 
 from sfpu_sim import ops
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.parity import binary_rows, cells, device_table
+from sfpu_sim.parity import binary_rows, cells, device_table, tolerance_rows
 
 MEASURED_ARCH = "wormhole"
 # helpers/format_config.py DataFormat member names (values are objects: names only in YAML).
@@ -432,21 +432,14 @@ def _unkeyed_or_outranked(row: Row, unkeyed_unchecked: bool) -> str:
     return "a more specific row wins every cell sfpu-sim predicts that it covers"
 
 
-def _binary_formats(spec) -> list[tuple[str, str]]:
-    """The (in, out) formats of the binary cells sfpu-sim predicts: Float16_b and Float16 in
-    and out, Float16_b -> Float32, and for a predicted Float32 input (crafted and scalar rows)
-    Float32 in and out and Float32 -> Float16_b. A cell names them "in -> out" where they differ."""
-    fp32 = [("Float32", "Float32"), ("Float32", "Float16_b")] if spec.fp32_predicted else []
-    return [("Float16_b", "Float16_b"), ("Float16", "Float16"), ("Float16_b", "Float32"), *fp32]
-
-
 def _plan_binary(budget: BudgetFile, op: str, chips, explicit: bool) -> list[RowCheck]:
     """:func:`plan` for a binary op of :data:`sfpu_sim.parity.binary_rows.BINARY_ROWS`: the cells
-    of :func:`_binary_formats` (approx No, the only mode the binary driver compiles)."""
+    of its ``cell_formats`` (approx No, the only mode the binary driver compiles); a cell names
+    its formats "in -> out" where they differ."""
     spec, rows = binary_rows.BINARY_ROWS[op], budget.ops[op]
     verdicts = {id(row): RowCheck(row, bound=not (spec.crafted or spec.sampled)) for row in rows}
     dest_reasons: dict[int, list[str]] = {}
-    for fmt_in, fmt_out in _binary_formats(spec):
+    for fmt_in, fmt_out in spec.cell_formats:
         for dest in ("No", "Yes"):
             for chip in chips:
                 row = budget.winner(op, {"in": fmt_in, "out": fmt_out, "approx": "No",
@@ -492,6 +485,9 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
     by_key = _labels_by_key(device_table.read())
     checks = []
     for op, rows in budget.ops.items():
+        if op in tolerance_rows.TOLERANCE_ROWS:
+            checks += tolerance_rows.plan(budget, op, chips)
+            continue
         if op in binary_rows.BINARY_ROWS:
             checks += _plan_binary(budget, op, chips, explicit)
             continue
@@ -535,6 +531,9 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
     modelled = ops.ops()
     checks = plan(budget, chips, explicit)
     for item in checks:
+        if isinstance(item, tolerance_rows.ToleranceCheck):
+            item.run(progress)
+            continue
         atol = item.row.contract.get("near_zero_atol")
         for cell in item.cells:
             label, fmt, dest, chip = cell
@@ -557,9 +556,11 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
     """The lines ``budget --check`` prints and its exit status (1 if a row is over budget): rows
     over budget, rows whose prediction differs from their measurement, rows not measurable, the
     other checked rows (prediction, measurement, budget), rows not modelled and why."""
-    lines = []
+    lines, tolerance_within = tolerance_rows.report_lines(checks)
     over = [c for c in checks if c.over]
     for c in over:
+        if isinstance(c, tolerance_rows.ToleranceCheck):
+            continue
         worst = max((k for k, v in c.predicted.items() if v is not None),
                     key=lambda k: c.predicted[k])
         lines.append(f"over budget: {c.row.describe()}: predicted {c.worst()} > max_ulp "
@@ -573,7 +574,7 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
                              " (every pair the driver's draw can produce; the row's is a sample)"
                              if c.bound else ""))
     for c in checks:
-        blind = [k for k, v in c.predicted.items() if v is None]
+        blind = [k for k, v in getattr(c, "predicted", {}).items() if v is None]
         if blind:
             lines.append(f"not measurable: {c.row.describe()}: lanes disagree with the golden "
                          f"about being finite in {len(blind)} cell(s) (the harness's excuses "
@@ -584,6 +585,7 @@ def report(checks: list[RowCheck], path) -> tuple[list[str], int]:
                 f", the row records max {c.row.measured}"
             lines.append(f"within budget: {c.row.describe()}: predicted {c.worst()}{measured}, "
                          f"max_ulp {c.budget}")
+    lines += tolerance_within
     for c in checks:
         if c.reason:
             lines.append(f"not modelled: {c.row.describe()}: {c.reason}")
