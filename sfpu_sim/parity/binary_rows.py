@@ -16,8 +16,9 @@ The ternary rows (SfpuLerp, SfpuAddcmul, SfpuAddcdiv, SfpuSnakeBeta; ``test_sfpu
 index id 70171254245) run the driver's own 4,096 triples (:func:`~sfpu_sim.parity.
 binary_stimuli.ternary_sample`), c at Dst tile 2, against ``TernarySFPUGolden``'s FP32
 arithmetic (:mod:`sfpu_sim.reference.ternary_functions`): the table's 0, 1, 3,072, 1, 1, 96,
-1, 1,280 and (Wormhole) 1, 0, 4; addcdiv's Float16_b dest No reads 1 here, 0 on the device
-(tests/test_ternary.py).
+1, 1,280 and (Wormhole) 1, 0, 4; addcdiv's Float16_b dest No reads 1 here, 0 on the device:
+one lane on a BF16 midpoint, which the reciprocal's BF16-exact seed (metal
+``sfpu_reciprocal_init``, Sep 2026) would put on the device's side (tests/test_ternary.py).
 
 A drawn row's cells run the driver's own sample, its ``torch.manual_seed(0)`` draw rebuilt
 without torch (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): 16,384 pairs a cell (8,192
