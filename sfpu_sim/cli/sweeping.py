@@ -30,7 +30,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import from_options
 from sfpu_sim.jsonio import jsonable, lane_row
 from sfpu_sim.lane_rows import Lanes
-from sfpu_sim.report import compare, model, numbers as N, study_gelu
+from sfpu_sim.report import compare, model, model_cache, numbers as N, study_gelu
 from sfpu_sim.report.compare import check_summary
 from sfpu_sim.report.files import RunFiles, atomic_write, json_text, output_directory, read_json
 from sfpu_sim.report.harness import csv_text
@@ -150,11 +150,14 @@ def _research_reports(out, files) -> list[tuple[str, object]]:
     """The research reports ``report --all`` also rebuilds, as (name, writer of ``out``): the
     BF16 GELU study and the determinism comparison of the hellas kernels."""
     def gelu_study():
-        return study_gelu.write(study_report.build(), out)
+        return study_gelu.write(model_cache.cached("gelu_study", (), study_report.build), out)
 
     def determinism_report():
-        model = determinism.compare(determinism.resolve(["hellas_*"]),
-                                    command="sfpu-sim determinism 'hellas_*'")
+        specs = determinism.resolve(["hellas_*"])
+        programs = [f"{spec.name} {chip} {spec.program(chip).words}" for spec in specs
+                    for chip in spec.chips]
+        model = model_cache.cached("determinism", programs, lambda: determinism.compare(
+            specs, command="sfpu-sim determinism 'hellas_*'"))
         return list(determinism_render.write(model, out, "determinism").values())
 
     for stem, fmts in (("gelu_study", ("md", "png", "json")), ("determinism", ("md", "json"))):

@@ -42,12 +42,13 @@ def write(result, out_dir, formats=FORMATS, stem: str | None = None):
     # Everything is rendered before the first file is written, so an interruption leaves a
     # set either absent or complete but for the few microseconds between the renames.
     payloads = {}
+    text = json_text(m) if {"json", "png"} & set(formats) else None
     if "json" in formats:
-        payloads["json"] = json_text(m)
+        payloads["json"] = text
     if "png" in formats:
-        payloads["png"] = (figure_cache.drawn(plots.sweep_png, m, result.arrays)
+        payloads["png"] = (figure_cache.drawn(plots.sweep_png, m, result.arrays, text)
                            if result.arrays is not None                 # an FP32 sweep
-                           else figure_cache.drawn(plots.fp32_png, m))  # keeps no lanes
+                           else figure_cache.drawn(plots.fp32_png, m, model_text=text))
     if "md" in formats:
         payloads["md"] = markdown.render(m, f"{stem}.png" if "png" in formats else None)
     written = {fmt: atomic_write(directory / f"{stem}.{fmt}", data)

@@ -30,10 +30,11 @@ PNG_START = b"\x89PNG\r\n\x1a\n"
 PNG_END = b"IEND\xaeB`\x82"          # the IEND chunk's type and CRC: a PNG's last 8 bytes
 
 
-def drawn(draw, m: dict, arrays: dict | None = None) -> bytes:
+def drawn(draw, m: dict, arrays: dict | None = None, model_text: str | None = None) -> bytes:
     """``draw(m, arrays)`` (``draw(m)`` without arrays), or the bytes it gave before for the
-    same key."""
-    path = user_cache("figures") / f"{figure_key(draw, m, arrays)}.png"
+    same key. ``model_text``: ``json_text(m)``, where the caller has it already (a report's
+    model is some 0.5 MB of JSON: encoding it costs more than drawing is saved)."""
+    path = user_cache("figures") / f"{figure_key(draw, m, arrays, model_text)}.png"
     try:
         kept = path.read_bytes()
     except OSError:
@@ -45,9 +46,10 @@ def drawn(draw, m: dict, arrays: dict | None = None) -> bytes:
     return data
 
 
-def figure_key(draw, m: dict, arrays: dict | None) -> str:
+def figure_key(draw, m: dict, arrays: dict | None, model_text: str | None = None) -> str:
     h = hashlib.sha256()
-    for part in (draw.__name__, json_text(m), _renderer()):
+    for part in (draw.__name__, json_text(m) if model_text is None else model_text,
+                 _renderer()):
         h.update(part.encode() + b"\0")
     for name in sorted(arrays or {}):
         array = np.ascontiguousarray(arrays[name])
