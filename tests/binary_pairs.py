@@ -18,10 +18,12 @@ def pairs(specials, count: int = 4096, seed: int = 17):
     return np.concatenate([x, sx.ravel()]), np.concatenate([y, sy.ravel()])
 
 
-def assert_compiled_equals_machine(program, x, y) -> None:
-    """The program compiled and on the Machine: the same output and kernel FP32 bits."""
-    fast = run_binary_device(program, x, y, engine="compiled")
-    slow = run_binary_device(program, x, y, engine="machine")
+def assert_compiled_equals_machine(program, x, y, path=None) -> None:
+    """The program compiled and on the Machine (through ``path``, a DevicePath; default: BF16
+    in and out, a 16-bit Dst): the same output and kernel FP32 bits."""
+    more = {} if path is None else {"path": path}
+    fast = run_binary_device(program, x, y, engine="compiled", **more)
+    slow = run_binary_device(program, x, y, engine="machine", **more)
     assert fast.engine == "compiled" and slow.engine == "machine"
     np.testing.assert_array_equal(fast.output, slow.output)
     np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)

@@ -19,7 +19,7 @@ from sfpu_sim.parity.binary_stimuli import LOGSIGMOID_PAIRS, torch_linspace
 from sfpu_sim.reference import reference
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import hand_cases, pairs
+from tests.binary_pairs import assert_compiled_equals_machine, hand_cases, pairs
 
 CHIPS = ("wormhole", "blackhole")
 KERNEL = "binary_logsigmoid_2026_09"
@@ -32,12 +32,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4080, 0xC080, 0x4081, 0xC
 def test_compiled_equals_machine(dest, arch):
     program = registry.get(KERNEL).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=47)
-    path = DevicePath("bf16", "bf16", dest)
-    fast = run_binary_device(program, x, y, path, engine="compiled")
-    slow = run_binary_device(program, x, y, path, engine="machine")
-    assert fast.engine == "compiled"
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_compiled_equals_machine(program, x, y, DevicePath("bf16", "bf16", dest))
 
 
 C0_NEGATED = 0xBF314373         # -c0: the polynomial at t = 0 is its constant term, exactly

@@ -19,7 +19,7 @@ from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
-from tests.binary_pairs import pairs, round_nearest_even
+from tests.binary_pairs import assert_compiled_equals_machine, pairs, round_nearest_even
 
 CHIPS = ("wormhole", "blackhole")
 KERNELS = {"binary_xlogy_2026_09": CHEBYSHEV_LOG, "binary_xlogy_minimax_2026_09": MINIMAX_LOG}
@@ -34,12 +34,7 @@ FP32 = DevicePath("fp32", "fp32", "fp32")
 def test_compiled_equals_machine(kernel, arch, dest):
     program = registry.get(kernel).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=53)
-    path = DevicePath("bf16", "bf16", dest)
-    fast = run_binary_device(program, x, y, path, engine="compiled")
-    slow = run_binary_device(program, x, y, path, engine="machine")
-    assert fast.engine == "compiled"
-    np.testing.assert_array_equal(fast.output, slow.output)
-    np.testing.assert_array_equal(fast.kernel_fp32, slow.kernel_fp32)
+    assert_compiled_equals_machine(program, x, y, DevicePath("bf16", "bf16", dest))
 
 
 def _f32(value: Fraction) -> int:
