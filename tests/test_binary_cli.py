@@ -132,6 +132,16 @@ REFUSALS = [
     (("eval", ADD, "--arch", "wormhole", "1"),
      "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
      "VALUES"),
+    # Without --arch (both chips): refused before the first chip's heading is printed.
+    (("eval", ADD, "1"),
+     "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
+     "VALUES"),
+    (("sweep", ADD),
+     "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
+     "VALUES or --y-range LO,HI"),
+    (("eval", "tanh", "1", "--y", "1"),
+     "tanh takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels "
+     "lists them)"),
     (("report", ADD, "--arch", "wormhole", "--y", "1"),
      "report: binary_add_2026_09 is a binary kernel and reports describe one-operand sweeps; "
      "`sfpu-sim sweep binary_add_2026_09 --y ... --json` gives the pair sweep's summary"),

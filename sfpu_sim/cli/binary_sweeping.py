@@ -25,7 +25,8 @@ from sfpu_sim.binary_device import (
     require_operands,
     run_binary_device,
 )
-from sfpu_sim.cli.common import CHIPS, Progress, _fp32_options, kernel_spec, selection
+from sfpu_sim.cli.common import (CHIPS, OPERAND_OPTIONS, Progress, _fp32_options, kernel_spec,
+                                 selection)
 from sfpu_sim.cli.options import value_range
 from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
@@ -41,8 +42,7 @@ from sfpu_sim.version import __version__
 
 PER_Y_ROWS = 8           # second operands the terminal lists (the largest maximum first)
 WORST_PAIRS = 10         # worst (x, y) pairs the terminal lists
-OPTIONS = {"sweep": "--y VALUES or --y-range LO,HI", "eval": "--y VALUES",
-           "report": "--y VALUES or --y-range LO,HI"}
+OPTIONS = {**OPERAND_OPTIONS, "report": "--y VALUES or --y-range LO,HI"}
 
 
 def second_operand(parser, command: str, unary_handler) -> None:

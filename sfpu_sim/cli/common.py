@@ -13,6 +13,7 @@ import numpy as np
 from rich import progress as rich_progress
 
 from sfpu_sim import formats, registry, ulp
+from sfpu_sim.binary_device import require_operands
 from sfpu_sim.cli.options import CHIPS, RANGE_HELP, arch_option, chips, value_range
 from sfpu_sim.cli.output import TerminalConsole
 from sfpu_sim.errors import SfpuSimError
@@ -90,6 +91,10 @@ def selection(args):
     return Selection(value_range(text) if text is not None else None, region)
 
 
+# How sweep and eval take a binary kernel's second operand (binary_sweeping's OPTIONS).
+OPERAND_OPTIONS = {"sweep": "--y VALUES or --y-range LO,HI", "eval": "--y VALUES"}
+
+
 def on_each_chip(handler, documents: dict[str, str] | None = None, listing: bool = False):
     """``handler`` (of one ``args.arch``) run on each chip ``--arch`` names, by default every
     chip of the command's KERNEL, a heading before each where there are several.
@@ -99,7 +104,11 @@ def on_each_chip(handler, documents: dict[str, str] | None = None, listing: bool
     def each_chip(args, console):
         kernel = getattr(args, "kernel", None)
         if kernel and not listing:
-            kernel_spec(kernel, binary=True)            # a ternary kernel: one line, no heading
+            spec = kernel_spec(kernel, binary=True)     # a ternary kernel: one line, no heading
+            if getattr(args, "command", None) in OPERAND_OPTIONS:     # before any heading too
+                given = args.y is not None or getattr(args, "y_range", None) is not None or \
+                    spec.operands == 2 and getattr(args, "exhaustive", False)
+                require_operands(spec, given, OPERAND_OPTIONS[args.command])
         chosen = chips(args, registry.get(kernel).chips if kernel else None)
         for dest, what in (documents or {}).items():
             if len(chosen) > 1 and getattr(args, dest, None) not in (None, False):
