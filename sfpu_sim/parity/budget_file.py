@@ -415,9 +415,9 @@ def _why_not(row: Row, labels: list[str], unmodelled: dict, unkeyed_unchecked: b
         return "metric: tolerance, no step budget to check"
     formats = (row.key.get("in"), row.key.get("out"))
     if any(f is not None and f not in SHORT for f in formats) or \
-            None not in formats and formats[0] != formats[1]:
+            None not in formats and formats not in cells.FORMAT_PAIRS:
         return (f"in {formats[0] or 'any'} -> out {formats[1] or 'any'}: sfpu-sim predicts "
-                f"the table's same-format cells (Float16_b, Float16, Float32 in and out)")
+                f"Float16_b, Float16 and Float32 in and out, and Float16_b <-> Float32")
     if row.key.get("arch") == "quasar":
         return "arch quasar is not emulated"
     if dest_reasons:
@@ -498,10 +498,11 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
             model = modelled.get(label)
             if model is None:
                 continue
-            for fmt in SHORT:
+            for fmt_in, fmt_out in cells.FORMAT_PAIRS:
+                fmt = fmt_in if fmt_in == fmt_out else f"{fmt_in} -> {fmt_out}"
                 for dest in ("No", "Yes"):
                     for chip in chips:
-                        query = {"in": fmt, "out": fmt, "approx": model.approx,
+                        query = {"in": fmt_in, "out": fmt_out, "approx": model.approx,
                                  "dest": dest, "arch": chip}
                         row = budget.winner(op, query)
                         if row is None or row.metric != "ulp":
@@ -539,14 +540,14 @@ def check(budget: BudgetFile, chips=CHIPS, explicit: bool = False, progress=None
             label, fmt, dest, chip = cell
             if progress:
                 progress(f"{label} {fmt} dest={dest} on {chip}")
+            fmt_in, _, fmt_out = fmt.partition(" -> ")
             if label in binary_rows.BINARY_ROWS:
-                fmt_in, _, fmt_out = fmt.partition(" -> ")
                 found = binary_rows.cell(label, SHORT[fmt_in], dest, chip,
                                          output_format=SHORT[fmt_out or fmt_in])
                 item.predicted[cell] = None if found.nonfinite else found.max_ulp
                 continue
-            p = cells.predict(modelled[label], (SHORT[fmt], SHORT[fmt], dest), chip,
-                              near_zero_atol=atol, budget=item.budget if atol else None)
+            p = cells.predict(modelled[label], (SHORT[fmt_in], SHORT[fmt_out or fmt_in], dest),
+                              chip, near_zero_atol=atol, budget=item.budget if atol else None)
             figure = p.floored_max if atol is not None else p.max_ulp
             item.predicted[cell] = None if p.nonfinite else figure
     return checks

@@ -164,6 +164,13 @@ def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None) -> tuple
     return device, formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
 
 
+# The (in, out) DataFormat names of the unary cells predicted: the same format in and out, and
+# Float16_b <-> Float32 (the device path's mixed conversions; Float16's with another format are
+# not modelled, sweeps.DevicePath).
+FORMAT_PAIRS = (("Float16_b", "Float16_b"), ("Float16", "Float16"), ("Float32", "Float32"),
+                ("Float16_b", "Float32"), ("Float32", "Float16_b"))
+
+
 def predict(op, cell: tuple[str, str, str], arch: str,
             near_zero_atol: float | None = None, budget: int | None = None) -> Prediction:
     """The cell ``(input format, output format, dest "No"/"Yes")`` of ``op`` on ``arch``;

@@ -266,11 +266,13 @@ def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndar
 def golden(kind: str, function: str, inputs, input_format: str, output_format: str,
            dest: str = "Yes") -> np.ndarray:
     """The harness's golden bit patterns (output format) for ``inputs`` (input format) in a
-    cell with Dst mode ``dest`` ("No": 16-bit, "Yes": FP32). As ``UnarySFPUGolden`` does: the
+    cell with Dst mode ``dest`` ("No": 16-bit, "Yes": FP32). As ``UnarySFPUGolden`` does
+    (tt-metal ``helpers/golden_generators.py``, the 2026 copy of index id 57922331604): the
     value rounded to FP32; with a Float16 Dst (dest No and Float16 in or out), magnitudes below
     2**-14 become +0 before the cast (its FTZ of a Dst without denormals); then nearest even
-    into the Dst format and the output format, which here is the same format or wider; then
-    the output format's flush (below 2**-126 for BF16 and FP32)."""
+    into the Dst format, into the input format (the result tensor's dtype: a 16-bit input's
+    golden is a value of that format whatever the output) and the output format; then the
+    output format's flush (below 2**-126 for BF16 and FP32)."""
     if kind in DST_FORMULAS:
         fp32 = DST_FORMULAS[kind](inputs, input_format, output_format, dest)
     else:
@@ -278,4 +280,12 @@ def golden(kind: str, function: str, inputs, input_format: str, output_format: s
     if dest == "No" and "fp16" in (input_format, output_format):
         tiny = (fp32 & np.uint32(0x7FFFFFFF)) < np.uint32(0x38800000)        # 2**-14
         fp32 = np.where(tiny, np.uint32(0), fp32).astype(np.uint32)
+    if input_format != output_format and input_format != "fp32":
+        # A 16-bit input's result tensor has the input's dtype: the Dst write's rounding,
+        # then the store into it, then the output format (Float16_b in, Float32 out: a BF16
+        # value whatever the Dst).
+        dst = "fp32" if dest == "Yes" else "fp16" if "fp16" in (input_format, output_format) \
+            else "bf16"
+        for fmt in (dst, input_format):
+            fp32 = _as_fp32(_to_output(fp32, fmt), fmt)
     return formats.ftz(_to_output(fp32, output_format), formats.FORMATS[output_format])
