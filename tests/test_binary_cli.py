@@ -142,9 +142,12 @@ REFUSALS = [
     (("eval", "tanh", "1", "--y", "1"),
      "tanh takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels "
      "lists them)"),
-    (("report", ADD, "--arch", "wormhole", "--y", "1"),
-     "report: binary_add_2026_09 is a binary kernel and reports describe one-operand sweeps; "
-     "`sfpu-sim sweep binary_add_2026_09 --y ... --json` gives the pair sweep's summary"),
+    (("report", ADD, "--arch", "wormhole", "--y", "1", "--csv", "rows.csv"),
+     "--csv: the accuracy harness's rows have one input: not for binary kernels (the report's "
+     "JSON holds the pair summary)"),
+    (("report", ADD, "--arch", "wormhole"),
+     "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
+     "VALUES or --y-range LO,HI"),
     (("report", "--all", "--y", "1"), "--y and --y-range go with one binary KERNEL, not --all"),
     (("eval", ADD, "--arch", "wormhole", "1", "2", "3", "--y", "1,2"),
      "--y 1,2: 2 values for 3 inputs X: give one y for every X, or one per X"),

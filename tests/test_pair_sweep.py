@@ -202,3 +202,24 @@ def test_a_state_file_resumes_from_the_command_line(tmp_path, capsys, monkeypatc
     assert main(args) == 0                               # read back, nothing run again
     assert json.loads(capsys.readouterr().out) == first
     assert [p["y"] for p in first["per_y"]] == [1 + k / 128 for k in range(17)]
+
+
+def test_report_writes_the_pair_sweep_as_markdown_png_and_json(tmp_path, capsys):
+    """``report`` of a binary kernel: per chip a Markdown, a PNG and the JSON summary, the same
+    summary ``sweep --json`` prints; its Markdown lists the second operands and the worst pairs
+    and the command that regenerates it."""
+    args = ["binary_mul_2026_09", "--arch", "blackhole", "--y-range=1,1.0625"]
+    assert main(["report", *args, "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    stem = tmp_path / "binary_mul_2026_09_blackhole_bf16_rne_pairs"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"{stem.name}.json", f"{stem.name}.md", f"{stem.name}.png"]
+    assert main(["sweep", *args, "--json"]) == 0
+    assert json.loads(stem.with_suffix(".json").read_text()) == json.loads(
+        capsys.readouterr().out)
+    text = stem.with_suffix(".md").read_text()
+    assert text.startswith("# binary_mul_2026_09 on blackhole: mul (x * y)")
+    assert "| 1.0 `0x3f80` | 65,025 |" in text and "## Worst pairs" in text
+    assert text.rstrip().endswith("`sfpu-sim report binary_mul_2026_09 --arch blackhole "
+                                  "--y-range=1,1.0625`")
+    assert stem.with_suffix(".png").read_bytes().startswith(b"\x89PNG")

@@ -2,14 +2,15 @@
 
 Owns: ``--y VALUES``, ``--y-range LO,HI`` and ``sweep --exhaustive`` (every y: all 2**32 pairs
 of a 16-bit format), which kernel takes them (a unary kernel refuses them, a binary one needs
-them), the pair sweep's terminal view and JSON, and ``eval`` of (x, y) pairs. ``report``
-refuses binary kernels: the report model describes one-operand sweeps (a value axis of x, its
-regions, special inputs, per-lane arrays of x). Knows the public API of
+them), the pair sweep's terminal view and JSON, its report (:mod:`sfpu_sim.report.pair_report`:
+the one-operand report model, a value axis of x with its regions, special inputs and per-lane
+arrays, does not describe pairs), and ``eval`` of (x, y) pairs. Knows the public API of
 :mod:`sfpu_sim.binary_device`, :mod:`sfpu_sim.fp32sweep.pair_sweep` and the registry, nothing
 deeper.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
@@ -26,15 +27,16 @@ from sfpu_sim.binary_device import (
     run_binary_device,
 )
 from sfpu_sim.cli.common import (CHIPS, OPERAND_OPTIONS, Progress, _fp32_options, kernel_spec,
-                                 selection)
-from sfpu_sim.cli.options import value_range
+                                 report_files, selection)
+from sfpu_sim.cli.options import chips, value_range
 from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep.pair_sweep import sweep_pairs
 from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
 from sfpu_sim.report import numbers as N
-from sfpu_sim.report.files import json_text
+from sfpu_sim.report import pair_report
+from sfpu_sim.report.files import RunFiles, json_text, output_directory
 from sfpu_sim.report.markdown import mean_over
 from sfpu_sim.selection import Selection
 from sfpu_sim.sweeps import DevicePath, program_hash
@@ -67,17 +69,13 @@ def second_operand(parser, command: str, unary_handler) -> None:
                 raise SfpuSimError("--y and --y-range go with one binary KERNEL, not --all")
             return unary_handler(args, console)
         spec = kernel_spec(args.kernel, binary=True)
-        if spec.operands == 2 and getattr(args, "exhaustive", False) and command == "sweep":
+        if spec.operands == 2 and getattr(args, "exhaustive", False) and command != "eval":
             has_y = True                               # every y
-        if spec.operands == 2 and command == "report":
-            raise SfpuSimError(f"report: {spec.name} is a binary kernel and reports describe "
-                               f"one-operand sweeps; `sfpu-sim sweep {spec.name} --y ... "
-                               f"--json` gives the pair sweep's summary")
-
         require_operands(spec, has_y, OPTIONS[command])
         if spec.operands != 2:
             return unary_handler(args, console)
-        return cmd_sweep(args, console) if command == "sweep" else cmd_eval(args, console)
+        return {"sweep": cmd_sweep, "eval": cmd_eval, "report": cmd_report}[command](
+            args, console)
     parser.set_defaults(handler=handler)
 
 
@@ -150,9 +148,8 @@ def _refuse_unary_options(args, command: str) -> None:
                            "kernels (use --json)")
 
 
-def cmd_sweep(args, console: Console) -> int:
-    """Every x against each second operand through a binary kernel: the terminal view, or the
-    JSON summary with --json."""
+def _pair_summary(args) -> dict:
+    """The pair sweep ``sweep`` and ``report`` of a binary kernel run (on ``args.arch``)."""
     _refuse_unary_options(args, "sweep")
     if args.ulp != "daz-index":
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
@@ -170,7 +167,48 @@ def cmd_sweep(args, console: Console) -> int:
                               workers=args.workers, state_path=state_path,
                               resume=not args.restart)
     summary.update(second_operand=y_text, instantiation_note=chosen.note,
-                   device_program=chosen.modelled)
+                   device_program=chosen.modelled, operand_options=_operand_options(args))
+    return summary
+
+
+def _operand_options(args) -> str:
+    """The options that give the same second operands, for a report's command line."""
+    if getattr(args, "exhaustive", False):
+        return "--exhaustive"
+    if getattr(args, "y_range", None) is not None:
+        return f"--y-range={args.y_range}"
+    return "" if args.y is None else f"--y={args.y}"
+
+
+def cmd_report(args, console: Console) -> int:
+    """A binary kernel's pair sweep written as a report (Markdown, PNG, JSON) in --out."""
+    for option, given in (("--csv", args.csv), ("--harness-csv", args.harness_csv)):
+        if given is not None:
+            raise SfpuSimError(f"{option}: the accuracy harness's rows have one input: not for "
+                               f"binary kernels (the report's JSON holds the pair summary)")
+    formats = report_files(args.files)
+    chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
+    arches = chips(args, chosen.spec.chips)
+    out, files = output_directory(args.out), RunFiles(inputs=args.kernel_files)
+    for chip in arches:                   # every output claimed before any sweep
+        stem = pair_report.file_stem(chosen.spec.name, chip, chosen.dest,
+                                     args.reference_rounding, args.input_format,
+                                     args.output_format or args.input_format)
+        for fmt in formats:
+            files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
+    for chip in arches:
+        summary = _pair_summary(argparse.Namespace(**{**vars(args), "arch": chip}))
+        written = pair_report.write(summary, out, formats)
+        console.print(render(summary))
+        for path in written.values():
+            console.print(f"wrote {path}", highlight=False, markup=False, soft_wrap=True)
+    return 0
+
+
+def cmd_sweep(args, console: Console) -> int:
+    """Every x against each second operand through a binary kernel: the terminal view, or the
+    JSON summary with --json."""
+    summary = _pair_summary(args)
     if args.json:
         sys.stdout.write(json_text(summary))
     else:

@@ -20,6 +20,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.formats import round_values
 from sfpu_sim.fp32sweep import from_options, sweep_fp32
 from sfpu_sim.reference.user_expressions import reference_name
+from sfpu_sim.report import parse_formats
 from sfpu_sim.selection import REGIONS, REGIONS_BY_FUNCTION, SIGN_REGIONS, Selection
 from sfpu_sim.sweeps import sweep
 
@@ -89,6 +90,15 @@ def selection(args):
     region = Selection.from_options(None, name, function).region
     text = getattr(args, "range", None)
     return Selection(value_range(text) if text is not None else None, region)
+
+
+def report_files(text: str) -> tuple[str, ...]:
+    """``--files md,png,json``: the report files to write (an unknown name refused in one line
+    naming ``--files``)."""
+    try:
+        return parse_formats(text)
+    except SfpuSimError as error:
+        raise type(error)(str(error).replace("--format", "--files", 1)) from None
 
 
 # How sweep and eval take a binary kernel's second operand (binary_sweeping's OPTIONS).

@@ -17,6 +17,7 @@ from sfpu_sim.cli.common import (
     Progress,
     kernel_spec,
     on_each_chip,
+    report_files,
     reference_option,
     run_sweep,
     selection,
@@ -86,15 +87,6 @@ def _no_fp32_csv(args) -> None:
     if args.csv is not None and args.input_format == "fp32":
         raise SfpuSimError("--csv writes one row per input: not for --in fp32 sweeps (up to "
                            "2**32 rows); use --json or the report")
-
-
-def report_files(text: str) -> tuple[str, ...]:
-    """``--files md,png,json``: the report files to write (an unknown name refused in one line
-    naming ``--files``)."""
-    try:
-        return report.parse_formats(text)
-    except SfpuSimError as error:
-        raise type(error)(str(error).replace("--format", "--files", 1)) from None
 
 
 def cmd_report(args, console: Console) -> int:
