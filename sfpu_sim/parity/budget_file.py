@@ -417,7 +417,7 @@ def _why_not(row: Row, labels: list[str], unmodelled: dict, unkeyed_unchecked: b
     if any(f is not None and f not in SHORT for f in formats) or \
             None not in formats and formats not in cells.FORMAT_PAIRS:
         return (f"in {formats[0] or 'any'} -> out {formats[1] or 'any'}: sfpu-sim predicts "
-                f"Float16_b, Float16 and Float32 in and out, and Float16_b <-> Float32")
+                f"Float16_b, Float16 and Float32 in and out and between them")
     if row.key.get("arch") == "quasar":
         return "arch quasar is not emulated"
     if dest_reasons:
@@ -509,9 +509,11 @@ def plan(budget: BudgetFile, chips, explicit: bool) -> list[RowCheck]:
                             continue
                         if chip != MEASURED_ARCH and "arch" not in row.key and not explicit:
                             continue        # the harness downgrades it to its tolerance arm
-                        if dest in model.unmodelled:
-                            dest_reasons.setdefault(id(row), []).append(
-                                f"{label} dest {dest}: {model.unmodelled[dest]}")
+                        why = model.unmodelled.get(dest)
+                        where = f"{label} dest {dest}" if why else f"{label} {fmt} dest {dest}"
+                        why = why or cells.unmodelled_cell(fmt_in, fmt_out, dest)
+                        if why:
+                            dest_reasons.setdefault(id(row), []).append(f"{where}: {why}")
                             continue
                         verdicts[id(row)].cells.append((label, fmt, dest, chip))
         for row in rows:

@@ -165,10 +165,22 @@ def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None) -> tuple
 
 
 # The (in, out) DataFormat names of the unary cells predicted: the same format in and out, and
-# Float16_b <-> Float32 (the device path's mixed conversions; Float16's with another format are
-# not modelled, sweeps.DevicePath).
+# every mixed pair of the three (sweeps.DevicePath; unmodelled_cell names the Dst modes not
+# modelled).
 FORMAT_PAIRS = (("Float16_b", "Float16_b"), ("Float16", "Float16"), ("Float32", "Float32"),
-                ("Float16_b", "Float32"), ("Float32", "Float16_b"))
+                ("Float16_b", "Float32"), ("Float32", "Float16_b"), ("Float16", "Float32"),
+                ("Float16", "Float16_b"), ("Float16_b", "Float16"), ("Float32", "Float16"))
+
+
+def unmodelled_cell(fmt_in: str, fmt_out: str, dest: str) -> str | None:
+    """Why a cell's device path is not modelled (DataFormat names, dest "No"/"Yes"), or None:
+    a 16-bit Dst between Float16 and another 16-bit format (the packer's FP16 <-> BF16 cell
+    conversion, and a Float32 input narrowed into FP16 cells)."""
+    if dest == "No" and "Float16" in (fmt_in, fmt_out) and fmt_in != fmt_out and \
+            fmt_out != "Float32":
+        return (f"{fmt_in} -> {fmt_out} through a 16-bit Dst: the conversion between FP16 and "
+                f"BF16 or FP32 cells there is not modelled")
+    return None
 
 
 def predict(op, cell: tuple[str, str, str], arch: str,
