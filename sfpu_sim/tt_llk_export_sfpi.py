@@ -438,6 +438,14 @@ class Renderer:
             condition = _conjunction([negated] + [" ".join(t) for t in more])
             branches = [(condition, rest1, 1)] + [(None, s, n) for n, s in
                                                    enumerate(chain.segments[2:], 2)]
+        elif len(chain.segments) > 2 and any(not isinstance(i, Chain) and i[0] == "narrow"
+                                             for i in rest):
+            # Two SFPCOMPCs after a compound condition: an OR's complement, then v_else.
+            # Written v_if (a || b) only where the first segment is conditions alone (above);
+            # here one of them needs a value computed first.
+            raise refuse(chain.push, self.writer.forms[chain.push].ins,
+                         "an OR condition that needs a value computed for it (a constant to "
+                         "compare with), followed by v_else: not written back as sfpi yet")
         else:
             branches = [(_conjunction(terms) if terms else None, rest, 0)] + \
                 [(None, s, n) for n, s in enumerate(chain.segments[1:], 1)]

@@ -385,6 +385,11 @@ def test_a_chain_after_which_its_own_chain_complements_again_is_not_a_v_elseif()
      "vConst*Prgm0-2, from a literal")),
     ("floor_2026_09", "wormhole", ("instruction 3 (SFPEXEXP): mod1 = 10: sfpi's library has no "
      "function for this mode (it has 0: exexp, 1: exexp_nodebias)")),
+    # v_if (y < 0 || y == NaN) ... v_else: the NaN constant is loaded inside the complemented
+    # condition, which would read back as a second v_else the DSL refuses.
+    ("binary_xlogy_2026_09", "wormhole", ("instruction 12 (SFPPUSHC): an OR condition that "
+     "needs a value computed for it (a constant to compare with), followed by v_else: not "
+     "written back as sfpi yet")),
 ])
 def test_sfpi_export_refuses_what_sfpi_cannot_say_in_one_line(name, chip, message):
     with pytest.raises(ExportRefused) as refused:
