@@ -241,8 +241,9 @@ class ReferenceResult:
 # arb's working precision (flint.ctx.prec) and mpmath's are process-wide settings that every
 # evaluation sets and restores: two threads evaluating at once (a sweep's chunks run on
 # threads) would change each other's precision, and could leave the wrong one set. So the
-# layer evaluates on one thread at a time; a sweep's few refinements hardly wait.
-_EVALUATING = threading.RLock()
+# layer evaluates on one thread at a time (the binary references hold the same lock); a
+# sweep's few refinements hardly wait.
+EVALUATING = threading.RLock()
 
 
 def reference(function: str, inputs, policy: str = "rne", *, input_format: str = "bf16",
@@ -268,7 +269,7 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     bits = formats.as_bits(inputs, in_fmt)
     if daz:
         bits = formats.daz(bits, in_fmt)
-    with _EVALUATING:
+    with EVALUATING:
         if cache and input_format in TABLE_FORMATS:
             certified = table(fn, input_format, engine, True, cache_dir).take(bits)
         else:

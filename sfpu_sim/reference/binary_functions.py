@@ -47,6 +47,7 @@ import numpy as np
 
 from sfpu_sim import formats
 from sfpu_sim.errors import SfpuSimError
+from sfpu_sim.reference import EVALUATING
 from sfpu_sim.reference import reference as unary_reference
 
 
@@ -207,7 +208,7 @@ def _arb_to_odd(ball_of, what: str) -> float:
     ``ball_of()`` computes at each precision of :data:`ARB_PRECISIONS` until it falls strictly
     between two float64 values, then the odd one of them."""
     for bits in ARB_PRECISIONS:
-        with flint.ctx.workprec(bits):
+        with EVALUATING, flint.ctx.workprec(bits):       # arb's precision is process-wide
             ball = ball_of()
             nearest = float(ball.mid())
             other = float(np.nextafter(nearest, np.inf if ball > nearest else -np.inf))
