@@ -32,6 +32,10 @@ def cmd_budget(args, console: Console) -> int:
     if args.every_pair and (args.check or args.exhaustive or not _op_names(args.kernels)):
         raise SfpuSimError("budget --every-pair: name binary rows of the accuracy table (e.g. "
                            "SfpuElwadd); it does not combine with --check or --exhaustive")
+    if args.mixed and (args.check or args.exhaustive or not (args.all or
+                                                            _op_names(args.kernels))):
+        raise SfpuSimError("budget --mixed: name ops of the accuracy table or --all; --check "
+                           "checks a file's mixed rows already, --exhaustive is Float32 only")
     if args.check:
         return _budget_check(args, console)
     if args.exhaustive:
@@ -82,7 +86,7 @@ def _budget_table(args, console: Console) -> int:
     records = []
     with Progress(total=None, what="budget") as progress:
         for record in predict.records(rows, chosen, progress=progress.step,
-                                      every_pair=args.every_pair):
+                                      every_pair=args.every_pair, mixed=args.mixed):
             records.append(record)
             if args.json:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
@@ -232,6 +236,10 @@ def add_parser(sub, parents) -> None:
                              "Float16_b or Float16 patterns the driver's draw can produce (the "
                              "bound on any sample; minutes a cell the first time, then cached) "
                              "instead of the driver's own pairs")
+    budget.add_argument("--mixed", action="store_true",
+                        help="with ops or --all: a unary op's cells between Float16_b, Float16 "
+                             "and Float32 too (the yaml's mixed rows; the table holds no device "
+                             "figure for them)")
     budget.add_argument("--exhaustive", action="store_true",
                         help="with ops or --all and --in Float32: each Float32 cell over "
                              "every FP32 input (or every one in --range), beside the "

@@ -50,10 +50,13 @@ def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
             "device_text": cell.text if arch == MEASURED_ON else None}
 
 
-def records(rows: list[str], arches: list[str], progress=None, every_pair: bool = False):
+def records(rows: list[str], arches: list[str], progress=None, every_pair: bool = False,
+            mixed: bool = False):
     """Yield one record per cell (module docstring), rows in table order, chips as given; a
     binary row's from :func:`sfpu_sim.parity.binary_rows.records` (``every_pair``: the bound
-    over every pair its draw can produce, not its reproduced sample)."""
+    over every pair its draw can produce, not its reproduced sample). ``mixed``: a unary row's
+    cells between its formats too (:data:`~sfpu_sim.parity.cells.FORMAT_PAIRS`, the yaml's
+    mixed rows; the table has no device figure for them)."""
     device = device_table.read()
     modelled, unmodelled, explained = ops.ops(), ops.unmodelled_rows(), ops.mismatches()
     tool = f"sfpu-sim {__version__}, emulated"
@@ -94,3 +97,36 @@ def records(rows: list[str], arches: list[str], progress=None, every_pair: bool 
                        "device_floored_max_ulp": cell.floored_max
                        if arch == MEASURED_ON else None,
                        "worst": p.worst, "tool": tool}
+        if mixed and row in modelled:
+            yield from _mixed_records(row, modelled[row], arches, progress, tool)
+
+
+def _mixed_records(row: str, op, arches: list[str], progress, tool: str):
+    """The cells of ``row`` between Float16_b, Float16 and Float32, predicted (no device
+    figure), or with the reason a path is not modelled."""
+    key = ops.Op(row, "")
+    for fmt_in, fmt_out in cells.FORMAT_PAIRS:
+        if fmt_in == fmt_out:
+            continue
+        for dest in ("No", "Yes"):
+            for arch in arches:
+                record = {"op": key.key, "row": row, "approx": key.approx, "in": fmt_in,
+                          "out": fmt_out, "dest": dest, "arch": arch, "device_max_ulp": None,
+                          "device_text": None}
+                reason = op.unmodelled.get(dest) or cells.unmodelled_cell(fmt_in, fmt_out, dest)
+                if reason is not None:
+                    yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
+                           "reason": reason}
+                    continue
+                if progress:
+                    progress(f"{row} {fmt_in}->{fmt_out} dest={dest} on {arch}")
+                p = cells.predict(op, (SHORT[fmt_in], SHORT[fmt_out], dest), arch)
+                yield {**record, "max_ulp": p.max_ulp, "match": None, "mismatch_cause": None,
+                       "kernel": {"name": p.kernel, "instantiation": p.instantiation},
+                       "provenance": f"{op.dispatch}; {op.provenance}", "golden": p.golden,
+                       "lanes": p.lanes, "nonfinite_lanes": p.nonfinite, "near_zero_atol": None,
+                       "floor_budget": None, "floored_max_ulp": None,
+                       "device_floored_max_ulp": None, "worst": p.worst, "tool": tool}
+
+
+SHORT = {"Float16_b": "bf16", "Float16": "fp16", "Float32": "fp32"}
