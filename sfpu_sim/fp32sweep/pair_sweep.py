@@ -15,6 +15,7 @@ thread count or the scheduler.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass, field
 
@@ -70,19 +71,26 @@ class PairJob(KernelJob):
     def measured(self) -> tuple[np.ndarray, np.ndarray]:
         """Which x and which y patterns are counted: the population's, and for x the
         selection's too (the rest run, uncounted)."""
-        every = np.arange(ROW, dtype=np.uint32).astype(formats.FORMATS[self.input_format].dtype)
-        in_population = np.zeros(ROW, dtype=bool)
-        in_population[ulp.population(self.population, self.input_format)] = True
-        value_range, region = self.selection
-        chosen = Selection(tuple(value_range) if value_range else None, region)
-        x = in_population & chosen.mask(formats.bits_to_float64(every, self.input_format))
-        return x, in_population
+        return _measured(self.population, self.input_format, self.selection)
 
     def run_chunk(self, start: int, stop: int, total: int) -> PairPartial:
         """The partial of positions ``start..stop`` (whole rows; ``total``: unused, the
         scheduler's uniform call)."""
         with threads.limited(self.threads):
             return _run_rows(self, start // ROW, stop // ROW)
+
+
+@functools.cache
+def _measured(population: str, input_format: str, selection: tuple):
+    """:meth:`PairJob.measured`, once per process and sweep (every chunk asks)."""
+    every = np.arange(ROW, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
+    in_population = np.zeros(ROW, dtype=bool)
+    in_population[ulp.population(population, input_format)] = True
+    value_range, region = selection
+    chosen = Selection(tuple(value_range) if value_range else None, region)
+    x = in_population & chosen.mask(formats.bits_to_float64(every, input_format))
+    x.flags.writeable = in_population.flags.writeable = False
+    return x, in_population
 
 
 def every_x_against(y_bits, input_format: str = "bf16") -> tuple[np.ndarray, np.ndarray]:

@@ -353,7 +353,7 @@ def cells_of_records(records) -> tuple[list[Cell], dict[str, list[str]]]:
 
 # Checking ---------------------------------------------------------------------------------
 
-SHORT = {"Float16_b": "bf16", "Float16": "fp16", "Float32": "fp32"}
+SHORT = device_table.SHORT_NAMES
 CHIPS = ("wormhole", "blackhole")
 
 

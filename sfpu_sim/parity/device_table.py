@@ -27,6 +27,7 @@ SOURCE = ("tt-metal tt_metal/tt-llk/tests/python_tests/helpers/sfpu_accuracy_bud
 CELLS = (("bf16", "bf16", "No"), ("bf16", "bf16", "Yes"), ("fp16", "fp16", "No"),
          ("fp16", "fp16", "Yes"), ("fp32", "fp32", "No"), ("fp32", "fp32", "Yes"))
 FORMAT_NAMES = {"bf16": "Float16_b", "fp16": "Float16", "fp32": "Float32"}
+SHORT_NAMES = {name: short for short, name in FORMAT_NAMES.items()}   # its inverse
 # tt-llk's usable ceilings (floor(0.05 * 2**mantissa_bits)): above them a row is (tol).
 CEILINGS = {"bf16": 6, "fp16": 51, "fp32": 419_430}
 _LEADING = re.compile(r"^\s*(\d+)")

@@ -41,13 +41,21 @@ def choose_rows(names: list[str] | None) -> list[str]:
     return chosen
 
 
-def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
+def _keys(row: str, fmt_in: str, fmt_out: str, dest: str, arch: str,
+          cell: device_table.DeviceCell | None = None) -> dict:
+    """A record's keys (formats by DataFormat name); the device's figure where ``cell`` (the
+    table's) gives one on its chip."""
     op = ops.Op(row, "")
-    return {"op": op.key, "row": row, "approx": op.approx,
-            "in": device_table.FORMAT_NAMES[cell.input_format],
-            "out": device_table.FORMAT_NAMES[cell.output_format], "dest": cell.dest, "arch": arch,
-            "device_max_ulp": cell.max_ulp if arch == MEASURED_ON else None,
-            "device_text": cell.text if arch == MEASURED_ON else None}
+    measured = cell is not None and arch == MEASURED_ON
+    return {"op": op.key, "row": row, "approx": op.approx, "in": fmt_in, "out": fmt_out,
+            "dest": dest, "arch": arch, "device_max_ulp": cell.max_ulp if measured else None,
+            "device_text": cell.text if measured else None}
+
+
+def _base(row: str, cell: device_table.DeviceCell, arch: str) -> dict:
+    """The keys of a table cell's record."""
+    return _keys(row, device_table.FORMAT_NAMES[cell.input_format],
+                 device_table.FORMAT_NAMES[cell.output_format], cell.dest, arch, cell)
 
 
 def records(rows: list[str], arches: list[str], progress=None, every_pair: bool = False,
@@ -104,15 +112,12 @@ def records(rows: list[str], arches: list[str], progress=None, every_pair: bool 
 def _mixed_records(row: str, op, arches: list[str], progress, tool: str):
     """The cells of ``row`` between Float16_b, Float16 and Float32, predicted (no device
     figure), or with the reason a path is not modelled."""
-    key = ops.Op(row, "")
     for fmt_in, fmt_out in cells.FORMAT_PAIRS:
         if fmt_in == fmt_out:
             continue
         for dest in ("No", "Yes"):
             for arch in arches:
-                record = {"op": key.key, "row": row, "approx": key.approx, "in": fmt_in,
-                          "out": fmt_out, "dest": dest, "arch": arch, "device_max_ulp": None,
-                          "device_text": None}
+                record = _keys(row, fmt_in, fmt_out, dest, arch)
                 reason = op.unmodelled.get(dest) or cells.unmodelled_cell(fmt_in, fmt_out, dest)
                 if reason is not None:
                     yield {**record, "max_ulp": None, "kernel": None, "provenance": None,
@@ -120,7 +125,8 @@ def _mixed_records(row: str, op, arches: list[str], progress, tool: str):
                     continue
                 if progress:
                     progress(f"{row} {fmt_in}->{fmt_out} dest={dest} on {arch}")
-                p = cells.predict(op, (SHORT[fmt_in], SHORT[fmt_out], dest), arch)
+                p = cells.predict(op, (device_table.SHORT_NAMES[fmt_in],
+                                       device_table.SHORT_NAMES[fmt_out], dest), arch)
                 yield {**record, "max_ulp": p.max_ulp, "match": None, "mismatch_cause": None,
                        "kernel": {"name": p.kernel, "instantiation": p.instantiation},
                        "provenance": f"{op.dispatch}; {op.provenance}", "golden": p.golden,
@@ -128,5 +134,3 @@ def _mixed_records(row: str, op, arches: list[str], progress, tool: str):
                        "floor_budget": None, "floored_max_ulp": None,
                        "device_floored_max_ulp": None, "worst": p.worst, "tool": tool}
 
-
-SHORT = {"Float16_b": "bf16", "Float16": "fp16", "Float32": "fp32"}

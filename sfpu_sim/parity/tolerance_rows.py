@@ -35,11 +35,11 @@ import numpy as np
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.parity.binary_stimuli import IntervalDraw, driver_sample
+from sfpu_sim.parity.device_table import SHORT_NAMES
 from sfpu_sim.sweeps import DevicePath
 
 DEFAULT_TOLERANCE = 0.05          # passed_test's atol and rtol for Float16, Float16_b, Float32
 PCC_TARGET, PCC_SIGNAL_FLOOR = 0.99, 1e-6
-SHORT = {"Float16_b": "bf16", "Float16": "fp16", "Float32": "fp32"}
 DRIVER = ("tt-metal tt_metal/tt-llk/tests/python_tests/test_eltwise_binary_sfpu.py sfpu_binary "
           "(index id 58031140234)")
 
@@ -116,7 +116,8 @@ def tolerance_cell(op: str, fmt_in: str, fmt_out: str, dest: str, arch: str,
     """The harness's gate on one cell (formats by their DataFormat names, dest "No"/"Yes"),
     with the row's ``atol`` and ``rtol`` (None: the default)."""
     spec = TOLERANCE_ROWS[op]
-    path = DevicePath(SHORT[fmt_in], SHORT[fmt_out], "fp32" if dest == "Yes" else "bf16")
+    path = DevicePath(SHORT_NAMES[fmt_in], SHORT_NAMES[fmt_out],
+                      "fp32" if dest == "Yes" else "bf16")
     x, y = driver_sample(spec.domain_x, spec.domain_y, path.input_format)
     run = run_binary_device(registry.get(spec.kernel).program(arch), x, y, path)
     golden = harness_golden(spec.function, x, y, path)
