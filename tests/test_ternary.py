@@ -9,12 +9,13 @@ addcdiv's but one (a tie, explained by the reciprocal's seed).
 from __future__ import annotations
 
 import subprocess
+from fractions import Fraction
 import sys
 
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
+from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.parity.binary_rows import BinaryRowError, exhaustive_cell
 from sfpu_sim.parity.binary_stimuli import ternary_sample
@@ -136,7 +137,10 @@ def test_addcdivs_differing_lane_is_a_tie_that_the_bf16_exact_seed_resolves():
     program = registry.get("ternary_addcdiv_fp32_2026_09").program("wormhole")
     run = run_binary_device(program, lane[0], lane[1], DevicePath("bf16", "fp32", "fp32"),
                             z=lane[2])
-    assert hex(int(run.kernel_fp32[0])) == "0x3f497fff"
+    a, b, c = (Fraction(float(formats.bits_to_float64(v, "bf16")[0])) for v in lane)
+    midpoint = a + 2 * b / c                      # exact, and a float32 (and a BF16 midpoint)
+    assert midpoint == Fraction(0.787109375)
+    assert int(run.kernel_fp32[0]) == int(np.float32(float(midpoint)).view(np.uint32)) - 1
     spec, figures = BINARY_ROWS["SfpuAddcdiv"], []
     for body, fmt, dest in ((addcdiv_2026_09, "bf16", "bf16"),
                             (addcdiv_fp32_2026_09, "bf16", "fp32"),
