@@ -133,8 +133,9 @@ def require_operands(spec, has_y: bool,
                                  f"{BINARY_FUNCTIONS[spec.function][1]}): give the second "
                                  f"operand with {options}")
     if spec.operands != 2 and has_y:
-        raise BinaryOperandError(f"{spec.name} takes one operand: --y and --y-range are for "
-                                 f"binary kernels (sfpu-sim kernels lists them)")
+        raise BinaryOperandError(f"{spec.name} takes one operand: {options} "
+                                 f"{'are' if ' or ' in options else 'is'} for binary kernels "
+                                 f"(sfpu-sim kernels lists them)")
 
 
 def held_operand(spec, input_format: str = "bf16") -> np.ndarray:

@@ -118,17 +118,16 @@ ONE_OPERAND = ("binary_add_2026_09 is a binary kernel (two operands): this comma
                "one-operand programs; sweep and eval take it with --y")
 REFUSALS = [
     (("sweep", "exp", "--arch", "wormhole", "--y", "1"),
-     "exp takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels lists "
-     "them)"),
+     "exp takes one operand: --y VALUES, --y-range LO,HI or --harness-sample are for binary "
+     "kernels (sfpu-sim kernels lists them)"),
     (("eval", "tanh", "--arch", "wormhole", "1", "--y", "1"),
-     "tanh takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels "
-     "lists them)"),
+     "tanh takes one operand: --y VALUES is for binary kernels (sfpu-sim kernels lists them)"),
     (("report", "exp", "--arch", "wormhole", "--y-range", "1,2"),
-     "exp takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels lists "
-     "them)"),
+     "exp takes one operand: --y VALUES, --y-range LO,HI or --harness-sample are for binary "
+     "kernels (sfpu-sim kernels lists them)"),
     (("sweep", ADD, "--arch", "wormhole"),
      "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
-     "VALUES or --y-range LO,HI"),
+     "VALUES, --y-range LO,HI or --harness-sample"),
     (("eval", ADD, "--arch", "wormhole", "1"),
      "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
      "VALUES"),
@@ -138,17 +137,17 @@ REFUSALS = [
      "VALUES"),
     (("sweep", ADD),
      "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
-     "VALUES or --y-range LO,HI"),
+     "VALUES, --y-range LO,HI or --harness-sample"),
     (("eval", "tanh", "1", "--y", "1"),
-     "tanh takes one operand: --y and --y-range are for binary kernels (sfpu-sim kernels "
-     "lists them)"),
+     "tanh takes one operand: --y VALUES is for binary kernels (sfpu-sim kernels lists them)"),
     (("report", ADD, "--arch", "wormhole", "--y", "1", "--csv", "rows.csv"),
      "--csv: the accuracy harness's rows have one input: not for binary kernels (the report's "
      "JSON holds the pair summary)"),
     (("report", ADD, "--arch", "wormhole"),
      "binary_add_2026_09 is a binary kernel (add: x + y): give the second operand with --y "
-     "VALUES or --y-range LO,HI"),
-    (("report", "--all", "--y", "1"), "--y and --y-range go with one binary KERNEL, not --all"),
+     "VALUES, --y-range LO,HI or --harness-sample"),
+    (("report", "--all", "--y", "1"),
+     "--y, --y-range and --harness-sample go with one binary KERNEL, not --all"),
     (("eval", ADD, "--arch", "wormhole", "1", "2", "3", "--y", "1,2"),
      "--y 1,2: 2 values for 3 inputs X: give one y for every X, or one per X"),
     (("sweep", ADD, "--arch", "wormhole", "--y", "1", "--y-range", "1,2"),

@@ -31,8 +31,9 @@ from sfpu_sim.cli.common import (CHIPS, OPERAND_OPTIONS, Progress, _fp32_options
 from sfpu_sim.cli.options import chips, value_range
 from sfpu_sim.cli.running import kernel_inputs
 from sfpu_sim.errors import SfpuSimError
-from sfpu_sim.fp32sweep.pair_sweep import sweep_pairs
+from sfpu_sim.fp32sweep.pair_sweep import sweep_pair_list, sweep_pairs
 from sfpu_sim.jsonio import hex_bits, json_number, jsonable, lane_row
+from sfpu_sim.parity.harness_sample import harness_figure, harness_sample
 from sfpu_sim.reference.binary_functions import BINARY_FUNCTIONS, binary_reference
 from sfpu_sim.report import numbers as N
 from sfpu_sim.report import pair_report
@@ -44,7 +45,7 @@ from sfpu_sim.version import __version__
 
 PER_Y_ROWS = 8           # second operands the terminal lists (the largest maximum first)
 WORST_PAIRS = 10         # worst (x, y) pairs the terminal lists
-OPTIONS = {**OPERAND_OPTIONS, "report": "--y VALUES or --y-range LO,HI"}
+OPTIONS = {**OPERAND_OPTIONS, "report": OPERAND_OPTIONS["sweep"]}
 
 
 def second_operand(parser, command: str, unary_handler) -> None:
@@ -61,12 +62,20 @@ def second_operand(parser, command: str, unary_handler) -> None:
                             help="binary kernels: every pattern of the --in format in "
                                  "[LO, HI] as the second operand, each against every x; LO and "
                                  "HI as --range takes them (pi/4, log(2))")
+        parser.add_argument("--harness-sample", action="store_true",
+                            help="binary kernels: the (x, y) pairs Tenstorrent's accuracy "
+                                 "driver feeds the kernel's row of its table (its "
+                                 "torch.manual_seed(0) draw reproduced, or its crafted pairs) "
+                                 "in the --in format, FP32 with --dest fp32 too; beside the "
+                                 "sweep, that cell's figure as the harness measures it")
 
     def handler(args, console: Console) -> int:
-        has_y = args.y is not None or getattr(args, "y_range", None) is not None
+        has_y = args.y is not None or getattr(args, "y_range", None) is not None or \
+            getattr(args, "harness_sample", False)
         if args.kernel is None:                         # report --all: one-operand kernels
             if has_y:
-                raise SfpuSimError("--y and --y-range go with one binary KERNEL, not --all")
+                raise SfpuSimError("--y, --y-range and --harness-sample go with one binary "
+                                   "KERNEL, not --all")
             return unary_handler(args, console)
         spec = kernel_spec(args.kernel, binary=True)
         if spec.operands == 2 and getattr(args, "exhaustive", False) and command != "eval":
@@ -135,11 +144,15 @@ PAIR_SWEEP_OPTIONS = ("--exhaustive", "--scheduler", "--chunk", "--workers", "--
 
 
 def _refuse_unary_options(args, command: str) -> None:
-    """What binary kernels do not take: an FP32 sweep (eval takes FP32 pairs, through an FP32
-    Dst), the strided walk, the harness's per-input CSV rows."""
-    taken = PAIR_SWEEP_OPTIONS if command == "sweep" else ()
+    """What binary kernels do not take: an FP32 sweep (eval and the harness's sample take FP32
+    pairs, through an FP32 Dst), the strided walk, the harness's per-input CSV rows."""
+    sample = getattr(args, "harness_sample", False)
+    taken = PAIR_SWEEP_OPTIONS if command == "sweep" and not sample else ()
     refused = [option for option in _fp32_options(args) if option not in taken]
-    if refused or args.input_format == "fp32" and command == "sweep":
+    if sample and refused:
+        raise SfpuSimError(f"{', '.join(refused)}: --harness-sample runs the driver's own "
+                           f"pairs, in one run (not a streamed sweep)")
+    if refused or args.input_format == "fp32" and command == "sweep" and not sample:
         raise SfpuSimError(f"{', '.join(refused) or '--in fp32'}: a binary sweep "
                            f"runs every 16-bit x (bf16, fp16) against each y; FP32 pairs go "
                            f"through eval (with --dest fp32)")
@@ -154,6 +167,8 @@ def _pair_summary(args) -> dict:
     if args.ulp != "daz-index":
         raise SfpuSimError(f"--ulp {args.ulp}: binary sweeps measure daz-index ULP only so far")
     chosen = registry.for_dest(kernel_spec(args.kernel, binary=True), args.dest)
+    if getattr(args, "harness_sample", False):
+        return _sample_summary(args, chosen)
     y, y_text = second_operands(args, chosen.dest, chosen.spec)
     state_path = args.state if args.state is not None else None if args.exhaustive else False
     with Progress() as progress:
@@ -168,6 +183,26 @@ def _pair_summary(args) -> dict:
                               resume=not args.restart)
     summary.update(second_operand=y_text, instantiation_note=chosen.note,
                    device_program=chosen.modelled, operand_options=_operand_options(args))
+    return summary
+
+
+def _sample_summary(args, chosen) -> dict:
+    """The pair summary of the accuracy driver's own pairs, with the harness's figure."""
+    if args.y is not None or args.y_range is not None:
+        raise SfpuSimError("--harness-sample gives both operands: not with --y or --y-range")
+    spec, out = chosen.spec, args.output_format or args.input_format
+    sample = harness_sample(spec.name, args.input_format, chosen.dest)
+    with Progress() as progress:
+        progress.begin(f"{spec.name} on {args.arch}: {sample.row}'s pairs")
+        summary = sweep_pair_list(spec, args.arch, sample.x, sample.y, dest=chosen.dest,
+                                  input_format=args.input_format, output_format=out,
+                                  reference_rounding=args.reference_rounding,
+                                  selection=selection(args), operands=sample.text)
+    summary.update(second_operand=f"the driver's pairs of {sample.row}",
+                   instantiation_note=chosen.note, device_program=chosen.modelled,
+                   operand_options="--harness-sample",
+                   harness=harness_figure(sample, spec.name, args.input_format, out,
+                                          chosen.dest, args.arch))
     return summary
 
 
@@ -193,7 +228,8 @@ def cmd_report(args, console: Console) -> int:
     for chip in arches:                   # every output claimed before any sweep
         stem = pair_report.file_stem(chosen.spec.name, chip, chosen.dest,
                                      args.reference_rounding, args.input_format,
-                                     args.output_format or args.input_format)
+                                     args.output_format or args.input_format,
+                                     args.harness_sample)
         for fmt in formats:
             files.claim(out / f"{stem}.{fmt}", f"the report's {fmt.upper()}")
     for chip in arches:
@@ -225,18 +261,49 @@ def render(s: dict):
                  show_header=False, title_justify="left")
     head.add_column("metric", style="bold")
     head.add_column("value")
-    x_text = s["selection"]["text"]
-    x_text = (f"x: every {s['input_format'].upper()} pattern" if x_text == "every input" else
-              x_text if x_text.startswith("x in") else f"x: {x_text}")
     for label, value in (
-            ("pairs measured", f"{N.count(s['count'])} (population {s['population']}; "
-                               f"{x_text}; {s['second_operand']})"),
+            ("pairs measured", _measured_text(s)),
             ("max ULP", N.ulp(s["max_ulp"])),
             ("mean ULP", mean_over(s["mean_ulp"], s["count"], "pairs")),
             ("exact", f"{N.count(s['exact_count'])} ({N.fraction(s['exact_frac'])})"),
+            *((("the harness's figure", pair_report.harness_text(s["harness"])),)
+              if "harness" in s else ()),
             ("instantiation", s["instantiation_note"]),
             ("kernel hash", s["kernel_hash"])):
         head.add_row(label, value)
+    by_y = _histogram(s) if "ulp_histogram" in s else _per_y(s)
+    if not s["worst"]:
+        return Group(head, by_y, "worst (x, y) pairs: none, every pair measured is exact")
+    worst = Table(title="worst (x, y) pairs", title_justify="left")
+    for column in ("x", "y", "output", "expected", "ULP"):
+        worst.add_column(column, justify="right")
+    for w in s["worst"][:WORST_PAIRS]:
+        worst.add_row(*(f"{N.value(w[k])} {w[k + '_bits']}"
+                        for k in ("x", "y", "output", "expected")), N.ulp(w["ulp"]))
+    return Group(head, by_y, worst)
+
+
+def _measured_text(s: dict) -> str:
+    x_text = s["selection"]["text"]
+    if "pairs" in s:                                     # given pairs, lane for lane
+        chosen = "" if x_text == "every input" else f"; {x_text}"
+        return f"{N.count(s['count'])} of {s['operands']}{chosen}"
+    x_text = (f"x: every {s['input_format'].upper()} pattern" if x_text == "every input" else
+              x_text if x_text.startswith("x in") else f"x: {x_text}")
+    return (f"{N.count(s['count'])} (population {s['population']}; {x_text}; "
+            f"{s['second_operand']})")
+
+
+def _histogram(s: dict) -> Table:
+    table = Table(title="pairs per ULP", title_justify="left")
+    for column in ("ULP", "pairs"):
+        table.add_column(column, justify="right")
+    for entry in s["ulp_histogram"]:
+        table.add_row(N.ulp(entry["ulp"]), N.count(entry["pairs"]))
+    return table
+
+
+def _per_y(s: dict) -> Table:
     per_y = s["per_y"]
     shown = per_y if len(per_y) <= PER_Y_ROWS else sorted(
         per_y, key=lambda p: -1 if p["max_ulp"] is None else -p["max_ulp"])[:PER_Y_ROWS]
@@ -248,15 +315,7 @@ def render(s: dict):
     for p in shown:
         by_y.add_row(f"{N.value(p['y'])} {p['y_bits']}", N.count(p["count"]),
                      N.ulp(p["max_ulp"]))
-    if not s["worst"]:
-        return Group(head, by_y, "worst (x, y) pairs: none, every pair measured is exact")
-    worst = Table(title="worst (x, y) pairs", title_justify="left")
-    for column in ("x", "y", "output", "expected", "ULP"):
-        worst.add_column(column, justify="right")
-    for w in s["worst"][:WORST_PAIRS]:
-        worst.add_row(*(f"{N.value(w[k])} {w[k + '_bits']}"
-                        for k in ("x", "y", "output", "expected")), N.ulp(w["ulp"]))
-    return Group(head, by_y, worst)
+    return by_y
 
 
 def _evaluate(args) -> dict:

@@ -102,7 +102,8 @@ def report_files(text: str) -> tuple[str, ...]:
 
 
 # How sweep and eval take a binary kernel's second operand (binary_sweeping's OPTIONS).
-OPERAND_OPTIONS = {"sweep": "--y VALUES or --y-range LO,HI", "eval": "--y VALUES"}
+OPERAND_OPTIONS = {"sweep": "--y VALUES, --y-range LO,HI or --harness-sample",
+                   "eval": "--y VALUES"}
 
 
 def on_each_chip(handler, documents: dict[str, str] | None = None, listing: bool = False):
@@ -117,6 +118,7 @@ def on_each_chip(handler, documents: dict[str, str] | None = None, listing: bool
             spec = kernel_spec(kernel, binary=True)     # a ternary kernel: one line, no heading
             if getattr(args, "command", None) in OPERAND_OPTIONS:     # before any heading too
                 given = args.y is not None or getattr(args, "y_range", None) is not None or \
+                    getattr(args, "harness_sample", False) or \
                     spec.operands == 2 and getattr(args, "exhaustive", False)
                 require_operands(spec, given, OPERAND_OPTIONS[args.command])
         chosen = chips(args, registry.get(kernel).chips if kernel else None)

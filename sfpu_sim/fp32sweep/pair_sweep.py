@@ -3,8 +3,10 @@ streamed in chunks through the FP32 sweep's schedulers, resumable, on threads or
 
 Owns: :class:`PairJob` (a pair sweep as a chunk needs it: small and picklable),
 :class:`PairPartial` (what chunks reduce into, exactly) and :func:`sweep_pairs` (the summary of
-``sweep KERNEL --y``, ``--y-range`` and ``--exhaustive``: all 2**32 BF16 pairs). Knows nothing
-of formatting; the device path is :mod:`sfpu_sim.binary_device`'s.
+``sweep KERNEL --y``, ``--y-range`` and ``--exhaustive``: all 2**32 BF16 pairs), and
+:func:`sweep_pair_list`, the same summary of given pairs, lane for lane (``--harness-sample``:
+the accuracy driver's own). Knows nothing of formatting; the device path is
+:mod:`sfpu_sim.binary_device`'s.
 
 Positions are y-major: pair ``p`` is x = pattern ``p mod 2**16`` against y = the
 ``p >> 16``-th second operand, so a chunk is whole rows of x (a multiple of 2**16 pairs) and
@@ -226,37 +228,92 @@ def sweep_pairs(spec, arch: str, y_bits, *, dest: str | None = None,
 
 
 def _summary(spec, job: PairJob, program, partial: PairPartial) -> dict:
-    fmt, out = job.input_format, job.output_format
+    fmt = job.input_format
     y_values = formats.bits_to_float64(partial.rows[:, 0], fmt)
     per_y = [{"y_bits": hex_bits(bits, fmt), "y": json_number(value), "count": int(n),
               "max_ulp": int(top) if n else None}
              for (bits, n, top), value in zip(partial.rows.tolist(), y_values)]
-    worst_rows = []
-    for d, position, x, output, expected in partial.worst.tolist():
-        y = job.y[position]
-        worst_rows.append({
-            "x_bits": hex_bits(x, fmt), "x": json_number(_value(x, fmt)),
+    worst_rows = [_pair_row(x, job.y[position], output, expected, d, fmt, job.output_format)
+                  for d, position, x, output, expected in partial.worst.tolist()]
+    return _headline(
+        spec, program, dest=job.dest, input_format=fmt, output_format=job.output_format,
+        policy=job.policy, population=job.population,
+        selection=Selection(tuple(job.selection[0]) if job.selection[0] else None,
+                            job.selection[1]),
+        operands=f"x: every {fmt.upper()} pattern at Dst address {IN0_ADDRESS}; "
+                 f"y: {len(job.y)} value(s) at address {IN1_ADDRESS}",
+        count=partial.count, maximum=partial.maximum, total=partial.total,
+        exact=partial.exact, per_y=per_y, worst=worst_rows)
+
+
+def _headline(spec, program, *, dest, input_format, output_format, policy, population,
+              selection, operands, count, maximum, total, exact, **rest) -> dict:
+    """A pair summary's keys, shared by every set of pairs (``rest``: what a set adds)."""
+    return jsonable({
+        "tool": f"sfpu-sim {__version__}", "kernel": spec.name, "function": spec.function,
+        "formula": BINARY_FUNCTIONS[spec.function][1], "arch": program.arch.name,
+        "provenance": spec.provenance, "instantiation": spec.instantiation,
+        "kernel_hash": program_hash(program), "dest": dest, "input_format": input_format,
+        "output_format": output_format,
+        "device_path": DevicePath(input_format, output_format, dest).steps(),
+        "operands": operands, "reference_rounding": policy, "ulp_convention": "daz-index",
+        "population": population, "selection": selection.as_dict(),
+        "count": count, "max_ulp": maximum if count else None,
+        "mean_ulp": total / count if count else None, "exact_count": exact,
+        "exact_frac": exact / count if count else None, **rest})
+
+
+def _pair_row(x: int, y: int, output: int, expected: int, distance: int, fmt: str,
+              out: str) -> dict:
+    return {"x_bits": hex_bits(x, fmt), "x": json_number(_value(x, fmt)),
             "y_bits": hex_bits(y, fmt), "y": json_number(_value(y, fmt)),
             "output_bits": hex_bits(output, out), "output": json_number(_value(output, out)),
             "expected_bits": hex_bits(expected, out),
-            "expected": json_number(_value(expected, out)), "ulp": d})
-    count = partial.count
-    return jsonable({
-        "tool": f"sfpu-sim {__version__}", "kernel": job.kernel, "function": job.function,
-        "formula": BINARY_FUNCTIONS[job.function][1], "arch": job.arch,
-        "provenance": spec.provenance, "instantiation": spec.instantiation,
-        "kernel_hash": program_hash(program), "dest": job.dest, "input_format": fmt,
-        "output_format": out, "device_path": job.path().steps(),
-        "operands": f"x: every {fmt.upper()} pattern at Dst address {IN0_ADDRESS}; "
-                    f"y: {len(job.y)} value(s) at address {IN1_ADDRESS}",
-        "reference_rounding": job.policy, "ulp_convention": "daz-index",
-        "population": job.population,
-        "selection": Selection(tuple(job.selection[0]) if job.selection[0] else None,
-                               job.selection[1]).as_dict(),
-        "count": count, "max_ulp": partial.maximum if count else None,
-        "mean_ulp": partial.total / count if count else None, "exact_count": partial.exact,
-        "exact_frac": partial.exact / count if count else None,
-        "per_y": per_y, "worst": worst_rows})
+            "expected": json_number(_value(expected, out)), "ulp": distance}
+
+
+def sweep_pair_list(spec, arch: str, x_bits, y_bits, *, dest: str | None = None,
+                    input_format: str = "bf16", output_format: str | None = None,
+                    reference_rounding: str = "rne", selection: Selection = EVERYTHING,
+                    worst: int = 20, engine: str | None = None, operands: str = "") -> dict:
+    """The pairs (x[k], y[k]) given, lane for lane (the accuracy driver's own sample, a few
+    thousand), through a binary kernel: :func:`sweep_pairs`'s summary, measured alike (every
+    pair counted that the ULP convention counts, x within ``selection``), with the histogram
+    of distances in place of per-y rows, and ``pairs``: every pair's patterns and distance
+    (-1: not counted), in the order given (``operands``: what the pairs are)."""
+    require_operands(spec, True)
+    dest = dest or spec.dest
+    output_format = output_format or input_format
+    program = spec.program(arch)
+    x_bits = formats.as_bits(np.atleast_1d(x_bits), input_format).reshape(-1)
+    y_bits = formats.as_bits(np.atleast_1d(y_bits), input_format).reshape(-1)
+    check_held_operand(spec, y_bits, input_format)
+    path = DevicePath(input_format, output_format, dest)
+    run = run_binary_device(program, x_bits, y_bits, path, engine=engine)
+    expected, _ = binary_reference(spec.function, x_bits, y_bits, reference_rounding,
+                                   input_format=input_format, output_format=output_format)
+    result = ulp.distance(expected, run.output, "daz-index", fmt=output_format)
+    counted = result.counted & selection.mask(formats.bits_to_float64(x_bits, input_format))
+    if not counted.any():
+        raise SweepError(f"no pair given is counted ({selection.text}; NaN and infinite "
+                         f"outputs are not)")
+    distance = np.where(counted, result.distance, -1).astype(np.int64)
+    wrong = np.flatnonzero(distance > 0)
+    chosen = wrong[np.argsort(-distance[wrong], kind="stable")[:worst]]
+    values, tallies = np.unique(distance[counted], return_counts=True)
+    return _headline(
+        spec, program, dest=dest, input_format=input_format, output_format=output_format,
+        policy=reference_rounding, population="every pair given", selection=selection,
+        operands=operands or f"{x_bits.size:,} (x, y) pairs: x at Dst address {IN0_ADDRESS}, "
+                             f"y at {IN1_ADDRESS}",
+        count=int(counted.sum()), maximum=int(distance.max()),
+        total=int(distance[counted].sum()), exact=int((distance == 0).sum()), per_y=[],
+        ulp_histogram=[{"ulp": int(v), "pairs": int(n)} for v, n in zip(values, tallies)],
+        worst=[_pair_row(int(x_bits[k]), int(y_bits[k]), int(run.output[k]),
+                         int(expected[k]), int(distance[k]), input_format, output_format)
+               for k in chosen],
+        pairs={"x_bits": x_bits.astype(np.int64).tolist(),
+               "y_bits": y_bits.astype(np.int64).tolist(), "ulp": distance.tolist()})
 
 
 def _value(bits: int, fmt: str) -> float:
