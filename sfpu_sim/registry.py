@@ -24,6 +24,7 @@ built, prints goes to stderr: stdout carries only the command's output (``--json
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 import os
 import stat
@@ -434,11 +435,24 @@ def get(name: str) -> KernelSpec:
     if found is None and name.endswith((".s", ".S", ".asm")):   # an assembly file as a kernel
         return _file_kernel(name)
     if found is None:
-        known = sorted([*_REGISTRY, *_CHAINED, *_BINARY, *_TERNARY])
-        raise UnknownKernel(f"unknown kernel {name!r} (known: "
-                            f"{', '.join(known)}; a kernel of your "
+        known = sorted({*_REGISTRY, *_CHAINED, *_BINARY, *_TERNARY})
+        near = near_names(name, known)
+        raise UnknownKernel(f"unknown kernel {name!r} ("
+                            f"{'near it: ' + ', '.join(near) + '; ' if near else ''}"
+                            f"`sfpu-sim kernels` lists all {len(known)}; a kernel of your "
                             f"own: --kernels FILE.py or ${ENV_VARIABLE})")
     return found
+
+
+NEAR_NAMES = 8                   # names an unknown one is answered with, at most
+
+
+def near_names(name: str, known) -> list[str]:
+    """The known names a mistyped or shortened ``name`` most likely meant: those it begins
+    (``acos`` -> ``acos_2026_09``), then the closest spellings, at most :data:`NEAR_NAMES`."""
+    start = [k for k in known if k.startswith(f"{name}_")]
+    close = difflib.get_close_matches(name, known, n=NEAR_NAMES, cutoff=0.75)
+    return list(dict.fromkeys([*start, *close]))[:NEAR_NAMES]
 
 
 _FILE_KERNELS: dict[str, KernelSpec] = {}

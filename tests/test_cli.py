@@ -296,7 +296,7 @@ def test_budget_prints_llk_rows_for_each_chip(capsys):
                                              "all"),
     (["report"], "give a KERNEL (or --all for every registered kernel)"),
     (["report", "tanh", "--arch", "blackhole", "--files", "pdf"], "--files 'pdf': choose"),
-    (["budget", "nosuch"], "unknown kernel 'nosuch' (known: "),
+    (["budget", "nosuch"], "unknown kernel 'nosuch' (`sfpu-sim kernels` lists all "),
     (["sweep", "tanh", "--arch", "blackhole", "--dest", "fp32", "--in", "fp32",
       "--csv", "/proc/no/such/dir/x.csv"], "cannot create output directory /proc/no/such/dir"),
 ])
@@ -349,3 +349,32 @@ def test_threads_option_sets_the_count_and_refuses_what_it_cannot_have(capsys, m
     assert code == 2 and "threads: 0 is not allowed (choose 1 to" in err
     code, _, _ = run(capsys, "kernels", "--threads", "1")
     assert code == 0 and threads.threads() == 1
+
+
+def test_an_unknown_kernel_is_answered_with_the_names_it_begins_or_nearly_spells(capsys):
+    """Not the whole registry: the kernels a shortened or mistyped name most likely meant."""
+    for name, near in (("acos", "acos_2026_09, acos_fp32_2026_09, cos"), ("tanhh", "tanh")):
+        code, out, err = run(capsys, "sweep", name)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"sfpu-sim: error: unknown kernel '{name}' (near it: {near}; "
+                              f"`sfpu-sim kernels` lists all ")
+
+
+def test_an_fp32_sweep_of_a_bf16_dst_kernel_names_its_functions_fp32_kernels(capsys):
+    code, _, err = run(capsys, "sweep", "tanh", "--arch", "wormhole", "--in", "fp32")
+    fp32 = [s.name for s in registry.specs() if s.dest == "fp32" and s.function == "tanh"]
+    assert code == 2 and err.endswith(f"(FP32-Dst kernels of tanh: {', '.join(fp32)})\n")
+    code, _, err = run(capsys, "sweep", "abs_2026_09", "--arch", "wormhole", "--in", "fp32")
+    assert code == 2 and "(no FP32-Dst kernel computes abs; " in err
+
+
+def test_float16_input_defaults_to_float16_output(capsys):
+    """A 16-bit Dst has no Float16 -> Float16_b cell: --in fp16 alone sweeps Float16 in and
+    out, the same summary as --out-format fp16 given."""
+    outputs = []
+    for extra in ([], ["--out-format", "fp16"]):
+        code, out, _ = run(capsys, "sweep", "tanh", "--arch", "wormhole", "--in", "fp16",
+                           "--json", *extra)
+        assert code == 0
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1] and outputs[0]["output_format"] == "fp16"

@@ -99,6 +99,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def default_output_format(args) -> None:
+    """``--out-format`` where not given (sweep_options'): Float16 in and out together (the only
+    Float16 cell a 16-bit Dst has), else BF16."""
+    if getattr(args, "output_format", "") is None:
+        args.output_format = "fp16" if args.input_format == "fp16" else "bf16"
+
+
 def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = output.show_warning
     try:
@@ -108,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             # check (the command modules by build_parser).
             threads.check_environment()
             args = build_parser().parse_args(argv)
+            default_output_format(args)
             if args.threads is not None:
                 threads.set_threads(args.threads)
             if args.engine is not None:

@@ -262,8 +262,7 @@ def sweep_options(parser: argparse.ArgumentParser, *, arch: str = ARCH_HELP,
                         "the table's names, Float16_b, Float16, Float32)" if budget
                         else "input tensor format (default: bf16)")
     parser.add_argument("--out-format", dest="output_format", choices=tensor_formats,
-                        default="bf16",
-                        help="output tensor format (default: bf16)")
+                        help="output tensor format (default: fp16 with --in fp16, else bf16)")
     if select:
         selection_options(parser)
     if fp32:

@@ -150,9 +150,14 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
     """One-line errors for what an FP32 sweep cannot do (``fused``: its chunks run whole on the
     GPU, which holds their lanes: :data:`~.gpu_chunk.GPU_CHUNK_MAX` bounds them instead)."""
     if kernel.dest != "fp32":
+        same = [s.name for s in registry.specs() if s.dest == "fp32" and
+                s.function == kernel.function]
         raise Fp32SweepError(f"--in fp32 sweeps FP32 inputs through an FP32 Dst: kernel "
-                             f"{kernel.name!r} is written for a BF16 Dst (FP32-Dst kernels: "
-                             f"{', '.join(fp32_kernels())})")
+                             f"{kernel.name!r} is written for a BF16 Dst ("
+                             + (f"FP32-Dst kernels of {kernel.function}: {', '.join(same)}"
+                                if same else f"no FP32-Dst kernel computes {kernel.function}; "
+                                             f"`sfpu-sim kernels` shows each kernel's Dst")
+                             + ")")
     if dest != "fp32":
         raise Fp32SweepError("--in fp32 needs an FP32 Dst (--dest fp32): a BF16 Dst holds "
                              "BF16 values only")
