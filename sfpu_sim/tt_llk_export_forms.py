@@ -239,12 +239,15 @@ def _mad(k, ins, chip, program) -> Form:
         template = "{c} - {a} * {b}" if ins.mod1 == 1 else "{a} * {b} - {c}"
         return _value(k, ins, template, FLOAT, reads, addend_roles=("c",))
     _no_modifier(k, ins)
+    # sfpi-gcc fuses a product subtracted (c - a*b) only where SFPMAD negates (Blackhole):
+    # on Wormhole the subtrahend is no addend it fuses (sfpu_sim.sfpi.passes._fuse_products).
+    negates = "NEGATE_VA" in program.arch.opcode("SFPMAD").mod_names
     if vb == NEGATIVE_ONE and mnemonic == "SFPMAD":   # sfpi's c - a, and how it compares c, a
         return _value(k, ins, "{c} - {a}", FLOAT, _pick(reads, "a", "c"),
-                      addend_roles=("a", "c"), compare=("c", "a"))
+                      addend_roles=("a", "c") if negates else ("c",), compare=("c", "a"))
     if va == NEGATIVE_ONE and mnemonic == "SFPMAD":
         return _value(k, ins, "{c} - {b}", FLOAT, _pick(reads, "b", "c"),
-                      addend_roles=("b", "c"), compare=("c", "b"))
+                      addend_roles=("b", "c") if negates else ("c",), compare=("c", "b"))
     if vb == ONE and mnemonic != "SFPMUL":
         return _value(k, ins, "{a} + {c}", FLOAT, _pick(reads, "a", "c"), addend_roles=("a", "c"))
     if va == ONE and mnemonic != "SFPMUL":

@@ -48,14 +48,7 @@ RNG = np.random.default_rng(2026)
 
 def run_fp32(body, arch, *inputs: np.ndarray) -> np.ndarray:
     """Trace ``body`` and run it with FP32 lane values in Dst rows (input k at dst_reg[k])."""
-    program = trace(body, arch)
-    m = Machine(arch, lanes=inputs[0].size, dst_rows=16, strict=True)
-    m.config.sfpu_fp32 = True
-    m.cc.enable, m.cc.flags[:] = True, True
-    for k, values in enumerate(inputs):
-        m.dst.write_lanes(2 * k, values, "fp32")
-    m.run(program)
-    return m.dst.read_lanes(0, "fp32")
+    return run_fp32_rows(body, arch, *inputs)[0]
 
 
 def floats(n: int) -> np.ndarray:
@@ -98,16 +91,63 @@ def test_a_product_used_twice_is_rounded_once_then_reused(arch):
     assert np.array_equal(run_fp32(body, arch, x, y, z), want)
 
 
+def run_fp32_rows(body, arch, *inputs: np.ndarray, rows: int = 1) -> list[np.ndarray]:
+    """:func:`run_fp32`, reading dst_reg[0..rows-1] back."""
+    program = trace(body, arch)
+    m = Machine(arch, lanes=inputs[0].size, dst_rows=16, strict=True)
+    m.config.sfpu_fp32 = True
+    m.cc.enable, m.cc.flags[:] = True, True
+    for k, values in enumerate(inputs):
+        m.dst.write_lanes(2 * k, values, "fp32")
+    m.run(program)
+    return [m.dst.read_lanes(2 * k, "fp32") for k in range(rows)]
+
+
+NEGATIVE_ONE = np.uint32(0xBF800000)
+
+
 @pytest.mark.parametrize("arch", CHIPS)
-def test_subtraction_of_a_product_fuses_with_the_right_sign(arch):
+def test_subtracting_a_product_fuses_where_sfpi_fuses_it(arch):
+    """sfpi writes x - y as x + (-y), and its compiler's combine pass fuses an add with a
+    product operand (tenstorrent/sfpi-gcc gimple-rvtt-combine.cc). a*b - c: the product is
+    an operand, fused on both chips. c - a*b: on Blackhole the negation folds into SFPMAD's
+    NEGATE_VA, one SFPMAD; on Wormhole the negated product is not a product, so it is rounded
+    alone (SFPMUL) and subtracted, SFPMAD(-1, p, c): two roundings."""
     def body():
         a, b, c = dst_reg[0], dst_reg[1], dst_reg[2]
         dst_reg[0] = c - a * b
         dst_reg[1] = a * b - c
 
-    x, y, z = floats(64), floats(64), floats(64)
-    negated = x ^ np.uint32(0x80000000)
-    assert np.array_equal(run_fp32(body, arch, x, y, z), fma.MODELS[arch](negated, y, z))
+    x, y, z = floats(4096), floats(4096), floats(4096)
+    model = fma.MODELS[arch]
+    sign = np.uint32(0x80000000)
+    c_minus, minus_c = run_fp32_rows(body, arch, x, y, z, rows=2)
+    fused = model(x ^ sign, y, z)
+    if arch == "wormhole":
+        want = model(model(x, y, 0), NEGATIVE_ONE, z)
+        assert not np.array_equal(want, fused)          # the sample tells them apart
+    else:
+        want = fused
+    assert np.array_equal(c_minus, want)
+    assert np.array_equal(minus_c, model(x, y, z ^ sign))
+    mnemonics = [i.mnemonic for i in trace(body, arch)]
+    assert mnemonics.count("SFPMUL") == (1 if arch == "wormhole" else 0)
+
+
+@pytest.mark.parametrize("arch", CHIPS)
+def test_a_sum_of_two_products_fuses_the_second(arch):
+    """The combine pass tries an add's second operand first: a*b + c*d is c*d fused onto a*b
+    rounded alone."""
+    def body():
+        a, b, c, d = dst_reg[0], dst_reg[1], dst_reg[2], dst_reg[3]
+        dst_reg[0] = a * b + c * d
+
+    x, y, z, w = (floats(4096) for _ in range(4))
+    model = fma.MODELS[arch]
+    got, = run_fp32_rows(body, arch, x, y, z, w)
+    want = model(z, w, model(x, y, 0))
+    assert np.array_equal(got, want)
+    assert not np.array_equal(want, model(x, y, model(z, w, 0)))     # the order shows
 
 
 def test_float_constants_load_exactly_in_one_or_two_instructions():

@@ -23,8 +23,10 @@ one lane on a BF16 midpoint, which the reciprocal's BF16-exact seed (metal
 A drawn row's cells run the driver's own sample, its ``torch.manual_seed(0)`` draw rebuilt
 without torch (:func:`~sfpu_sim.parity.binary_stimuli.driver_sample`): 16,384 pairs a cell (8,192
 in Float32), so the Float32 cells are predicted too. On Wormhole that reproduces the table's
-add, mul, div, max, min and atan2 cells, and tt-metal's sampled Float16_b -> Float32 rows (div's
-32,639 among them); sub, rsub and fmod/remainder's Float32 cell disagree, unexplained
+add, mul, div, max, min, atan2, fmod and remainder cells (fmod's and remainder's Float32 512
+once ``a - trunc(q) * b`` is compiled as sfpi compiles it for Wormhole: the product rounded
+alone, :func:`sfpu_sim.sfpi.passes._fuse_products`), and tt-metal's sampled Float16_b -> Float32
+rows (div's 32,639 among them); sub and rsub disagree, unexplained
 (tests/test_binary_sample.py). The bound on any sample, every pair the draw can produce, stays
 available (``every_pair``). The crafted pairs and the ramp are reproduced exactly too.
 

@@ -30,15 +30,27 @@ def _written_between(stmts: list[Stmt], regs, start: int, end: int) -> bool:
     return any(r.id in ids for s in stmts[start + 1:end] for r in s.defs.values())
 
 
-def _fuse_products(stmts: list[Stmt]) -> list[Stmt]:
+def _fuse_products(stmts: list[Stmt], arch: Arch) -> list[Stmt]:
     """A product used once, by an addition or subtraction in the same predication region
-    with its inputs unchanged in between, becomes one fused SFPMAD."""
+    with its inputs unchanged in between, becomes one fused SFPMAD, as sfpi's compiler fuses
+    them. Except ``c - a*b`` on a chip whose SFPMAD cannot negate (Wormhole): sfpi writes
+    ``x - y`` as ``x + (-y)`` (tenstorrent/sfpi ``include/sfpi_funcs.h`` @dd79c153, Aug 2026:
+    ``flt_add(-b)``, -b an SFPMOV that flips the sign), and the compiler's combine pass
+    (tenstorrent/sfpi-gcc ``gcc/config/riscv/tt/gimple-rvtt-combine.cc``) fuses an add with a
+    product operand only; there the negated product is an SFPMOV, not a product, so the add
+    becomes ``SFPMAD(-1, a*b, c)`` after a separate SFPMUL: two roundings. Blackhole's pass
+    first folds the negation into SFPMAD's NEGATE mode, then fuses. Where both operands are
+    products (``a*b + c*d``), the pass tries the second first (``try_combine_mul_add``), so
+    ``c*d`` is fused and ``a*b`` rounded alone."""
+    negate_modes = "NEGATE_VA" in arch.opcode("SFPMAD").mod_names    # Blackhole only
     uses, defs = _uses_and_defs_of(stmts)
     dropped = set()
     for k, s in enumerate(stmts):
         if s.op not in ("fadd", "fsub"):
             continue
-        for role in ("a", "b"):
+        for role in ("b", "a"):                 # the second operand's product first (docstring)
+            if s.op == "fsub" and role == "b" and not negate_modes:
+                continue                                    # c - a*b: unfused (docstring)
             t = s.uses[role]
             if len(defs.get(t.id, [])) != 1 or len(uses.get(t.id, [])) != 1:
                 continue

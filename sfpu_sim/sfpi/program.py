@@ -117,8 +117,8 @@ def trace(kernel, arch, *args, name: str | None = None, init=None, **kwargs) -> 
     finally:
         _builder.reset(token)
     init_part, body = builder.stmts[:init_stmts], builder.stmts[init_stmts:]
-    init_part = _coalesce(_lower_float(_fuse_products(init_part), arch, builder))
-    body = _coalesce(_lower_float(_fuse_products(body), arch, builder))
+    init_part = _coalesce(_lower_float(_fuse_products(init_part, arch), arch, builder))
+    body = _coalesce(_lower_float(_fuse_products(body, arch), arch, builder))
     stmts = init_part + body
     assignment = _allocate(stmts, name)
     instructions = [_instruction(s, arch, assignment) for s in stmts]
