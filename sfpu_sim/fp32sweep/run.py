@@ -2,7 +2,8 @@
 Partial, saved after every chunk, resumed after a kill.
 
 Owns: the chunk plan, the schedulers (``local``: chunks one after another here, each using the
-compiled engine's threads; ``dask``: a ``dask.distributed`` LocalCluster of 2 worker processes;
+compiled engine's threads; ``dask``: a ``dask.distributed`` LocalCluster, a worker process per
+usable CPU as memory allows (:func:`dask_workers`);
 ``tcp://HOST:PORT``: an existing cluster), the resume state and progress reporting. Knows
 nothing of what a chunk computes (:mod:`.chunk`) or of the summary's form (:mod:`.summary`).
 
