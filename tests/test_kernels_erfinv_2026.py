@@ -157,10 +157,14 @@ def test_fp16_cell():
 @pytest.mark.slow
 @pytest.mark.parametrize("chip", CHIPS)
 def test_every_cell_on_both_chips(chip):
-    """One program for either Dst and the same bits on both chips: the FP32 Dst's packer rounds
-    where the 16-bit Dst truncates, which moves no figure. The table's BF16 dest-Yes cell reads
-    "2 (same)", i.e. the dest-No figures and floor. Its FP32 cells are sampled, not the strided walk
-    predicted here ("65536 sampled", "26321 sampled"): recorded, not targets."""
+    """One program for either Dst: the FP32 Dst's packer rounds where the 16-bit Dst truncates,
+    which moves no figure. The table's BF16 dest-Yes cell reads "2 (same)", i.e. the dest-No
+    figures and floor. Its FP32 cells are sampled, not the strided walk predicted here ("65536
+    sampled", "26321 sampled"): recorded, not targets. The chips differ in how sfpi's compiler
+    fuses ``tmp * tmp - log_value * OneDivA``: Wormhole fuses tmp * tmp and subtracts the other
+    product rounded alone; Blackhole folds the negation into the second product and fuses that
+    one (sfpu_sim.sfpi.passes._fuse_products), which moves Blackhole's maxima (BF16 14,704 ->
+    14,644, Float16 2,950 -> 2,460) off Wormhole's."""
     predicted = {}
     for in_fmt, dest in [("bf16", "No"), ("bf16", "Yes"), ("fp16", "No"), ("fp16", "Yes"),
                          ("fp32", "No"), ("fp32", "Yes")]:
@@ -168,7 +172,9 @@ def test_every_cell_on_both_chips(chip):
         p = cells.predict(OP, (in_fmt, in_fmt, dest), chip, near_zero_atol=cell.near_zero_atol,
                           budget=cell.budget)
         predicted[in_fmt, dest] = (p.max_ulp, p.floored_max)
-    assert predicted == {("bf16", "No"): (14704, 3), ("bf16", "Yes"): (14704, 3),
-                         ("fp16", "No"): (2950, None), ("fp16", "Yes"): (2950, None),
-                         ("fp32", "No"): (963575809, None), ("fp32", "Yes"): (963678882, None)}
+    bf16, fp16, fp32 = {"wormhole": (14704, 2950, (963575809, 963678882)),
+                        "blackhole": (14644, 2460, (959643649, 959629003))}[chip]
+    assert predicted == {("bf16", "No"): (bf16, 3), ("bf16", "Yes"): (bf16, 3),
+                         ("fp16", "No"): (fp16, None), ("fp16", "Yes"): (fp16, None),
+                         ("fp32", "No"): (fp32[0], None), ("fp32", "Yes"): (fp32[1], None)}
     assert table_cell("fp16", "Yes").max_ulp == 2950
