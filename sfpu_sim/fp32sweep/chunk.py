@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sfpu_sim import threads
+from sfpu_sim import heap, threads
 from sfpu_sim.arch import get_arch
 from sfpu_sim.asm import decode
 from sfpu_sim.engines import long_run_engine
@@ -112,6 +112,7 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
 def run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
     """The Partial of walk positions ``start..stop`` (``total``: the walk's length, which
     sets the cross-check sample)."""
+    heap.keep_freed_memory()                 # the next chunk reuses this one's pages
     with threads.limited(job.threads):
         return _run_chunk(job, start, stop, total)
 

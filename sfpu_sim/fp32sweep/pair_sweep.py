@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfpu_sim import formats, threads, ulp
+from sfpu_sim import formats, heap, threads, ulp
 from sfpu_sim.binary_device import (
     IN0_ADDRESS,
     IN1_ADDRESS,
@@ -78,6 +78,7 @@ class PairJob(KernelJob):
     def run_chunk(self, start: int, stop: int, total: int) -> PairPartial:
         """The partial of positions ``start..stop`` (whole rows; ``total``: unused, the
         scheduler's uniform call)."""
+        heap.keep_freed_memory()             # the next chunk reuses this one's pages
         with threads.limited(self.threads):
             return _run_rows(self, start // ROW, stop // ROW)
 
