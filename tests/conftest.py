@@ -19,6 +19,11 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
+from sfpu_sim import heap
+
+# Every worker runs thousands of sweeps: keep their freed pages mapped (sfpu_sim.heap).
+heap.keep_freed_memory()
+
 # Property tests explore the same examples on every run (reproducible CI; no example database).
 settings.register_profile("sfpu-sim", derandomize=True, database=None)
 settings.load_profile("sfpu-sim")

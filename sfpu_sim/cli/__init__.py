@@ -41,7 +41,7 @@ import sys
 import warnings
 
 import sfpu_sim
-from sfpu_sim import threads
+from sfpu_sim import heap, threads
 from sfpu_sim.cli import output
 from sfpu_sim.cli.output import INTERRUPTED, ReaderGone
 from sfpu_sim.errors import SfpuSimError
@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             # with its own traceback on a bad $NUMBA_NUM_THREADS: they are imported after the
             # check (the command modules by build_parser).
             threads.check_environment()
+            heap.keep_freed_memory()                # a command's sweeps reuse freed pages
             args = build_parser().parse_args(argv)
             default_output_format(args)
             if args.threads is not None:
