@@ -24,12 +24,10 @@ built, prints goes to stderr: stdout carries only the command's output (``--json
 from __future__ import annotations
 
 import contextlib
-import difflib
 import importlib
 import os
 import stat
 import sys
-import traceback
 import types
 from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
@@ -42,7 +40,8 @@ from sfpu_sim.arch import get_arch
 from sfpu_sim.assembly_kernels import file_kernel_fields
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.kernel_registration import CHIPS, RegistrationError, check_operands
-from sfpu_sim.paths import display_path
+from sfpu_sim.paths import call_site, display_path, frame_in
+from sfpu_sim.suggest import near_names
 from sfpu_sim.reference import definitions
 from sfpu_sim.reference.user_expressions import is_expression, reference_name
 
@@ -209,25 +208,16 @@ def _built(spec: KernelSpec, arch):
     except SfpuSimError:
         raise
     except SystemExit as stop:
-        where = _frame_in(stop.__traceback__, spec.origin.rpartition(":")[0]) or spec.origin
+        where = frame_in(stop.__traceback__, spec.origin.rpartition(":")[0]) or spec.origin
         raise KernelFileError(f"{where}: building kernel {spec.name!r} on {arch.name}: the "
                               f"body called sys.exit({stop.code!r}); a kernel body only emits "
                               f"instructions") from None
     except Exception as error:              # a bug in the kernel's Python, not in sfpu-sim
-        where = _frame_in(error.__traceback__, spec.origin.rpartition(":")[0])
+        where = frame_in(error.__traceback__, spec.origin.rpartition(":")[0])
         if where is None:
             raise
         raise KernelFileError(f"{where}: building kernel {spec.name!r} on {arch.name}: "
                               f"{type(error).__name__}: {error}") from None
-
-
-def _frame_in(tb, file: str) -> str | None:
-    """``file:line`` of the innermost traceback frame inside ``file`` (a display path)."""
-    found = None
-    for frame, line in traceback.walk_tb(tb):
-        if display_path(frame.f_code.co_filename) == file:
-            found = f"{file}:{line}"
-    return found
 
 
 _REGISTRY: dict[str, KernelSpec] = {}
@@ -236,11 +226,6 @@ _TERNARY: dict[str, KernelSpec] = {}     # three-operand kernels, likewise
 _CHAINED: dict[str, ChainedSpec] = {}     # kept out of specs(): they have no single program
 _LOADED: set[str] = set()           # kernel files loaded (resolved paths)
 _state = {"loaded": False}
-
-
-def _call_site(depth: int = 2) -> str:
-    frame = sys._getframe(depth)
-    return f"{display_path(frame.f_code.co_filename)}:{frame.f_lineno}"
 
 
 def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
@@ -271,7 +256,7 @@ def register_kernel(name: str, body=None, *, asm=None, init=None, function: str,
     ``fixed_y``: a binary op whose second operand is a parameter the program holds (the scalar
     ops' ``x + s``): it reads x alone and is measured only at that y.
     """
-    origin = _call_site()
+    origin = call_site()
     if not isinstance(name, str) or not name.isidentifier():
         raise RegistrationError(f"{origin}: kernel name {name!r} must be an identifier "
                                 f"(letters, digits, underscores)")
@@ -294,7 +279,7 @@ def register_program(name: str, build: Callable, *, function: str, chips=CHIPS,
     """Register a kernel given as a Program builder ``build(arch) -> Program`` (e.g. one
     assembled from text) rather than a DSL body; the other arguments as for
     :func:`register_kernel`."""
-    origin = _call_site()
+    origin = call_site()
     return _register(name, build, function=function, chips=_checked_chips(chips, origin),
                      dest=dest, mode=mode, provenance=provenance, description=description,
                      reference=None, specials=specials, origin=origin, template=template,
@@ -444,17 +429,6 @@ def get(name: str) -> KernelSpec:
     return found
 
 
-NEAR_NAMES = 8                   # names an unknown one is answered with, at most
-
-
-def near_names(name: str, known) -> list[str]:
-    """The known names a mistyped or shortened ``name`` most likely meant: those it begins
-    (``acos`` -> ``acos_2026_09``), then the closest spellings, at most :data:`NEAR_NAMES`."""
-    start = [k for k in known if k.startswith(f"{name}_")]
-    close = difflib.get_close_matches(name, known, n=NEAR_NAMES, cutoff=0.75)
-    return list(dict.fromkeys([*start, *close]))[:NEAR_NAMES]
-
-
 _FILE_KERNELS: dict[str, KernelSpec] = {}
 
 
@@ -571,11 +545,11 @@ def _load_file(path: Path, again: bool = False, given_as: str = "") -> list[str]
     except SfpuSimError:
         raise
     except SystemExit as stop:              # would end the command with no word, status 0
-        where = _frame_in(stop.__traceback__, shown) or shown
+        where = frame_in(stop.__traceback__, shown) or shown
         raise KernelFileError(f"{where}: the kernel file called sys.exit({stop.code!r}); a "
                               f"kernel file only defines and registers kernels") from None
     except Exception as error:
-        where = _frame_in(error.__traceback__, shown) or shown
+        where = frame_in(error.__traceback__, shown) or shown
         raise KernelFileError(f"{where}: {type(error).__name__}: {error}") from None
     return sorted(set(_REGISTRY) - before)
 
