@@ -105,9 +105,17 @@ def isolated(monkeypatch):
 @pytest.fixture(scope="module")
 def cached_sweeps():
     """Each distinct sweep runs once in the module that uses this (``pytestmark``); yields
-    the cache."""
+    the cache. The modules that import ``sweep`` by name are imported first and patched too,
+    so none keeps the cached one once the module ends (a later test's sweep of a kernel file
+    it changed, the same KernelSpec by equality, would get this module's result)."""
+    import importlib
+    import sys
+
     import sfpu_sim.sweeps as sweep_module
 
+    for name in ("sfpu_sim.cli.common", "sfpu_sim.cli.fit", "sfpu_sim.testing",
+                 "sfpu_sim.design.device_fit", "sfpu_sim.shadow.locator"):
+        importlib.import_module(name)
     original, cache = sweep_module.sweep, {}
 
     def cached(kernel, arch, **options):
@@ -118,6 +126,8 @@ def cached_sweeps():
         return cache[key]
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(sweep_module, "sweep", cached)
+    for module in list(sys.modules.values()):
+        if getattr(module, "sweep", None) is original:
+            patch.setattr(module, "sweep", cached)
     yield cache
     patch.undo()
