@@ -95,8 +95,9 @@ def test_predicts_the_tables_dest_yes_cells(cell):
 
 def test_fp32_cells_worst_lane_is_a_large_base():
     # 3 steps at x = -3.92e17: the error of z = 2 log2|x| ~ 117 reaches the result as
-    # |dz| ln 2. (x = -5.93e9 came first while the DSL fused Wormhole's c - a*b, which sfpi's
-    # compiler does not: sfpu_sim.sfpi.passes._fuse_products.)
+    # |dz| ln 2. The lane is the emulator's first of the largest, pinned (x = -5.93e9 came first
+    # while the DSL fused Wormhole's c - a*b, which sfpi's compiler does not:
+    # sfpu_sim.sfpi.passes._fuse_products); the cell's 3 is the table's.
     worst = cells.predict(OP, ("fp32", "fp32", "Yes"), "wormhole").worst
     assert (worst["input_bits"], worst["output_bits"], worst["golden_bits"]) == (
         "0xdcaddd2e", "0x79ec295c", "0x79ec295f")
