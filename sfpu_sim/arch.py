@@ -56,6 +56,12 @@ class Arch:
     def by_opcode(self) -> Mapping[int, Opcode]:
         return _by_opcode(self)
 
+    @property
+    def mad_negates(self) -> bool:
+        """Whether SFPMAD can negate its product and addend (NEGATE_VA/VC: Blackhole), which
+        decides how sfpi's compiler lowers a subtraction (:mod:`sfpu_sim.sfpi.passes`)."""
+        return "NEGATE_VA" in self.opcode("SFPMAD").mod_names
+
     def fma(self, a, b, c):
         """``a*b + c`` (FP32 patterns) as the platform's multiply-add computes it."""
         if not self.fused:

@@ -241,7 +241,7 @@ def _mad(k, ins, chip, program) -> Form:
     _no_modifier(k, ins)
     # sfpi-gcc fuses a product subtracted (c - a*b) only where SFPMAD negates (Blackhole):
     # on Wormhole the subtrahend is no addend it fuses (sfpu_sim.sfpi.passes._fuse_products).
-    negates = "NEGATE_VA" in program.arch.opcode("SFPMAD").mod_names
+    negates = program.arch.mad_negates
     if vb == NEGATIVE_ONE and mnemonic == "SFPMAD":   # sfpi's c - a, and how it compares c, a
         return _value(k, ins, "{c} - {a}", FLOAT, _pick(reads, "a", "c"),
                       addend_roles=("a", "c") if negates else ("c",), compare=("c", "a"))

@@ -42,7 +42,7 @@ def _fuse_products(stmts: list[Stmt], arch: Arch) -> list[Stmt]:
     first folds the negation into SFPMAD's NEGATE mode, then fuses. Where both operands are
     products (``a*b + c*d``), the pass tries the second first (``try_combine_mul_add``), so
     ``c*d`` is fused and ``a*b`` rounded alone."""
-    negate_modes = "NEGATE_VA" in arch.opcode("SFPMAD").mod_names    # Blackhole only
+    negate_modes = arch.mad_negates
     uses, defs = _uses_and_defs_of(stmts)
     dropped = set()
     for k, s in enumerate(stmts):
@@ -74,7 +74,7 @@ def _lower_float(stmts: list[Stmt], arch: Arch, builder: Builder) -> list[Stmt]:
     """Abstract float ops -> instructions."""
     out = []
     one, neg_one, zero = (builder.constants[r] for r in (CONST_ONE, CONST_NEG_ONE, CONST_ZERO))
-    negate_modes = "NEGATE_VA" in arch.opcode("SFPMAD").mod_names    # Blackhole only
+    negate_modes = arch.mad_negates
     for s in stmts:
         if s.op == "fmul":
             out.append(_as(s, "SFPMUL", {"va": s.uses["a"], "vb": s.uses["b"], "vc": zero}))
