@@ -62,8 +62,8 @@ from sfpu_sim.parity.binary_stimuli import (ATAN2_DOMAIN, EQ_NE_PAIRS, FORMAT_DE
                                             ISCLOSE_PAIRS, LOGSIGMOID_DRIVER,
                                             LOGSIGMOID_PAIRS, MASK_PAIRS,
                                             ORDER_PAIRS, UNIT, crafted_patterns,
-                                            domain_patterns, drawn_patterns, driver_sample,
-                                            ternary_sample)
+                                            domain_patterns, domain_text, drawn_patterns,
+                                            driver_sample, ternary_sample)
 from sfpu_sim.parity.tolerance_rows import TOLERANCE_ROWS
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.reference.ternary_functions import ternary_fp32
@@ -159,16 +159,12 @@ class BinaryRow:
             return self.crafted_text or f"the harness's {len(self.crafted)} crafted pairs, exactly"
         if self.scalar is not None:
             return (f"every x the driver's draw can produce from "
-                    f"{_intervals_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
+                    f"{domain_text(self.domain_x)}, y = {self.scalar:g} (the scalar the "
                     f"kernel is given; the harness samples x)")
-        third = f", c from {_intervals_text(self.domain_z)}" if self.domain_z else ""
+        third = f", c from {domain_text(self.domain_z)}" if self.domain_z else ""
         return (f"the driver's own draw, reproduced (torch.manual_seed(0)): "
-                f"{'a' if third else 'x'} from {_intervals_text(self.domain_x)}, "
-                f"{'b' if third else 'y'} from {_intervals_text(self.domain_y)}{third}, exactly")
-
-
-def _intervals_text(intervals) -> str:
-    return " U ".join(f"[{low:g}, {high:g}]" for low, high in intervals)
+                f"{'a' if third else 'x'} from {domain_text(self.domain_x)}, "
+                f"{'b' if third else 'y'} from {domain_text(self.domain_y)}{third}, exactly")
 
 
 # The harness's call for each op (tt-metal tt_metal/tt-llk/tests/helpers/include/
@@ -544,6 +540,6 @@ def _prediction(found: BinaryCell, device: int | None, spec: BinaryRow, tool: st
             "lanes": found.lanes, "nonfinite_lanes": found.nonfinite,
             "max_ulp_normal": found.max_ulp_normal,
             "stimuli": spec.stimuli if found.exact or not spec.sampled else
-            f"every pair the driver's draw can produce, x from {_intervals_text(spec.domain_x)}, "
-            f"y from {_intervals_text(spec.domain_y)} (the bound on any sample)",
+            f"every pair the driver's draw can produce, x from {domain_text(spec.domain_x)}, "
+            f"y from {domain_text(spec.domain_y)} (the bound on any sample)",
             "exact": found.exact, "worst": found.worst, "tool": tool}

@@ -218,6 +218,13 @@ class IntervalDraw:
         return iter(self.intervals)
 
 
+def domain_text(intervals) -> str:
+    """A draw's domain as messages and reports write it: ``[-1, 1]``, unions with ``U``, and
+    ``log-uniform over`` before an :class:`IntervalDraw` drawn in log space."""
+    kind = "log-uniform over " if isinstance(intervals, IntervalDraw) and intervals.log else ""
+    return kind + " U ".join(f"[{low:g}, {high:g}]" for low, high in intervals)
+
+
 def _face(generator: TorchGenerator, intervals, input_format: str) -> np.ndarray:
     cast = _CAST[input_format]
     if isinstance(intervals, IntervalDraw) and intervals.log:

@@ -16,7 +16,7 @@ import numpy as np
 
 from sfpu_sim.parity import device_table
 from sfpu_sim.parity.binary_rows import BINARY_ROWS, TOLERANCE_ONLY, BinaryRowError, cell
-from sfpu_sim.parity.binary_stimuli import IntervalDraw, crafted_patterns, driver_sample
+from sfpu_sim.parity.binary_stimuli import crafted_patterns, domain_text, driver_sample
 from sfpu_sim.parity.tolerance_rows import DRIVER as TOLERANCE_DRIVER
 from sfpu_sim.parity.tolerance_rows import TOLERANCE_ROWS
 
@@ -56,8 +56,8 @@ def harness_sample(kernel: str, input_format: str, dest: str) -> HarnessSample:
         return HarnessSample(row, x, y, f"{row}'s {x.size:,} pairs in "
                                         f"{device_table.FORMAT_NAMES[input_format]}: the "
                                         f"driver's own draw, reproduced (torch.manual_seed(0)): "
-                                        f"x from {_draw_text(spec.domain_x)}, y from "
-                                        f"{_draw_text(spec.domain_y)} ({TOLERANCE_DRIVER})")
+                                        f"x from {domain_text(spec.domain_x)}, y from "
+                                        f"{domain_text(spec.domain_y)} ({TOLERANCE_DRIVER})")
     spec = BINARY_ROWS[row]
     if spec.scalar is not None:
         raise BinaryRowError(f"--harness-sample: {row}'s driver draws x alone (y is the kernel's "
@@ -75,11 +75,6 @@ def harness_sample(kernel: str, input_format: str, dest: str) -> HarnessSample:
     return HarnessSample(row, x, y, f"{row}'s {x.size:,} pairs in "
                                     f"{device_table.FORMAT_NAMES[input_format]}: "
                                     f"{spec.stimuli} ({spec.source})")
-
-
-def _draw_text(domain) -> str:
-    kind = "log-uniform over " if isinstance(domain, IntervalDraw) and domain.log else ""
-    return kind + " U ".join(f"[{low:g}, {high:g}]" for low, high in domain)
 
 
 def harness_figure(sample: HarnessSample, kernel: str, input_format: str, output_format: str,

@@ -89,11 +89,8 @@ def _lower_float(stmts: list[Stmt], arch: Arch, builder: Builder) -> list[Stmt]:
             if negate_modes:
                 mod1 = "|".join([*(["NEGATE_VA"] if negate_product else []),
                                  *(["NEGATE_VC"] if negate_addend else [])]) or 0
-            else:
-                if negate_product:
-                    va = _negated(out, va, s, builder)
-                if negate_addend:
-                    vc = _negated(out, vc, s, builder)
+            elif negate_addend:            # a*b - c (c - a*b is not fused here: _fuse_products)
+                vc = _negated(out, vc, s, builder)
             out.append(_as(s, "SFPMAD", {"va": va, "vb": vb, "vc": vc}, mod1))
         else:
             out.append(s)
