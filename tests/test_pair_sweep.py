@@ -84,6 +84,33 @@ def test_a_selection_counts_only_its_x():
     assert figures(summary) == brute_force("binary_mul_2026_09", "wormhole", Y[:4], chosen)
 
 
+def test_an_exhaustive_sweep_of_a_few_x_runs_those_x_only(monkeypatch):
+    """Every y against the one BF16 x in [1, 1.0001]: 65,536 pairs run, not all 2**32 (each
+    row runs the x its sweep counts), and the figures are those of the same pairs given one by
+    one (sweep_pair_list)."""
+    spec, ran = registry.get("binary_add_2026_09"), []
+    real = pair_sweep.run_binary_device
+
+    def recording(program, x, y, *args, **options):
+        ran.append((x.size, np.unique(x)))
+        return real(program, x, y, *args, **options)
+
+    monkeypatch.setattr(pair_sweep, "run_binary_device", recording)
+    every_y = np.arange(ROW, dtype=np.uint16)
+    chosen = Selection((1.0, 1.0001), None)
+    summary = sweep_pairs(spec, "wormhole", every_y, selection=chosen, chunk=16 * ROW)
+    assert sum(size for size, _ in ran) == ROW                # 65,536 pairs, 16 a chunk
+    assert all(np.array_equal(x, [0x3F80]) for _, x in ran)
+    monkeypatch.setattr(pair_sweep, "run_binary_device", real)
+    daz_y = ulp.population("daz").astype(np.uint16)
+    given = pair_sweep.sweep_pair_list(spec, "wormhole", np.full(daz_y.size, 0x3F80, np.uint16),
+                                       daz_y)
+    assert summary["count"] == given["count"] == 65025
+    assert [summary[k] for k in ("max_ulp", "mean_ulp", "exact_count")] == \
+        [given[k] for k in ("max_ulp", "mean_ulp", "exact_count")]
+    assert [w["y_bits"] for w in summary["worst"]] == [w["y_bits"] for w in given["worst"]]
+
+
 def test_any_chunking_and_thread_count_give_the_same_summary():
     spec = registry.get("binary_atan2_2026_09")
     one = sweep_pairs(spec, "blackhole", Y, chunk=ROW, worst=7)

@@ -10,7 +10,8 @@ the accuracy driver's own). Knows nothing of formatting; the device path is
 
 Positions are y-major: pair ``p`` is x = pattern ``p mod 2**16`` against y = the
 ``p >> 16``-th second operand, so a chunk is whole rows of x (a multiple of 2**16 pairs) and
-the walk's order is the order the summary lists second operands in. A partial is integers and
+the walk's order is the order the summary lists second operands in. Of a row, only the x the
+sweep counts are run (its population's, within its selection). A partial is integers and
 exact maxima, and its worst pairs are ranked by (distance descending, y's position, x's
 pattern), a total order, so the summary is the same bit for bit whatever the chunk size, the
 thread count or the scheduler.
@@ -96,34 +97,33 @@ def _measured(population: str, input_format: str, selection: tuple):
     return x, in_population
 
 
-def every_x_against(y_bits, input_format: str = "bf16") -> tuple[np.ndarray, np.ndarray]:
-    """Every pattern of the 16-bit input format as x against each y: (x, y), y-major."""
-    y_bits = formats.as_bits(np.atleast_1d(y_bits), input_format).reshape(-1)
-    every = np.arange(ROW, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
-    return np.tile(every, y_bits.size), np.repeat(y_bits, every.size)
-
-
 def _run_rows(job: PairJob, first: int, last: int) -> PairPartial:
+    """Rows ``first..last`` (second operands), each against the x its sweep counts only: an x
+    outside the population or the selection would be run for nothing (a range of a few x
+    against every y is a few rows' work, not all 2**32 pairs)."""
     dtype = formats.FORMATS[job.input_format].dtype
     y_rows = np.array(job.y[first:last], dtype=np.uint32).astype(dtype)
-    x, y = every_x_against(y_rows, job.input_format)
+    measured_x, measured_y = job.measured()
+    xs = np.flatnonzero(measured_x).astype(np.uint32).astype(dtype)     # ascending patterns
+    x, y = np.tile(xs, y_rows.size), np.repeat(y_rows, xs.size)
     run = run_binary_device(job.program(), x, y, job.path(), engine=job.engine)
     expected, _ = binary_reference(job.function, x, y, job.policy,
                                    input_format=job.input_format,
                                    output_format=job.output_format)
     result = ulp.distance(expected, run.output, "daz-index", fmt=job.output_format)
-    measured_x, measured_y = job.measured()
-    counted = result.counted & measured_x[x] & measured_y[y]
+    counted = result.counted & measured_y[y]
     distance = np.where(counted, result.distance, -1).astype(np.int64)
-    rows = distance.reshape(-1, ROW)
+    rows = distance.reshape(-1, xs.size)
     per_row = (rows >= 0).sum(axis=1)
-    part = PairPartial(walked=distance.size, count=int(per_row.sum()),
+    # walked: the positions these rows cover, run or skipped (a state's check: done == walked)
+    part = PairPartial(walked=y_rows.size * ROW, count=int(per_row.sum()),
                        exact=int((distance == 0).sum()), total=int(distance[counted].sum()),
                        maximum=int(distance.max()))
     part.rows = np.stack([y_rows.astype(np.int64), per_row, rows.max(axis=1)], axis=1)
     wrong = np.flatnonzero(distance > 0)         # positions in (row, x) order
     chosen = wrong[np.argsort(-distance[wrong], kind="stable")[:job.worst]]
-    part.worst = np.stack([distance[chosen], first + chosen // ROW, chosen % ROW,
+    part.worst = np.stack([distance[chosen], first + chosen // xs.size,
+                           xs[chosen % xs.size].astype(np.int64),
                            run.output[chosen].astype(np.int64),
                            expected[chosen].astype(np.int64)], axis=1).reshape(-1, 5)
     return part
