@@ -1,4 +1,4 @@
-"""erf / erfc kernels (../shared/spec/kernels.md §10).
+"""erf / erfc kernels (tt-metal ``ckernel_sfpu_erf_erfc.h``, 2024 - Apr 2026).
 
 ``erf``, ``erfc``: what ttnn.erf / ttnn.erfc run on a BF16 tensor in Jan 2026: tenstorrent/
 tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/
@@ -17,7 +17,7 @@ huge ULP errors near 0 (PR #39406 reports "7.2e35" on its own fractional convent
 -body(+0) = -6.6e-5); denormal inputs are not zero for the compares but read as zero in every
 multiply-add (erf of a denormal is +-6.6e-5).
 
-The rational versions of Mar-Apr 2026 (PRs #39406 / #41850, kernels.md §10.2) are not
+The rational versions of Mar-Apr 2026 (tt-metal PRs #39406 / #41850) are not
 registered: the index holds the BF16 n14/d14 erf table (id 51799310206) but several undated
 revisions of the shared ``ckernel_sfpu_piecewise_rational.h`` evaluator (ids 51867722956,
 70815712633, 60521270748: parity by macro or by template flag, with or without an

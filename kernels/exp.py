@@ -1,5 +1,5 @@
-"""exp kernels (../shared/spec/kernels.md §4) and the exp building blocks other families use
-(sigmoid, silu, softplus, expm1, gelu-derivative, fp32 tanh, ...).
+"""exp kernels (tt-metal and tt-llk ``ckernel_sfpu_exp.h``) and the exp building blocks other
+families use (sigmoid, silu, softplus, expm1, gelu-derivative, fp32 tanh, ...).
 
 Sources:
 

@@ -29,7 +29,7 @@ load c0 as the FP16A pattern 0x3C02 (1.001953125, not the sfpi form's 1.0017248)
 
 Why Wormhole is registered (it was not before): PR #48327 (sureshchouksey8, 2026-06-27, closed
 unmerged; also #48528, closed) claimed the WH SFPSWAP operands were exchanged. They are not:
-SFPSWAP with VEC_MIN_MAX leaves the min in VD and the max in VC (isa-reference §3.13; the source's
+SFPSWAP with VEC_MIN_MAX leaves the min in VD and the max in VC (SFPSWAP.md; the source's
 own comment says the opposite, the reading the PR took), so ``SFPSWAP(0, L0, L1)`` with L1 = 0
 leaves max(xlog2, 0) in L0 and ``SFPSWAP(0, L2, L0)`` leaves min(xlog2, 255) in L0. With the PR's
 exchanged operands the second SFPSWAP would leave 255 in L0 on every lane and every result would be

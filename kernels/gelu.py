@@ -1,4 +1,4 @@
-"""GELU kernels (../shared/spec/kernels.md §3, §14a).
+"""GELU kernels (tt-metal / tt-llk ``ckernel_sfpu_gelu.h``, tt-llk ``ckernel_sfpu_cdf.h``).
 
 ``gelu``: what ttnn.gelu runs on a BF16 tensor by default in Jan 2026 (APPROXIMATION_MODE=false,
 BF16 Dst): the tt-metal override ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
@@ -10,7 +10,7 @@ calculate_gelu_chebyshev(x)`` which is ``0`` unless ``x >= -5.5``, then a degree
 in x (Horner, double literals rounded to float) with ``setsgn(poly, x)``. No rounding: the
 SFPSTORE to the BF16 Dst truncates. WH and BH sources are identical.
 
-Structural variants of the same polynomial (kernels.md §3.2):
+Structural variants of the same polynomial (other revisions of tt-metal's file):
 
 * (b) BH @01105485 (~Feb-Mar 2026): ``PolynomialEvaluator::eval`` and one chain
   ``x == 0 -> 0 / x >= 3 -> x / x >= -5.5 -> setsgn(poly, x) / else 0``. Same coefficients
@@ -24,7 +24,7 @@ Structural variants of the same polynomial (kernels.md §3.2):
 
 ``gelu_approx``: APPROXIMATION_MODE=true, tt-llk ``_calculate_gelu_appx_`` with
 ``_init_gelu_`` (tt-llk c635ca695, 2026-01-30; unchanged as the Sep 2026 tt-metal
-``calculate_gelu_appx``, kernels.md §14a): ``x*0.5 + SFPLUTFP32 6-entry TABLE1(|x|)`` without
+``calculate_gelu_appx``): ``x*0.5 + SFPLUTFP32 6-entry TABLE1(|x|)`` without
 sign retain; no rounding.
 
 ``gelu_cdf``: tt-llk's own accurate GELU ``_calculate_gelu_accurate_`` ->
@@ -136,7 +136,7 @@ def gelu_taylor_tiny():
 # --- gelu_approx: 6-entry LUT ---------------------------------------------------------------
 
 # _init_gelu_ table words (_sfpu_load_imm32_), LReg -> value: slopes in LReg0-2, intercepts in
-# LReg4-6, low half = the first sub-segment. Decoded in kernels.md §3.1.
+# LReg4-6, low half = the first sub-segment (tt-llk ckernel_sfpu_gelu.h, c635ca695).
 GELU_APPX_TABLE = {LRegs.LReg0: 0x37E7322B, LRegs.LReg4: 0xB12286D8,
                    LRegs.LReg1: 0x38E138F3, LRegs.LReg5: 0xB437B479,
                    LRegs.LReg2: 0x38003852, LRegs.LReg6: 0x7C00AFA4}

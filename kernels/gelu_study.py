@@ -1,7 +1,7 @@
 """The BF16 GELU study's methods as SFPU kernels: ``gelu_study_<method>`` (BF16 Dst, both chips).
 
-Source: ../shared/spec/approximation-research.md §A (the public study github.com/ivoitovych/
-bf16_gelu_research, commit 90e9ff1, 2025-12-27). Each kernel runs the method's one definition
+Source: the public BF16 GELU study github.com/ivoitovych/bf16_gelu_research, commit 90e9ff1
+(2025-12-27). Each kernel runs the method's one definition
 in :mod:`sfpu_sim.study.gelu_methods` (the same function the host form runs in IEEE binary32)
 through :class:`DeviceArithmetic`, which lowers its operations as an sfpi kernel writer would:
 
@@ -212,8 +212,7 @@ def _init(method_id: str):
     return None
 
 
-_SOURCE = "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27), " \
-          "approximation-research.md §A"
+_SOURCE = "github.com/ivoitovych/bf16_gelu_research @90e9ff1 (2025-12-27)"
 
 for _id, _method in METHODS.items():
     register_kernel(

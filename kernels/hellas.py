@@ -1,8 +1,8 @@
-"""Deterministic sin, cos, sincos, exp and log: the design note of
-../shared/spec/approximation-research.md §B, written for the SFPU.
+"""Deterministic sin, cos, sincos, exp and log, written for the SFPU from a design note.
+The note is not attributed here; Sollya 8.0 reproduces its coefficients (tests/test_design.py).
 
 The note's recipe, followed exactly: Sollya ``fpminimax`` single-precision coefficients (copied
-from §B), explicit range reduction, Horner evaluation with one multiply-add per step, round to
+from it), explicit range reduction, Horner evaluation with one multiply-add per step, round to
 nearest even, and the special values checked first with one fixed NaN pattern (0x7FC00000).
 It gives no source code; every choice it leaves open is stated here and in the registrations.
 
@@ -67,7 +67,7 @@ from sfpu_sim.sfpi import (dst_reg, exexp, exexp_nodebias, reinterpret, setexp, 
 __all__ = ["SIN", "COS", "EXP", "LOG", "PIO2_HI", "PIO2_LO", "TWO_OVER_PI", "INV_LN2", "LN2",
            "ROUNDING_BIAS", "FIXED_NAN", "EXP_CLAMP"]
 
-# Sollya fpminimax coefficients, single precision (approximation-research.md §B), ascending.
+# Sollya fpminimax coefficients, single precision (the note's), ascending.
 SIN = (1.0, -0.166666507720947265625, 8.331983350217342376708984375e-3,
        -1.94961365195922553539276123046875e-4)                       # r^1, r^3, r^5, r^7
 COS = (1.0, -0.49999892711639404296875, 4.16561998426914215087890625e-2,
@@ -368,7 +368,7 @@ def log_body(round_bf16: bool):
 # Registration
 # --------------------------------------------------------------------------------------------
 
-NOTE = "approximation-research.md §B (design note on deterministic transcendentals)"
+NOTE = "a design note on deterministic transcendentals (unattributed; tests/test_design.py)"
 ENDINGS = {"bf16": "rounded to BF16 in the kernel (nearest even, integer operations)",
            "fp32": "FP32 result stored as is"}
 RECIPES = {
@@ -391,13 +391,13 @@ def _register(name: str, function: str, recipe: str, body, dest: str, descriptio
 
 
 for _dest in ("bf16", "fp32"):
-    _register("hellas_sin", "sin", "sin", sin_body, _dest, "deterministic sin, note §B")
-    _register("hellas_cos", "cos", "sin", cos_body, _dest, "deterministic cos, note §B")
+    _register("hellas_sin", "sin", "sin", sin_body, _dest, "deterministic sin, the note's")
+    _register("hellas_cos", "cos", "sin", cos_body, _dest, "deterministic cos, the note's")
     _register("hellas_sincos", "sin", "sin", lambda r: sincos_body(r, "sin"), _dest,
-              "deterministic sincos, note §B; measured output: sin at dst_reg[0] (cos at "
+              "deterministic sincos, the note's; measured output: sin at dst_reg[0] (cos at "
               "dst_reg[1])")
     _register("hellas_sincos_cos", "cos", "sin", lambda r: sincos_body(r, "cos"), _dest,
               "hellas_sincos with its stores exchanged, to measure its cos output at "
               "dst_reg[0]")
-    _register("hellas_exp", "exp", "exp", exp_body, _dest, "deterministic exp, note §B")
-    _register("hellas_log", "log", "log", log_body, _dest, "deterministic log, note §B")
+    _register("hellas_exp", "exp", "exp", exp_body, _dest, "deterministic exp, the note's")
+    _register("hellas_log", "log", "log", log_body, _dest, "deterministic log, the note's")

@@ -1,4 +1,4 @@
-"""Natural logarithm kernels (../shared/spec/kernels.md §5).
+"""Natural logarithm kernels (tt-metal and tt-llk ``ckernel_sfpu_log.h``).
 
 ``log``: what ttnn.log runs on a BF16 tensor by default in Jan 2026. tenstorrent/tt-metal
 ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/ckernel_sfpu_log.h`` as

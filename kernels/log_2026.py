@@ -8,7 +8,7 @@ Juffa's logf), read in index id 68724988948: a Blackhole revision later than the
 fp32>``, and it adds a bf16 fast kernel gated on ``ITERATIONS == 8``). With the harness's
 ``ITERATIONS = 32`` that revision re-seeds the body's constants and runs the same body, which
 uses no chip-specific instruction; the constants and the body are taken to be those of the
-Sep-2026 file on both chips (kernels.md §5.3 names the same algorithm and BF16 constants). It
+Sep-2026 file on both chips (the 2026 Juffa-derived log: the same algorithm and BF16 constants). It
 replaced PR #33391's bodies (kernels/log.py), whose figures (168 and 2 steps) miss the table.
 
 Algorithm, all lanes in FP32 LRegs:

@@ -1,4 +1,4 @@
-"""reciprocal kernels (../shared/spec/kernels.md §1.5, §6) and the ``_sfpu_reciprocal_``
+"""reciprocal kernels (tt-llk ``ckernel_sfpu_recip.h``) and the ``_sfpu_reciprocal_``
 building block other families use (sigmoid, silu, legacy exp, fp32 tanh/log, ...).
 
 Sources: tenstorrent/tt-llk ``tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/
@@ -36,7 +36,7 @@ template argument is ``legacy_compat``):
 
 Assumption (the sources leave it open): the ttnn ``recip_tile<false>`` / ``legacy_compat=false``
 dispatch above is read from undated ``unary_op_utils.cpp`` / wrapper versions of the index whose
-API matches tt-llk c635ca695; kernels.md §6.2 tags it [likely].
+API matches tt-llk c635ca695: likely, not certain.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""sigmoid kernels (../shared/spec/kernels.md §8, §14, §14a).
+"""sigmoid kernels (``ckernel_sfpu_sigmoid.h``, ``ckernel_sfpu_sigmoid_appx.h``).
 
 ``sigmoid``: what ttnn.sigmoid runs on a BF16 tensor by default in Jan 2026 (accurate mode,
 BF16 Dst): tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
@@ -8,7 +8,7 @@ llk_sfpu/ckernel_sfpu_sigmoid.h`` ``calculate_sigmoid<false, false>`` -> ``_sfpu
 ``float_to_fp16b(r, 0)``. Introduced by PR #31266 (Oct-Nov 2025, exp_21f form); the fp32 arm took
 ``_sfpu_exp_improved_<true>`` (= ``_sfpu_exp_f32_accurate_``) with PR #33563 (Dec 2025).
 
-Where the rounding sits (kernels.md §8.1 left it open; decided here): the Nov 2025 - Jan 2026
+Where the rounding sits (decided here from the dated revisions): the Nov 2025 - Jan 2026
 file (index revision 10015515551) rounds *inside* ``_sfpu_sigmoid_<false>``; PR #36308 "Cleanup
 sigmoid implementation" (merged late Jan 2026, revision 27200842354) moved the rounding into
 ``calculate_sigmoid``, was reverted on 2026-01-28 (PR #36687) and redone by PR #37186 (Feb
@@ -25,10 +25,10 @@ Variants:
 * ``sigmoid_fp32``: the same file's fp32-Dst arm, ``_sfpu_sigmoid_<true>``:
   ``_sfpu_exp_f32_accurate_(-x)``, ``1 + e``, ``_sfpu_reciprocal_<2>``, no rounding.
 * ``sigmoid_approx``: ``calculate_sigmoid_appx`` / ``sigmoid_appx_init`` (tt-metal
-  ``ckernel_sfpu_sigmoid_appx.h``, unchanged 2024 - Sep 2026, kernels.md §8.2, §14a): SFPLUT
+  ``ckernel_sfpu_sigmoid_appx.h``, BH @050f24fa, unchanged 2024 - Sep 2026): SFPLUT
   0x3DFF / 0x21D8 / 0xFF10 with sign retained, then ``+ 0.5``; no rounding.
 * ``sigmoid_llk_lut``: tt-llk ``_calculate_sigmoid_`` / ``_init_sigmoid_`` (tt-llk c635ca695,
-  2026-01-30, kernels.md §8.3): the 6-entry FP16 SFPLUTFP32 table (``lut2(..., lut_mode = 0)``,
+  2026-01-30): the 6-entry FP16 SFPLUTFP32 table (``lut2(..., lut_mode = 0)``,
   which sfpi maps to TABLE2: cuts 0.5, 1, 1.5, 2, 4) with sign retained, then ``+ 0.5``; no
   rounding. This is what the tt-llk test harness ran, not ttnn (PR #55061 notes that sfpi's
   six-register ``lut2`` with SGN_RETAIN may not even compile, making it dead code there).

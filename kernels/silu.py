@@ -1,4 +1,4 @@
-"""silu kernels (../shared/spec/kernels.md §9, §14).
+"""silu kernels (tt-metal and tt-llk ``ckernel_sfpu_silu.h``).
 
 ``silu``: what ttnn.silu runs on a BF16 tensor by default in Jan 2026: tt-metal
 ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/ckernel_sfpu_silu.h``

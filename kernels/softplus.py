@@ -1,4 +1,4 @@
-"""softplus kernels (../shared/spec/kernels.md §12, §14, §14a).
+"""softplus kernels (tt-metal ``ckernel_sfpu_softplus.h``, Jan, Apr and Sep 2026).
 
 All with ttnn's defaults beta = 1, threshold = 20 (the three runtime parameters of
 ``calculate_softplus(param0, param1, param2)``: beta, 1/beta, threshold as FP32 bits); the
@@ -20,7 +20,7 @@ PR's description: vec_min_max reconstruction, exp_21f BF16 tail, RN rounding), B
 ``f = _sfpu_exp_21f_bf16_<false>(-a)`` (rounded exp_21f); ``t = max(t, 0)`` (``vec_min_max``);
 ``sp = t + f``; ``float_to_fp16b((1/beta) * sp, 0)``.
 
-``softplus_2026_09``: the Sep-2026 BF16 arm (index revision 54549511198, kernels.md §14a):
+``softplus_2026_09``: the Sep-2026 BF16 arm (index revision 54549511198):
 degree-6 residual fit (6.9423984729e-01, ...) on ``a = |t|``; for ``a > 5`` the residual is set
 to 0 -- for ``t < -5`` that makes softplus exactly 0 (issue #51866, the documented defect); then
 ``t = max(t, 0)`` (sfpi ``max``, lowered here as the ``vec_min_max`` SFPSWAP),

@@ -1,4 +1,4 @@
-"""Square root and reciprocal square root kernels (../shared/spec/kernels.md §7).
+"""Square root and reciprocal square root kernels (tt-llk ``ckernel_sfpu_{sqrt,rsqrt}.h``).
 
 Source: tenstorrent/tt-llk ``tt_llk_{wormhole_b0,blackhole}/common/inc/sfpu/ckernel_sfpu_sqrt.h``
 (``_calculate_sqrt_body_``, ``_calculate_sqrt_internal_``, ``_init_sqrt_``) and

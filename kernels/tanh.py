@@ -1,4 +1,4 @@
-"""tanh kernels (../shared/spec/kernels.md §2, §14, §14a).
+"""tanh kernels (tt-metal ``ckernel_sfpu_tanh.h``, Nov 2025 - Sep 2026).
 
 ``tanh``: what ttnn.tanh runs on a BF16 tensor by default in Jan 2026 (accurate mode, BF16
 Dst): tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/
@@ -84,7 +84,7 @@ register_kernel(
 
 
 # ============================================================================================
-# Variants (../shared/spec/kernels.md §2.1, §2.3, §14a)
+# Variants (tt-metal ckernel_sfpu_tanh.h; tt-llk _calculate_tanh_; PR #56076)
 # ============================================================================================
 #
 # tanh_approx: tanh_init<true> / calculate_tanh<APPROXIMATION_MODE=true> in tt-metal
@@ -98,7 +98,7 @@ register_kernel(
 # with sign retained, no rounding. The shipped ("tied") table holds the segment-1 intercept and
 # the segment-3 slope one FP16 ulp below their minimax values (the header's comment);
 # tanh_approx_2026_09_minimax is the PR's other table, with those two half-words one FP16 ulp
-# higher (0x322D, 0x2E2D instead of 0x322C, 0x2E2C; kernels.md §14a). The sfpi source writes it
+# higher (0x322D, 0x2E2D instead of 0x322C, 0x2E2C; both in the PR). The sfpi source writes it
 # as ``sfpi::lut(val, s01, i01, s23, i23, s45, i45, LutSign::Retain)``, the same SFPLUTFP32 as
 # our ``lut2(..., mode=1)``.
 
@@ -204,7 +204,7 @@ register_kernel(
 
 
 # --------------------------------------------------------------------------------------------
-# FP32-Dst tanh (kernels.md §2.3)
+# FP32-Dst tanh (tt-metal ckernel_sfpu_tanh.h, PRs #31685 and #34927)
 # --------------------------------------------------------------------------------------------
 #
 # tanh_fp32: tt-metal ckernel_sfpu_tanh.h as of Jan 2026 (PR #34927 "Improve accuracy of tanh on

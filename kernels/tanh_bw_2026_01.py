@@ -1,5 +1,5 @@
-"""ttnn.tanh_bw as it ran in Jan 2026: four ttnn ops on BF16 tensors (kernels.md §13), and the
-square kernel of that date.
+"""ttnn.tanh_bw as it ran in Jan 2026: four ttnn ops on BF16 tensors (below), and the square
+kernel of that date.
 
 ``tanh_bw``: tt-metal ``ttnn/cpp/ttnn/operations/eltwise/unary_backward/unary_backward.cpp``,
 ``ExecuteUnaryBackwardTanh::invoke`` (index id 121786940; the same four calls are quoted by

@@ -1,4 +1,4 @@
-"""tanh derivative kernels (../shared/spec/kernels.md §13, §14, §14a).
+"""tanh derivative kernels (tt-metal and tt-llk ``ckernel_sfpu_tanh_derivative.h``).
 
 Reference function ``tanh_derivative`` = 1 - tanh(x)^2 = sech(x)^2.
 
@@ -20,7 +20,7 @@ and in later revisions (index 68498446769, Sep 2026) whose BF16 arm is the same 
 * ``float_to_fp16b(result, 0)`` (BF16 Dst).
 
 The Mar-2026 PR version itself was not read (only later files with the same coefficients and
-structure; kernels.md §13 has the PR's description): the later revisions only renamed sfpi API
+structure, and PR #39378's own description): the later revisions only renamed sfpi API
 calls (``ExponentMode::NoDebias`` / ``Biased`` = ``exexp_nodebias``; ``convert<vFloat16b>(,
 RoundMode::Nearest)`` = ``float_to_fp16b(, 0)``; ``vConst1`` / ``1.0f`` literals), none of which
 changes an instruction's result.

@@ -1,4 +1,4 @@
-"""sin / cos kernels (../shared/spec/kernels.md §11).
+"""sin / cos kernels (tt-metal ``ckernel_sfpu_trigonometry.h``, Jan and Feb 2026).
 
 ``sin``, ``cos``: what ttnn.sin / ttnn.cos run on a BF16 tensor in Jan 2026 (non-approx):
 tenstorrent/tt-metal ``tt_metal/hw/ckernels/{wormhole_b0,blackhole}/metal/llk_api/llk_sfpu/

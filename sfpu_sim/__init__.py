@@ -1,7 +1,8 @@
 """sfpu-sim: a bit-accurate emulator of the Tenstorrent SFPU (Wormhole B0 and Blackhole A0).
 
-Layers (see ../shared/DESIGN.md): ``formats`` (bit patterns), ``fma`` (the multiply-add of each
-chip), then the machine, assembly, DSL, references, sweeps and reports built on them.
+Layers, imports only going down (tests/test_import_graph.py checks there is no cycle):
+``formats`` (bit patterns), ``fma`` (the multiply-add of each chip), then the machine,
+assembly, DSL, references, sweeps and reports built on them.
 
 The public API, importable from here:
 

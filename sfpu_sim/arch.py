@@ -7,9 +7,10 @@ the scheduling hazard rules, and the chip's instruction table (assembled by
 :func:`sfpu_sim.isa.table.table` from the family modules' records). Knows nothing of
 execution.
 
-Sources: ../shared/spec/isa-reference.md §1-§5 (a digest of tenstorrent/tt-isa-documentation
-WormholeB0/ and BlackholeA0/ TensixTile/TensixCoprocessor/*.md, 2025-06 to 2025-09 revisions);
-macro argument orders from tenstorrent/tt-llk ``ckernel_ops.h`` (2026-04-11).
+Sources: tenstorrent/tt-isa-documentation WormholeB0/ and BlackholeA0/
+TensixTile/TensixCoprocessor/*.md (2025-06 to 2025-09 revisions: ``LReg.md``, ``VectorUnit.md``
+and the instruction pages) and ``Miscellaneous/FMA/`` (``README.md``, ``fma.c``); macro argument
+orders from tenstorrent/tt-llk ``ckernel_ops.h`` (2026-04-11).
 """
 from __future__ import annotations
 
@@ -35,7 +36,7 @@ class Arch:
     constant_lregs: Mapping[int, int]
     opcodes: Mapping[str, Opcode]
     cc_stack_depth: int
-    # Behaviour differences consulted by instructions (isa-reference §4.4)
+    # Behaviour differences consulted by instructions (the WormholeB0 vs BlackholeA0 pages)
     load_int8_magnitude_bits: int        # SFPLOAD INT8: 7 magnitude bits (WH) or 8 (BH)
     sign_magnitude_conversions: bool     # SFPLOAD/SFPSTORE INT32_SM and INT8_COMP convert (WH)
     int32_all_uses_stack_pointer: bool   # INT32_ALL addressing via the Sp RWC (BH)
@@ -95,7 +96,7 @@ def _by_opcode(arch: Arch) -> Mapping[int, Opcode]:
 
 
 # --------------------------------------------------------------------------------------------
-# Hazards (isa-reference §5)
+# Hazards (VectorUnit.md and the instruction pages' "Instruction scheduling" sections)
 # --------------------------------------------------------------------------------------------
 
 _AFTER_SHUFFLE_FORBIDDEN = frozenset({
@@ -165,7 +166,7 @@ def _blackhole_hazard(previous: Instruction, current: Instruction) -> str | None
 
 # LReg 8-10 are fixed; 11-14 are programmable, at the values SFPCONFIG's IMM16_IS_VALUE loads
 # (and ttsim's reset values); 15 holds 2 x lane id (set by the machine). LReg[8] = 0.8373 to
-# nearest FP32; LReg[12] = 1/512 per the newest revisions (older ones: 1/65536; isa §6.1).
+# nearest FP32; LReg[12] = 1/512 per the newest revisions (SFPCONFIG.md; older ones: 1/65536).
 CONSTANT_LREGS = {8: 0x3F56594B, 9: 0x00000000, 10: 0x3F800000, 11: 0xBF800000,
                   12: 0x3B000000, 13: 0xBF2CC4C7, 14: 0xBEB08FF9}
 

@@ -290,10 +290,11 @@ def bench_locate(args, console: Console) -> None:
 
 
 def bench_fit(args, console: Console) -> None:
-    """The four problems of approximation-research.md §B, fit -> quantise -> certify, each
+    """The four problems of the hellas kernels' design note on deterministic transcendentals
+    (kernels/hellas.py; it publishes Sollya's coefficients), fit -> quantise -> certify, each
     timed end to end (best of --repeat, default 3), with the certified error of Sollya's
     published coefficients beside ours (same certifier)."""
-    problems = {   # interval, powers, Sollya's published coefficients (§B)
+    problems = {   # interval, powers, Sollya's published coefficients (the note's)
         "sin": ("-pi/4,pi/4", (1, 3, 5, 7), ("1", "-0.166666507720947265625",
                 "8.331983350217342376708984375e-3", "-1.94961365195922553539276123046875e-4")),
         "cos": ("-pi/4,pi/4", (0, 2, 4, 6), ("1", "-0.49999892711639404296875",
@@ -304,8 +305,8 @@ def bench_fit(args, console: Console) -> None:
         "log": ("0.5,1", (0, 1, 2, 3), ("-2.1859228610992431640625", "4.22526264190673828125",
                 "-2.9164140224456787109375", "0.877515852451324462890625")),
     }
-    table = Table(title=f"sfpu-sim fit: the four §B problems (FP32 coefficients, absolute "
-                        f"error; best of {args.repeat})")
+    table = Table(title=f"sfpu-sim fit: the design note's four problems (FP32 coefficients, "
+                        f"absolute error; best of {args.repeat})")
     for column in ("problem", "seconds", "remez", "quantise", "certify", "certified error",
                    "Sollya's, same certifier", "better by", "minimax error"):
         table.add_column(column, justify="left" if column == "problem" else "right")

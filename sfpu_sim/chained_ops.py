@@ -1,5 +1,5 @@
 """Chained ops: a ttnn op that runs as several device programs, each writing a tensor that the
-next one reads (DESIGN.md: an op is what ttnn runs, which may be several kernels with tiles
+next one reads (an op is what ttnn runs, which may be several kernels with tiles
 between them), run stage by stage through the device path.
 
 Owns: the stage records (:class:`SfpuStage`, a registered SFPU kernel through the unpack,

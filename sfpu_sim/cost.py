@@ -3,15 +3,15 @@
 Owns: counting, nothing else. It is a *static estimate* from the instruction stream — one issue
 slot per instruction plus the documented single-cycle stalls — never a measurement: it knows
 nothing of the matrix unit, the packer or Dst contention, and counts an SFPLOADMACRO as the one
-issue slot it takes, not what it schedules (users.md need 8: reviewers want accuracy and cost
-in one table, clearly labelled).
+issue slot it takes, not what it schedules (reviewers want accuracy and cost in one table,
+as in tt-metal PRs #33563 and #32968, and an estimate labelled as one: issue #54317).
 
-Model (isa-reference §4.1, §5): the thread issues one SFPU instruction per cycle. An SFPSWAP
-not followed by an SFPNOP stalls one cycle (both chips); on Blackhole so do SFPSHFT2 modes 2/3/4
-(Wormhole programs carry explicit SFPNOPs instead, counted as NOPs). One loop iteration
-processes 32 datums (one per lane; a body may cover several, ``Program.row_groups``); a 32x32
-tile is 32 iterations (8 per face, 4 faces); the init (constants, tables) runs once per kernel
-launch and is reported apart.
+Model (tt-isa-documentation ``VectorUnit.md``, ``SFPSWAP.md``, ``SFPSHFT2.md``): the thread
+issues one SFPU instruction per cycle. An SFPSWAP not followed by an SFPNOP stalls one cycle
+(both chips); on Blackhole so do SFPSHFT2 modes 2/3/4 (Wormhole programs carry explicit
+SFPNOPs instead, counted as NOPs). One loop iteration processes 32 datums (one per lane; a
+body may cover several, ``Program.row_groups``); a 32x32 tile is 32 iterations (8 per face, 4
+faces); the init (constants, tables) runs once per kernel launch and is reported apart.
 """
 from __future__ import annotations
 

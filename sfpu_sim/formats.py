@@ -12,8 +12,7 @@ Sources: tt-isa-documentation (WormholeB0 and BlackholeA0 ``TensixTile/TensixCop
 ``FloatBitPatterns.md`` (value of each pattern to the SFPU), ``Dst.md`` (storage layout),
 ``SFPLOAD.md`` / ``SFPLOADI.md`` / ``SFPLUTFP32.md`` (the three FP16 readings),
 ``SFPSTORE.md`` (truncating stores), ``SFPSTOCHRND_FloatFloat.md`` and
-``Packers/FormatConversion.md`` (round to nearest, ties away); digest in
-``../shared/spec/isa-reference.md`` §1.7, §3.3-3.7.
+``Packers/FormatConversion.md`` (round to nearest, ties away).
 """
 from __future__ import annotations
 
@@ -350,7 +349,7 @@ def twos_complement_to_sign_magnitude(bits) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# The SFPU's own FP16 readings (isa-reference §3.4-3.6)
+# The SFPU's own FP16 readings (SFPLUTFP32.md, SFPLOADI.md, SFPLOAD.md)
 # --------------------------------------------------------------------------------------------
 
 def _fp16_fields(bits):
@@ -391,7 +390,7 @@ def fp32_to_fp16a_truncate(bits) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# Dst storage layout: exponent in the low bits (Dst.md; isa-reference §1.7)
+# Dst storage layout: exponent in the low bits (Dst.md)
 # --------------------------------------------------------------------------------------------
 
 def bf16_dst_shuffle(h):

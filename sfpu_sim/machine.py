@@ -10,8 +10,8 @@ in flight: then a step is a cycle of :mod:`sfpu_sim.macro` (scheduled instructio
 
 Lanes are a numpy axis. ``Machine(arch, lanes)`` with ``lanes`` a multiple of 32 is a batch of
 ``lanes // 32`` independent SFPUs running the same program in lockstep; cross-lane
-instructions act within each 32-lane group. State layout follows ../shared/spec/isa-reference.md
-§1 (tt-isa-documentation ``LReg.md``, ``Dst.md``, ``VectorUnit.md``, ``RWCs.md``).
+instructions act within each 32-lane group. State layout follows tt-isa-documentation
+``LReg.md``, ``Dst.md``, ``VectorUnit.md``, ``RWCs.md``, ``SFPCONFIG.md`` and ``SFPLOADMACRO.md``.
 """
 from __future__ import annotations
 
@@ -202,7 +202,8 @@ class Dst:
         self.bits[groups, high, cols] = (values >> 16).astype(np.uint16)
         self.bits[groups, high + 8, cols] = (values & 0xFFFF).astype(np.uint16)
 
-    # Public raw access (the layout ../shared/vectors/README.md §1.4 describes)
+    # Public raw access: raw Dst storage bits (Dst.md's Dst16b / Dst32b), the layout of ttsim
+    # v1.10.0's golden vectors (tests/data/vectors/README.md)
     def write_raw(self, row, col, bits, width: int = 16, group=slice(None)) -> None:
         """Store raw cell contents (already in Dst layout) at ``Dst16b``/``Dst32b[row][col]``;
         row, col and bits broadcast together, across the selected groups (default all)."""
@@ -272,7 +273,7 @@ _DST_WIDTHS = {"bf16": 16, "fp16": 16, "fp32": 32, "int32": 32}
 
 
 class LoadMacroState:
-    """Per-lane SFPLOADMACRO configuration (isa-reference §1.6), written by SFPCONFIG and by
+    """Per-lane SFPLOADMACRO configuration (SFPLOADMACRO.md), written by SFPCONFIG and by
     the VD >= 12 "backdoor"; readable through SFPMOV's special sources; read by SFPLOADMACRO
     (:mod:`sfpu_sim.isa.loadmacro`)."""
 
@@ -366,7 +367,7 @@ class Machine:
         return ((row0 >> (ROW_MASK_SHIFT + grid_row)) & 1).astype(bool).reshape(-1)
 
     def lane_enabled(self) -> np.ndarray:
-        """LaneEnabled per lane (isa-reference §1.3), restricted to the lanes the current
+        """LaneEnabled per lane (VectorUnit.md), restricted to the lanes the current
         instruction acts in at all (the VD >= 12 backdoor, see :meth:`step`)."""
         enabled = self.active & ~self.row_masked()
         return enabled & self.cc.flags if self.cc.enable else enabled
@@ -550,8 +551,8 @@ class Machine:
     def _backdoor(self, instruction: Instruction) -> np.ndarray:
         """Lanes the instruction acts in. With VD >= 12 and DISABLE_BACKDOOR_LOAD clear, a
         lane instead captures the instruction word as LoadMacro template VD - 12
-        (isa-reference §1.6; applied to every instruction with a VD field except the loads,
-        whose pages say they have no backdoor)."""
+        (SFPCONFIG.md's DISABLE_BACKDOOR_LOAD; applied to every instruction with a VD field
+        except the loads, whose pages say they have no backdoor)."""
         vd = instruction.values.get("vd")
         if vd is None or vd < 12 or not instruction.op.backdoor:
             return np.ones(self.lanes, dtype=bool)

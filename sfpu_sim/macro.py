@@ -44,7 +44,7 @@ SFPLOADMACRO.md`` at f7fda211 (the Wormhole revision 39304719 of 2025-06-12 stat
 extra VD < 4 alternative and ‡ without its next-cycle clause; the f7fda211 text is followed),
 ``SFPSWAP.md`` (585749d1: the two-cycle compare / re-read), BlackholeA0 ``SFPMAD.md``
 (241b4ead: no automatic stalling for scheduled SFPMADs), ``VectorUnit.md`` (sub-units,
-latencies); isa-reference §3.15, §4.1, §5.
+latencies).
 """
 from __future__ import annotations
 

@@ -7,11 +7,11 @@ input values to a mask.
 
 Regions are a function's own. tanh and the GELUs (gelu, gelu_tanh) have the study regions,
 which partition the real line the way the BF16 GELU study's if/else chain does
-(approximation-research.md §A): ``near_zero`` |x| < 0.5, else ``tail_pos`` x >= 3, else
-``tail_neg`` x < -3, else ``core_pos`` x >= 0.5, else ``core_neg`` (so -3 and -0.5 are in
-``core_neg``). Every other function has the generic sign regions, ``negative`` x < 0 and
-``positive`` x >= 0. Region names are unique over all functions, so a name alone finds its
-interval.
+(github.com/ivoitovych/bf16_gelu_research @90e9ff1): ``near_zero`` |x| < 0.5, else
+``tail_pos`` x >= 3, else ``tail_neg`` x < -3, else ``core_pos`` x >= 0.5, else ``core_neg``
+(so -3 and -0.5 are in ``core_neg``). Every other function has the generic sign regions,
+``negative`` x < 0 and ``positive`` x >= 0. Region names are unique over all functions, so a
+name alone finds its interval.
 """
 from __future__ import annotations
 

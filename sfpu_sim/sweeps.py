@@ -7,7 +7,9 @@ own views, :mod:`sfpu_sim.report.model`; FP32 sweeps summarise in :mod:`sfpu_sim
 Knows nothing of formatting: it returns one JSON-ready summary (``SweepResult.summary``) plus
 the per-lane arrays plots need.
 
-Device path, per cell (kernels.md §0, §1.2, §14a; Packers/FormatConversion.md):
+Device path, per cell (tt-metal ``ttnn/.../unary/common/unary_op_utils.cpp`` for when Dst is
+FP32; tt-isa-documentation ``SFPLOAD.md``, ``SFPSTORE.md``, ``Packers/FormatConversion.md``; the
+tt-llk accuracy sweep, tt-metal PRs #57024 and #57235):
 
 1. Unpack: the BF16 input (or its exact FP32 widening) is written to Dst in Dst's layout
    (BF16 Dst: 16-bit cells; FP32 Dst, ``dest="fp32"``: 32-bit cells), one value per lane at

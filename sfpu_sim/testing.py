@@ -1,11 +1,12 @@
 """Pytest helpers for users' own suites: assert a kernel's predicted accuracy.
 
 Owns: :func:`assert_kernel_within_ulp`, the emulated counterpart of tt-llk's
-``passed_test(max_ulp=...)`` / ``helpers/ulp.py`` ``within_ulp`` (users.md §2.2): every input
-of the population (or of a range or region of it) within a ULP budget, per region budgets,
-special values checked, and no lane that disagrees with the reference about being finite (a
-hard failure, never averaged in). Knows nothing of reports; the message is built from the
-sweep summary with the report's number formatting.
+``passed_test(max_ulp=...)`` / ``helpers/ulp.py`` ``within_ulp`` (tenstorrent/tt-metal
+``tt_metal/tt-llk/tests/python_tests/helpers/``, PRs #56729 to #57235): every input of the
+population (or of a range or region of it) within a ULP budget, per region budgets, special
+values checked, and no lane that disagrees with the reference about being finite (a hard
+failure, never averaged in). Knows nothing of reports; the message is built from the sweep
+summary with the report's number formatting.
 
 Example::
 

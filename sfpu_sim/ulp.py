@@ -1,9 +1,9 @@
 """ULP distances between a reference and a result, under named, selectable conventions.
 
 Owns: the value-order index of BF16, FP16 and FP32 patterns (two independent computations of
-it), the distance conventions users meet in the field (users.md §3.1), the class of each lane
-(measurable, NaN, non-finite mismatch) and the input populations reports count over. Knows
-nothing of kernels or reports; it reads references through :class:`~sfpu_sim.reference.
+it), the distance conventions users meet in the field (each below names its source), the class
+of each lane (measurable, NaN, non-finite mismatch) and the input populations reports count
+over. Knows nothing of kernels or reports; it reads references through :class:`~sfpu_sim.reference.
 ReferenceResult` when handed one.
 
 Conventions (``CONVENTIONS``):

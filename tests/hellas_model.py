@@ -1,13 +1,15 @@
-"""An independent host model of the §B kernels (kernels/hellas.py): the same algorithm written
-directly in numpy on FP32 bit patterns, one platform's multiply-add per step, without the DSL,
-the tracer, the register allocator, predication or the machine.
+"""An independent host model of the hellas kernels (kernels/hellas.py, after a design note on
+deterministic sin, cos, exp and log): the same algorithm written directly in numpy on FP32 bit
+patterns, one platform's multiply-add per step, without the DSL, the tracer, the register
+allocator, predication or the machine.
 
 The arithmetic is a parameter (:class:`Platform`): a chip (``sfpu_sim.fma.MODELS[chip]``, the
 golden-vector-checked SFPMAD models, with SFPMUL as ``a*b + 0`` and subtraction as sfpi's
 ``b * -1 + a``), or a binary32 host whose multiplies, adds and subtractions are numpy float32
 operations (NaNs written as 0x7FC00000) and whose fused multiply-adds are
 ``sfpu_sim.fma.fma_ieee`` (checked against exact rational arithmetic in tests/test_fma.py).
-Constants are transcribed again from ../shared/spec/approximation-research.md §B.
+Constants are transcribed again from the note: its published Sollya ``fpminimax``
+single-precision coefficients and its Cody-Waite pi/2 split.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ def bits(value) -> np.uint32:
     return np.uint32(formats.fp32_to_bits(np.float32(value)))
 
 
-# §B, single-precision Sollya coefficients (ascending powers).
+# The note's single-precision Sollya fpminimax coefficients (ascending powers).
 S1, S3, S5, S7 = map(bits, (1.0, -0.166666507720947265625, 8.331983350217342376708984375e-3,
                             -1.94961365195922553539276123046875e-4))
 C0, C2, C4, C6 = map(bits, (1.0, -0.49999892711639404296875, 4.16561998426914215087890625e-2,

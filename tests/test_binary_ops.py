@@ -1,8 +1,9 @@
 """Binary SFPU kernels (issue 17, deliverable 4, first slice): add, sub, rsub, mul, max, min.
 
 Pins: the compiled engine equals the Machine on (x, y) pairs; special values derived by hand
-from the instruction pages and the chips' multiply-add rules (kernels.md §1.1, sfpu_sim.fma);
-the exhaustive-in-x maximum ULP for fixed y; the operand checks the CLI relies on.
+from the instruction pages and the chips' multiply-add rules (tt-isa-documentation SFPMAD.md
+and Miscellaneous/FMA/fma.c, as sfpu_sim.fma models them); the exhaustive-in-x maximum ULP for
+fixed y; the operand checks the CLI relies on.
 """
 from __future__ import annotations
 

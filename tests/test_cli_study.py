@@ -1,6 +1,6 @@
 """``sfpu-sim study gelu``: the study's modes, its JSON, and one-line errors.
 
-Expected figures are the study's published ones (approximation-research.md §A; the study's
+Expected figures are the study's published ones (github.com/ivoitovych/bf16_gelu_research: its
 README.md / CLAUDE.md and source comments at 90e9ff1) or derived by hand, as noted.
 """
 from __future__ import annotations
@@ -55,7 +55,8 @@ def test_diagnose_at_the_shared_maximum(capsys):
 
 
 def test_reference_mode_shows_the_cancelled_phi_at_minus_8(capsys):
-    """The study's Phi(-8) is the cancelled 11 * 2^-54 (§A)."""
+    """The study's Phi(-8) is the cancelled 11 * 2^-54 (derived by hand from its double
+    reference, gelu_implementations.cpp @90e9ff1)."""
     data = _json(capsys, "--reference")
     row = next(r for r in data["points"] if r["x"] == -8.0)
     assert row["study_phi"] == 11 * 2.0 ** -54
@@ -75,7 +76,8 @@ def test_saturation_finds_the_studys_thresholds(capsys):
 
 
 def test_calibrate_prints_the_tail_table(capsys):
-    """The tail-table constants of §A are the study's --calibrate prints."""
+    """The study's tail-table constants (gelu_implementations.cpp @90e9ff1) are its
+    --calibrate prints."""
     data = _json(capsys, "--calibrate")
     printed = [r["printed"] for r in data["points"][:10]]
     assert printed == ["-8.14202e-04", "-1.26685e-04", "-1.52895e-05", "-1.43326e-06",

@@ -216,7 +216,7 @@ def test_compiled_equals_machine_on_random_fp32_dst_inputs(spec, arch):
 
 
 # --------------------------------------------------------------------------------------------
-# ttsim's whole-kernel vectors (README-ttsim-kernels.md beside the file), through both paths
+# ttsim v1.10.0's whole-kernel vectors (tests/data/vectors/README.md), through both paths
 # --------------------------------------------------------------------------------------------
 
 _TTSIM: dict = {}
@@ -244,7 +244,8 @@ def _ttsim_rows() -> list[int]:
 
 
 def _ttsim_machine(data: dict, i: int) -> Machine:
-    """Row ``i``'s starting state (README-ttsim-kernels.md, "Initial state"), all 128 SFPUs."""
+    """Row ``i``'s starting state as ttsim v1.10.0's runs began (LReg 0-7 zero, 8-15 the
+    constants, CC enabled with every flag set, the inputs in Dst), all 128 SFPUs."""
     lanes = data["inputs"].shape[1]
     m = Machine(str(data["arch"][i]), lanes=lanes, dst_rows=16)
     m.lreg[:8] = 0

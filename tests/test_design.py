@@ -3,9 +3,11 @@
 How the pinned figures were established (none is a copy of what the code under test printed
 without an independent check):
 
-* Sollya's coefficients for the four problems: ../shared/spec/approximation-research.md §B
-  (published). Sollya 8.0's ``fpminimax(f, powers, [|single...|], I, absolute)`` reproduces
-  them bit for bit (run on this machine, 2026-11-26; also :func:`test_sollya_backend_...`).
+* Sollya's coefficients for the four problems (sin and cos on [-pi/4, pi/4], exp on [0, ln 2],
+  log on [0.5, 1]): the single-precision fpminimax coefficients published by the design note on
+  deterministic transcendentals that kernels/hellas.py follows. Sollya 8.0's
+  ``fpminimax(f, powers, [|single...|], I, absolute)`` reproduces them bit for bit (run on
+  this machine, 2026-11-26; also :func:`test_sollya_backend_...`).
 * ``SOLLYA_SUPNORM``: rigorous intervals for the sup-norm error from Sollya 8.0's own
   certifier, ``supnorm(p, f, I, absolute, 2^-40)`` at ``prec = 300``, with the polynomials
   entered exactly (integer/2^k coefficients): an implementation independent of ours. Lower
@@ -90,7 +92,7 @@ def overlaps(lower: Fraction, upper: Fraction, interval) -> bool:
 
 
 # ------------------------------------------------------------------------------------------
-# The four problems of approximation-research.md §B
+# The four problems of the deterministic-transcendentals note (kernels/hellas.py)
 # ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list(PROBLEMS))

@@ -118,7 +118,7 @@ def test_fp32_sample_is_fixed_sorted_and_unique():
 
 
 # --------------------------------------------------------------------------------------------
-# Host outputs of the §B kernels against the independent model
+# Host outputs of the hellas kernels against the independent model
 # --------------------------------------------------------------------------------------------
 
 FUNCTION = {"hellas_sin": "sin", "hellas_cos": "cos", "hellas_exp": "exp", "hellas_log": "log"}
@@ -219,7 +219,7 @@ def test_store_truncation_and_sfpmul_zero_are_found_as_reasons():
 
 
 # --------------------------------------------------------------------------------------------
-# Counts of the §B kernels, recomputed from the model
+# Counts of the hellas kernels, recomputed from the model
 # --------------------------------------------------------------------------------------------
 
 def _model_counts(function: str, dest: str, inputs) -> dict:

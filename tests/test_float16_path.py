@@ -1,6 +1,6 @@
 """Float16 tensors in and out, and kernels as template instantiations chosen by Dst mode.
 
-Hand-derived values: the FP16 Dst cell layout and SFPSTORE FP16 (isa-reference §3.6,
+Hand-derived values: the FP16 Dst cell layout and SFPSTORE FP16 (tt-isa-documentation Dst.md,
 SFPSTORE.md), the packer's FP32 -> Float16 late conversion (Packers/FormatConversion.md)."""
 from __future__ import annotations
 

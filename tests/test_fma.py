@@ -32,7 +32,8 @@ def test_fma_broadcasts_and_keeps_shape():
 
 
 def test_documented_chip_differences_from_the_isa_vectors_readme():
-    # ../shared/vectors/README.md §1.10: overflowing product plus the opposite infinity...
+    # tt-isa-documentation Miscellaneous/FMA/README.md, fma_model_wh vs fma_model_bh:
+    # overflowing product plus the opposite infinity...
     x, y, z = 0x7F000000, 0x7F000000, 0xFF800000
     assert fma.fma_wormhole(x, y, z) == 0x7F800001
     assert fma.fma_blackhole(x, y, z) == 0xFF800000

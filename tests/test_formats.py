@@ -1,5 +1,6 @@
 """Bit-pattern helpers: exhaustive over BF16/FP16, sampled over FP32, worked examples from the
-ISA documentation (isa-reference.md §1.7, §3.3-3.7)."""
+ISA documentation (tt-isa-documentation Dst.md, SFPLUT.md, SFPLUTFP32.md, SFPLOADI.md,
+SFPLOAD.md, SFPSTORE.md, SFPSTOCHRND_FloatFloat.md)."""
 from __future__ import annotations
 
 import ml_dtypes
@@ -134,14 +135,14 @@ def test_stochastic_threshold_rounds_up_iff_discarded_reaches_it(x, threshold):
 
 
 def test_fp16_readings_of_the_sfpu_follow_the_isa_examples():
-    # SFPLOADI FLOATA: exponent 0 is rebiased, 0x0000 -> 2^-15 = 0x38000000 (isa-reference §3.5)
+    # SFPLOADI FLOATA: exponent 0 is rebiased, 0x0000 -> 2^-15 = 0x38000000 (SFPLOADI.md)
     assert f.fp16_floata_to_fp32_bits([0x0000, 0x8000, 0x7C00]).tolist() == \
         [0x38000000, 0xB8000000, 0x47800000]
-    # SFPLUTFP32: exponent 31 encodes zero; 0x3C00 is 1.0 (§3.4)
+    # SFPLUTFP32: exponent 31 encodes zero; 0x3C00 is 1.0 (SFPLUTFP32.md)
     assert lanes(lut16_to_fp32, np.array([0x7C00, 0xFC00, 0x3C00, 0x0000])).tolist() == \
         [0, 0x80000000, 0x3F800000, 0x38000000]
     # SFPLOAD FP16: exponent 0 gives the FP32 denormal pattern m << 13; exponent 31 is finite
-    # (1 + m/1024) * 2^16 unless ENABLE_FP16A_INF turns 0x7FFF into Inf (§3.6)
+    # (1 + m/1024) * 2^16 unless ENABLE_FP16A_INF turns 0x7FFF into Inf (SFPLOAD.md)
     assert f.fp16a_to_fp32_bits([0x0001, 0x83FF, 0x7FFF, 0xFFFF]).tolist() == \
         [0x00002000, 0x807FE000, 0x47FFE000, 0xC7FFE000]
     assert f.fp16a_to_fp32_bits([0x7FFF, 0xFFFF, 0x7FFE], fp16a_inf=True).tolist() == \

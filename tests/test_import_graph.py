@@ -1,5 +1,5 @@
 """The package's imports run one way: no cycle among sfpu_sim's modules, counting function-local
-and TYPE_CHECKING imports (DESIGN.md: imports only go down). And its names do not collide: no
+and TYPE_CHECKING imports (imports only go down the layers). And its names do not collide: no
 two modules share a last name (a package counts by its directory's name), and no attribute of a
 package hides its submodule of the same name (a function re-exported under its module's name)."""
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_the_checkers_find_a_shared_name_and_a_hidden_module(tmp_path, monkeypat
     assert [line.split()[0] for line in found] == ["collide_demo.thing"]
 
 
-# The only function-local imports (DESIGN.md: heavy optional imports only), each for the
+# The only function-local imports (those are for heavy optional imports only), each for the
 # reason its import line gives: numba after $NUMBA_NUM_THREADS is checked (threads.py, and
 # cli/__init__.py's engines and registry), numba.cuda (the gpu extra: also numba-cuda's NVVM
 # in compiled/gpu.py, and fp32sweep/gpu_frames, which imports numba.cuda), distributed (Dask),

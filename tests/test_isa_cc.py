@@ -1,6 +1,7 @@
-"""Condition-code instructions where ttsim gives no golden vectors (../shared/vectors/README.md
-§1.8): expectations are derived by hand from the ISA pages (SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC,
-SFPCOMPC, SFPGT, SFPLE; isa-reference §1.3-1.4, §3.11-3.13)."""
+"""Condition-code instructions where ttsim v1.10.0 gives no golden vectors (it rejects these
+modes or field values; tests/data/vectors/README.md): expectations are derived by hand from
+the tt-isa-documentation pages (SFPSETCC, SFPENCC, SFPPUSHC, SFPPOPC, SFPCOMPC, SFPGT,
+SFPLE; the lane predication masks of VectorUnit.md, the LaneConfig ROW_MASK of SFPCONFIG.md)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,8 @@
-"""Integer/bitwise, conversion and LUT instructions in the modes ttsim rejects (so the golden
-vectors cannot cover them; ../shared/vectors/README.md §1.8), and PRNG effects the vectors do
-not dump. Expected values are worked by hand from the ISA pages (isa-reference §1.5, §3.3,
-§3.4, §3.7, §3.8, §3.11, §3.14): each comment shows the derivation.
+"""Integer/bitwise, conversion and LUT instructions in the modes ttsim v1.10.0 rejects (so its
+golden vectors, tests/data/vectors/README.md, cannot cover them), and PRNG effects the vectors
+do not dump. Expected values are worked by hand from the tt-isa-documentation pages
+(VectorUnit.md's PRNG, SFPLUT.md, SFPLUTFP32.md, SFPSTOCHRND_*.md, SFPCAST*.md, SFPIADD.md,
+SFPSHFT.md, SFPLZ.md, SFPARECIP.md): each comment shows the derivation.
 """
 from __future__ import annotations
 
@@ -50,14 +51,14 @@ def head(array, n: int) -> list[int]:
 
 
 def lfsr_step(state: int) -> int:
-    """isa-reference §1.5: taps 31, 21, 1, 0; the new bit 31 is the complement of their
-    parity."""
+    """VectorUnit.md, "PRNG" (AdvancePRNG): taps 31, 21, 1, 0; the new bit 31 is the
+    complement of their parity."""
     parity = bin(state & 0x80200003).count("1") & 1
     return ((parity ^ 1) << 31) | (state >> 1)
 
 
 # ============================================================================================
-# SFPIADD / SFPSHFT / SFPLZ (isa-reference §3.11, §4.3)
+# SFPIADD / SFPSHFT / SFPLZ (SFPIADD.md, SFPSHFT.md, SFPLZ.md; their LaneFlags writes)
 # ============================================================================================
 
 # VC = L1, VD = L2, Imm12 = -6; flags start [T, F, T, F] with CC disabled
@@ -138,7 +139,7 @@ def test_sfplz_flag_modes(arch, mode, result, flags):
 
 
 # ============================================================================================
-# SFP_STOCH_RND (isa-reference §3.7)
+# SFP_STOCH_RND (SFPSTOCHRND_FloatFloat.md, _FloatInt.md, _IntInt.md)
 # ============================================================================================
 
 @pytest.mark.parametrize("arch", BOTH)
@@ -293,7 +294,7 @@ def test_stochrnd_rounding_mode_field_is_one_bit_on_wormhole_and_0_to_2_on_black
 
 
 # ============================================================================================
-# SFPCAST (isa-reference §3.8)
+# SFPCAST (SFPCAST.md; Blackhole SFPCAST_IntFloat.md, _IntAbs.md, _IntInt.md)
 # ============================================================================================
 
 @pytest.mark.parametrize("arch", BOTH)
@@ -336,7 +337,7 @@ def test_sfpcast_blackhole_integer_modes(mode, want):
 
 
 # ============================================================================================
-# SFPARECIP (Blackhole; isa-reference §3.14)
+# SFPARECIP (BlackholeA0 SFPARECIP.md)
 # ============================================================================================
 
 def test_sfparecip_recip_examples():
@@ -406,7 +407,7 @@ def test_sfparecip_exp_within_documented_bounds_on_0_to_2():
 
 
 # ============================================================================================
-# SFPLUT (isa-reference §3.3)
+# SFPLUT (SFPLUT.md)
 # ============================================================================================
 
 def test_lut8_codes_span_the_documented_values_and_0xff_is_the_only_zero():
@@ -462,7 +463,7 @@ def test_sfplut_indirect_vd_writes_lreg_named_by_l7(arch, mode, value):
 
 
 # ============================================================================================
-# SFPLUTFP32 (isa-reference §3.4)
+# SFPLUTFP32 (SFPLUTFP32.md)
 # ============================================================================================
 
 @pytest.mark.parametrize("arch", BOTH)

@@ -1,6 +1,7 @@
-"""Lane-movement and configuration instructions where ttsim gives no golden vectors
-(../shared/vectors/README.md §1.8): expectations are derived by hand from the ISA pages (SFPSWAP,
-SFPTRANSP, SFPSHFT2, SFPCONFIG, SFPNOP; isa-reference §3.15)."""
+"""Lane-movement and configuration instructions where ttsim v1.10.0 gives no golden vectors (it
+rejects these modes or field values; tests/data/vectors/README.md): expectations are derived by
+hand from the tt-isa-documentation pages (SFPSWAP.md, SFPTRANSP.md, SFPSHFT2.md, SFPCONFIG.md,
+SFPNOP.md)."""
 from __future__ import annotations
 
 import numpy as np

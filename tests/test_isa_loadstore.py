@@ -1,10 +1,12 @@
-"""SFPLOADI / SFPLOAD / SFPSTORE behaviour the golden vectors cannot show (ttsim
-rejects these modes or never varies this state; vectors README §1.8): FP16 and the integer
-formats, LaneConfig effects, address generation, AddrMod steps, INT32_ALL, many-SFPU machines.
+"""SFPLOADI / SFPLOAD / SFPSTORE behaviour the golden vectors cannot show (ttsim v1.10.0
+rejects these modes or never varies this state; tests/data/vectors/README.md): FP16 and the
+integer formats, LaneConfig effects, address generation, AddrMod steps, INT32_ALL, many-SFPU
+machines.
 
 Every expected value is worked by hand from tt-isa-documentation ``SFPLOAD.md``,
-``SFPSTORE.md``, ``SFPLOADI.md`` and ``RWCs.md`` (isa-reference §1.4, §1.7, §1.8, §3.5,
-§3.6); Dst cells are raw storage bits (exponent in the low bits). SFPLOADMACRO: test_loadmacro.
+``SFPSTORE.md``, ``SFPLOADI.md`` and ``RWCs.md``, with ``Dst.md`` (the cell layouts) and the
+LaneConfig table of ``SFPCONFIG.md``; Dst cells are raw storage bits (exponent in the low
+bits). SFPLOADMACRO: test_loadmacro.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from sfpu_sim.machine import AddrMod, Machine
 ARCHES = ["wormhole", "blackhole"]
 LANE = np.arange(32)
 
-# LaneConfig bits (isa-reference §1.4)
+# LaneConfig bits (SFPCONFIG.md, "LaneConfig")
 FP16A_INF, DISABLE_BACKDOOR, DEST_INDEX, CAPTURE_INDEX = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 BLOCK_WRITE, BLOCK_READ, READ_EXCHANGE, WRITE_EXCHANGE = 1 << 4, 1 << 5, 1 << 6, 1 << 7
 
@@ -30,7 +32,8 @@ def run(m: Machine, *lines: str) -> Machine:
 
 
 def slab(address: int):
-    """Row and column of each of the 32 lanes for an access at ``address`` (§1.8)."""
+    """Row and column of each of the 32 lanes for an access at ``address`` (SFPLOAD.md,
+    SFPSTORE.md)."""
     return (address & ~3) + LANE // 8, 2 * (LANE % 8) + ((address >> 1) & 1)
 
 

@@ -111,7 +111,9 @@ def test_asin_acos_hand_derived_values(name, x, expected, chip):
 
 def test_asin_minus_infinity_blackhole():
     """-Inf: |x| = +Inf fails |x| <= 1, the quiet-NaN default rounds to +Inf (Blackhole; on
-    Wormhole SFPABS of -Inf is ambiguous in the ISA text, isa-reference §6 item 3)."""
+    Wormhole SFPABS of -Inf is ambiguous in the ISA text: the functional model of WormholeB0
+    SFPABS.md keeps it, as a NaN (x >= 0xFF800000), where VectorUnit.md's table gives Abs(VC)
+    for everything but NaN)."""
     assert run("asin_2026_09", "blackhole", [MINUS_INF]) == [PLUS_INF]
 
 

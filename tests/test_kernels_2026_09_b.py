@@ -10,8 +10,9 @@ Where the figures come from:
   ``convert<vFloat16b>(., Nearest)`` = SFP_STOCH_RND nearest (ties away, -0 -> +0), the
   identity and saturation regions.
 * Published figures: tt-llk ``sfpu_accuracy_budget.yaml`` (tt-metal @01d9b424, rows measured
-  on Wormhole 2026-09-29/30, Float16_b in/out, dest_acc No; convention C of kernels.md §14a:
-  a float64 golden, or torch float32 for Gelu, double-rounded to BF16).
+  on Wormhole 2026-09-29/30, Float16_b in/out, dest_acc No; scored as the tt-llk harness does,
+  helpers/golden_generators.py and helpers/ulp.py: a float64 golden, or torch float32 for Gelu,
+  double-rounded to BF16, and integer steps).
 """
 from __future__ import annotations
 
@@ -184,7 +185,9 @@ def test_erf_erfc_figures(name, chip, worst, count):
                                           ("tanh_2026_09", 1), ("hardsigmoid_2026_09", 1)])
 def test_wormhole_matches_the_llk_budget(name, budget):
     """tt-llk budget (Wormhole, 2026-09-30, Float16_b -> Float16_b, dest_acc No): Erf max 1,
-    Erfc max 11215 steps, Exp2 max 1, Log1p max 1, Tanh max 1 (kernels.md §14), Hardsigmoid max 1; its golden is float64 rounded to FP32 then to BF16 (rne_fp32)."""
+    Erfc max 11215 steps, Exp2 max 1, Log1p max 1, Tanh max 1 (sfpu_accuracy_budget.yaml, tt-metal
+    PRs #57024/#57235), Hardsigmoid max 1; its golden is float64 rounded to FP32 then to BF16
+    (rne_fp32)."""
     result = sweep(registry.get(name), "wormhole", reference_rounding="rne_fp32")
     assert result.summary["max_ulp"] == budget
 

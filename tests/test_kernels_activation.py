@@ -1,6 +1,7 @@
 """Activation kernels: tanh variants, sigmoid, silu, softplus, tanh derivative (kernels/tanh.py,
-kernels/sigmoid.py, kernels/silu.py, kernels/softplus.py, kernels/tanh_derivative.py;
-kernels.md §2, §8, §9, §12, §13, §14, §14a).
+kernels/sigmoid.py, kernels/silu.py, kernels/softplus.py, kernels/tanh_derivative.py; after
+tt-metal's and tt-llk's ckernel_sfpu_{tanh,sigmoid,silu,softplus,tanh_derivative}.h, with the
+tt-metal PRs and issues and the tt-llk accuracy budget each test names).
 
 Expected special values and spot values are derived by hand from the sources' algorithms (LUT
 coefficients decoded, the branch each input takes, ``float_to_fp16b`` mapping -0 to +0 and NaN
@@ -258,8 +259,8 @@ def test_sigmoid_specials(name, arch):
 @pytest.mark.parametrize("arch", CHIPS)
 def test_sigmoid_ulp_claim(arch, measured):
     """PR #31266 (Nov 2025, the sigmoid_tile kernel modelled here): "always < 1ULP" on BF16
-    (fractional); PR #28486 (Sep 2025, the composite sigmoid_accurate with exp21f, convention
-    B): max 2.08 with ULP > 1 only in (-86, 5.53). Both hold for x >= -87. Below -87.5 the
+    (fractional); PR #28486 (Sep 2025, the composite sigmoid_accurate with exp21f, fractional
+    too): max 2.08 with ULP > 1 only in (-86, 5.53). Both hold for x >= -87. Below -87.5 the
     device gives exactly 0 (the reciprocal of the clamped exp_21f) where sigmoid(x) is a tiny
     normal or denormal, which the fractional convention scores against the denormal spacing (up
     to ~109 at x = -87.5); neither PR's tool counted these. In integer steps (rne reference)

@@ -1,6 +1,6 @@
 """exp and reciprocal kernels (kernels/exp.py, kernels/reciprocal.py): programs build, special
-values and spot values derived by hand from the sources, and the ULP claims of kernels.md §14
-(PR #25946, PR #33563, issue #32970, the tt-llk source comments)."""
+values and spot values derived by hand from the sources, and the published ULP claims (tt-metal
+PR #25946, PR #33563, issue #32970, the tt-llk source comments)."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -335,8 +335,8 @@ def test_reciprocal_powers_of_two_exact(name, chip):
 
 @pytest.mark.parametrize("chip", CHIPS)
 def test_reciprocal_approx_of_one(chip):
-    # Blackhole: SFPARECIP(1.0) = 0.99609375 (kernels.md §6.2). Wormhole: <0> = one Newton
-    # step from the quadratic seed, just below 1.0; the store truncates it to 0.99609375.
+    # Blackhole: SFPARECIP(1.0) = 0.99609375 (BlackholeA0 SFPARECIP.md). Wormhole: <0> = one
+    # Newton step from the quadratic seed, just below 1.0; the store truncates it to 0.99609375.
     assert run("reciprocal_approx", chip, [1.0]) == [bf16(0.99609375)]
 
 

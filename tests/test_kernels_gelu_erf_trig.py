@@ -1,7 +1,8 @@
 """The GELU, erf/erfc and sin/cos kernels (kernels/gelu.py, kernels/erf.py, kernels/trig.py):
 special values as the sources compute them, the documented defects and spot values, the
-published ULP figures (kernels.md §14, each under its own convention), and bit-exact agreement
-of the polynomial paths with a model built directly on the chip's multiply-add."""
+published ULP figures (tt-metal issues #35290 and #32970, PR #39406, the tt-llk accuracy
+budget, each under its own convention), and bit-exact agreement of the polynomial paths with
+a model built directly on the chip's multiply-add."""
 from __future__ import annotations
 
 import ml_dtypes
@@ -70,7 +71,8 @@ def horner(arch, x, coefficients):
 
 
 def fractional(result):
-    """PR-thread "ULP" (kernels.md §14 convention B): |y - f(x)| / spacing of bf16(|f(x)|)."""
+    """PR-thread "ULP" (the fractional ULP of tt-metal PR #39406, issue #32970): |y - f(x)| /
+    spacing of bf16(|f(x)|)."""
     a = result.arrays
     return ulp.distance(a["reference_value"], a["actual"], "fractional")
 
@@ -210,7 +212,7 @@ def test_gelu_approx_special_values(arch, outputs):
 @pytest.mark.parametrize("arch", CHIPS)
 def test_gelu_approx_max_ulp_is_the_llk_budget_figure(arch, swept):
     """tt-llk accuracy budget (Sep 2026, WH, bf16->bf16): GeluAppx 29,549 steps; the Sep-2026
-    calculate_gelu_appx is this kernel (kernels.md §14a)."""
+    calculate_gelu_appx is this kernel (tt-llk _calculate_gelu_appx_ @c635ca695, unchanged)."""
     assert swept("gelu_approx", arch).summary["max_ulp"] == 29549
 
 

@@ -1,6 +1,7 @@
-"""The §B kernels (kernels/hellas.py): special values bit for bit on both chips and both Dst
-formats, every output equal to an independent numpy model of the algorithm
-(tests/hellas_model.py), and the exhaustive sweep figures.
+"""The hellas kernels (kernels/hellas.py, after a design note on deterministic sin, cos, exp and
+log): special values bit for bit on both chips and both Dst formats, every output equal to an
+independent numpy model of the algorithm (tests/hellas_model.py), and the exhaustive sweep
+figures.
 
 How the pinned ULP figures were established: the sweep's figure, and the same figure
 recomputed from the *model's* outputs (not the emulator's) scored against the certified
@@ -33,7 +34,7 @@ NAN, INF, NEG_INF, ONE = 0x7FC00000, 0x7F800000, 0xFF800000, 0x3F800000
 SPECIAL_INPUTS = {"+0": 0x0000, "-0": 0x8000, "+inf": 0x7F80, "-inf": 0xFF80, "nan": 0x7FC0,
                   "-nan": 0xFFC0, "snan": 0x7F81, "-snan": 0xFF81}
 NANS = {"nan": NAN, "-nan": NAN, "snan": NAN, "-snan": NAN}
-# The note's special values (§B), with the IEEE ones for log (the note lists none).
+# The note's special values, with the IEEE ones for log (the note lists none).
 SPECIALS = {
     "sin": {"+0": 0x00000000, "-0": 0x80000000, "+inf": NAN, "-inf": NAN, **NANS},
     "cos": {"+0": ONE, "-0": ONE, "+inf": NAN, "-inf": NAN, **NANS},

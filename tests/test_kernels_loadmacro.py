@@ -65,9 +65,9 @@ def test_every_row_group_of_the_face_matches_the_twin(name, twin, arch):
 def test_bf16_reciprocal_stores_the_same_high_half_and_the_dst_layout_below():
     """fast_8b_3c's ``t = z >> 16`` is an SFPSTORE of z to the BF16 Dst and an LO16 load: the
     16 raw bits of the cell, which hold BF16 in Dst's layout (sign | mantissa | exponent,
-    isa-reference §1.7), where the twin shifts z. ``y + t`` (y's low half is 0x8000) carries
-    into the kept half only through t's bit 15, the sign in both layouts, so the high halves
-    agree and the low halves are 0x8000 + t with t in each layout."""
+    tt-isa-documentation Dst.md), where the twin shifts z. ``y + t`` (y's low half is 0x8000)
+    carries into the kept half only through t's bit 15, the sign in both layouts, so the high
+    halves agree and the low halves are 0x8000 + t with t in each layout."""
     macro, straight = runs("reciprocal_loadmacro", "reciprocal", "blackhole")
     assert np.array_equal(macro.kernel_fp32 >> 16, straight.kernel_fp32 >> 16)
     t = (straight.kernel_fp32 - np.uint32(0x8000)) & np.uint32(0xFFFF)

@@ -1,4 +1,5 @@
-"""log, sqrt and rsqrt kernels (kernels/log.py, kernels/sqrt.py; kernels.md §5, §7, §14).
+"""log, sqrt and rsqrt kernels (kernels/log.py, kernels/sqrt.py; after tt-metal's
+ckernel_sfpu_log.h of PR #33391 and tt-llk's ckernel_sfpu_sqrt.h / ckernel_sfpu_rsqrt.h).
 
 Expected values are derived from the sources by hand (the algorithm's special-case branches,
 ``float_to_fp16b`` turning NaN into +Inf, SFPSETCC testing raw bits so -0 counts as negative,
@@ -168,7 +169,7 @@ def test_log_spot_values(arch):
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_log_max_ulp_is_below_one_fractional_and_at_most_one_step(arch, measured):
-    """kernels.md §14: PR #33391 "bf16 >200 -> 1", issue #32970 "bf16 <1" (fractional
+    """tt-metal PR #33391 "bf16 >200 -> 1", issue #32970 "bf16 <1" (fractional
     |device - ref| / spacing, the PR-table convention); in whole steps (daz-index, RNE
     reference) that is at most 1."""
     result = measured("log", arch)
@@ -254,7 +255,7 @@ def test_log_fp32_wormhole_reciprocal_equals_the_shared_building_block():
 
 @pytest.mark.parametrize("arch", CHIPS)
 def test_log_fp32_max_error_is_at_most_4_fp32_ulp(arch, measured):
-    """PR #33391: float32 ">700,000 -> 4" ULP (kernels.md §14), over every BF16 input."""
+    """tt-metal PR #33391: float32 ">700,000 -> 4" ULP, over every BF16 input."""
     _need_log_fp32()
     summary = measured("log_fp32", arch, output_format="fp32").summary
     assert summary["max_ulp"] <= 4

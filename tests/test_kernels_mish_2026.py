@@ -12,7 +12,7 @@ Where the figures come from:
   regression pins (tests/data/kernel_figures.json holds the full set).
 * Published: tt-llk ``sfpu_accuracy_budget.yaml`` (tt-metal @01d9b424), Mish Float16_b ->
   Float16_b, dest_acc No, approx No: max 790 steps, measured on Wormhole 2026-09-30
-  (convention C: float64 golden rounded to FP32 then BF16).
+  (the tt-llk harness's scoring: float64 golden rounded to FP32 then BF16).
 """
 from __future__ import annotations
 
@@ -86,7 +86,8 @@ def test_hand_derived_values(x, expected, chip):
 def test_minus_infinity_is_a_nan_of_each_chip(chip, expected):
     """-Inf: u = +0 (xlog2 clamps to 0), u(u + 2) * inv = +0, and -Inf * +0 is NaN: Wormhole's
     NaN takes the product's sign (negative), Blackhole's is the canonical 0x7FC00000; the BF16
-    rounding maps a NaN to the Inf of its sign (isa-reference §3.1, §3.6)."""
+    rounding maps a NaN to the Inf of its sign (tt-isa-documentation SFPMAD.md and
+    Miscellaneous/FMA/fma.c; SFPSTOCHRND_FloatFloat.md)."""
     assert run(chip, [MINUS_INF]) == [expected]
 
 

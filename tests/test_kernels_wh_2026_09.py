@@ -4,13 +4,13 @@ kernels/trig_2026.py; issue 11 item 4).
 Where the figures come from:
 
 * Spot values are derived by hand from the sources' algorithms and the ISA (SFPSWAP VEC_MIN_MAX
-  leaves the min in VD, isa-reference §3.13; Wormhole's SFPMAD keeps a NaN's sign, issue
+  leaves the min in VD, SFPSWAP.md; Wormhole's SFPMAD keeps a NaN's sign, issue
   #46165), with ``convert<vFloat16b>(., Nearest)`` = SFP_STOCH_RND nearest (a NaN -> the Inf of
   its sign, a denormal -> +0).
 * Published: tt-llk ``sfpu_accuracy_budget.yaml`` (tt-metal @01d9b424), Float16_b -> Float16_b,
-  dest_acc No, measured on Wormhole 2026-09-30 (convention C: float64 golden rounded to FP32,
-  then BF16): Exp (approx No) max 1, Atan max 1, Asin max 1, Acos max 0 steps; issue #48285
-  (2026-06-26): exp(-NaN) returns 0.0 on Wormhole.
+  dest_acc No, measured on Wormhole 2026-09-30 (the tt-llk harness's scoring: float64 golden
+  rounded to FP32, then BF16): Exp (approx No) max 1, Atan max 1, Asin max 1, Acos max 0
+  steps; issue #48285 (2026-06-26): exp(-NaN) returns 0.0 on Wormhole.
 * Lane counts (where the chips differ, where the candidates differ) are this emulator's
   measurements, pinned; what they mean is stated beside each.
 """

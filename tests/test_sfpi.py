@@ -162,7 +162,8 @@ def test_float_constants_load_exactly_in_one_or_two_instructions():
 
 
 def test_s2vfloat16b_truncates_and_s2vfloat16a_rounds():
-    # kernels.md §1.1: s2vFloat16b(0.044715f) = 0x3D37, s2vFloat16b(0.863281f) = 0.859375
+    # tenstorrent/sfpi include/sfpi_fp16.h (@0de2538): fp32_to_fp16b keeps the top 16 bits, so
+    # s2vFloat16b(0.044715f) = 0x3D37, s2vFloat16b(0.863281f) = 0.859375
     assert s2vFloat16b(0.044715).imm16 == 0x3D37
     assert s2vFloat16b(0.863281).fp32_bits == formats.fp32_to_bits(np.float32(0.859375))
     assert s2vFloat16a(1.0).imm16 == 0x3C00 and s2vFloat16a(1.0).mod0 == "FLOATA"

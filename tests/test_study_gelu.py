@@ -1,10 +1,10 @@
 """The BF16 GELU study's host forms and convention reproduce its published figures.
 
-Every expected figure here is published, not computed by sfpu-sim: the table of
-../shared/spec/approximation-research.md §A, and the study's own README.md / CLAUDE.md at commit
-90e9ff1 (github.com/ivoitovych/bf16_gelu_research, 2025-12-27), where the means are printed with
-the digits kept here (``%.4f`` for R4, two decimals elsewhere) and the region means with two.
-The few figures that are not published are derived by hand in the test that uses them.
+Every expected figure here is published, not computed by sfpu-sim: the tables of the study's
+own README.md / CLAUDE.md at commit 90e9ff1 (github.com/ivoitovych/bf16_gelu_research,
+2025-12-27), where the means are printed with the digits kept here (``%.4f`` for R4, two
+decimals elsewhere) and the region means with two. The few figures that are not published are
+derived by hand in the test that uses them.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def study_table():
 
 
 def test_the_study_counts_65280_inputs_with_both_zeros_and_denormals():
-    assert scoring.INPUTS.size == 65280                      # §A: 65,536 - 256 (exponent 0xFF)
+    assert scoring.INPUTS.size == 65280                      # README: 65,536 - 256 (exponent 0xFF)
     assert {0x0000, 0x8000, 0x0001, 0x807F} <= set(scoring.INPUTS.tolist())
     assert list(scoring.INPUTS) == sorted(scoring.INPUTS)
 
@@ -65,9 +65,10 @@ def test_host_forms_reproduce_the_published_table(study_table, method_id):
 
 
 def test_r4_region_table_as_published(study_table):
-    """§A: near_zero 32,256, 1, 0.00; core_pos 320, 1, 0.03; core_neg 321, 29 (at x = -3),
-    1.75; tail_pos 16,192, 0, 0.00; tail_neg 16,191, 9904, 2.43; README.md @90e9ff1 prints
-    P50 0, P90 0 and the worst input -8.375 for the shared max."""
+    """README.md @90e9ff1, R4's example output: near_zero 32,256, 1, 0.00; core_pos 320, 1,
+    0.03; core_neg 321, 29, 1.75; tail_pos 16,192, 0, 0.00; tail_neg 16,191, 9904, 2.43, with
+    P50 0 and P90 0, and the shared max at x = -8.375 (its text); core_neg's 29 at x = -3 is
+    not printed by the study (found reproducing it)."""
     r4 = study_table["methods"]["R4"]
     rows = {name: (r["count"], r["max_ulp"], f"{r['mean_ulp']:.2f}")
             for name, r in r4["regions"].items()}
@@ -94,9 +95,10 @@ def test_the_shared_max_is_at_minus_8_375_for_every_tail_method(study_table):
 
 
 def test_only_the_fused_build_gives_r1s_published_core_neg_mean():
-    """The one published cell FMA contraction decides (§A: "only one published cell depends
-    on it"): R1's core_neg mean, 150.87 in CLAUDE.md @90e9ff1. Without contraction every
-    other published figure is unchanged and this one is not 150.87."""
+    """The one published cell FMA contraction decides (the study builds with g++ -O3
+    -march=native, which contracts a*b + c into FMA): R1's core_neg mean, 150.87 in CLAUDE.md
+    @90e9ff1. Without contraction every other published figure is unchanged and this one is
+    not 150.87."""
     fused = workbench.analyze(["R1"])["methods"]["R1"]["regions"]["core_neg"]["mean_ulp"]
     unfused = workbench.analyze(["R1"], host_fma=False)
     assert f"{fused:.2f}" == "150.87"
@@ -108,11 +110,12 @@ def test_only_the_fused_build_gives_r1s_published_core_neg_mean():
 
 
 # --------------------------------------------------------------------------------------------
-# The reference and its cancellation (§A, derived by hand)
+# The study's reference (gelu_implementations.cpp @90e9ff1) and its cancellation, by hand
 # --------------------------------------------------------------------------------------------
 
 def test_study_reference_cancels_to_zero_from_minus_8_375():
-    """§A: 1 + erf(x/sqrt 2) is exactly 0 in double for every BF16 x <= -8.375."""
+    """The study's reference: 1 + erf(x/sqrt 2) is exactly 0 in double for every BF16
+    x <= -8.375."""
     x = scoring.input_values(scoring.INPUTS)
     bits, value = scoring.study_reference(scoring.INPUTS)
     far = np.isfinite(x) & (x <= -8.375)
@@ -121,15 +124,16 @@ def test_study_reference_cancels_to_zero_from_minus_8_375():
 
 
 def test_study_phi_at_minus_8_is_eleven_steps_of_2_to_the_minus_54():
-    """§A: the study's tail value GELU(-8) = -4.88e-15 is the cancelled 11 * 2^-54 (times
-    -8): 0.5 * (1 + erf) moves in steps of 2^-54 there."""
+    """The study's tail value GELU(-8) = -4.88e-15 (GELU_N8_0) is the cancelled 11 * 2^-54
+    (times -8): 0.5 * (1 + erf) moves in steps of 2^-54 there."""
     row = next(r for r in workbench.reference_values()["points"] if r["x"] == -8.0)
     assert row["study_phi"] == 11 * 2.0 ** -54
     assert row["study_gelu"] == -8 * 11 * 2.0 ** -54
 
 
 def test_the_9904_is_the_tail_tables_quarter_step_against_minus_zero():
-    """§A: at x = -8.375 the table returns 0.25 * (-4.88498e-15) while the reference is -0.
+    """At x = -8.375 the study's tail table returns 0.25 * (-4.88498e-15) while its reference
+    is -0.
     By hand: t = (-8.375 + 8) * -2 = 0.75 and y0 + t (0 - y0) = y0 / 4 exactly (no rounding
     in the fused multiply-add); its BF16 pattern's magnitude bits count the BF16 values
     between it and zero (denormals included, +-0 one index): the distance 9904."""
@@ -144,8 +148,8 @@ def test_the_9904_is_the_tail_tables_quarter_step_against_minus_zero():
 
 def test_tail_table_constants_are_the_calibration_prints():
     """--calibrate prints the study's double at each knot with %.5e; the table constants are
-    exactly those prints read as float literals (§A: "values from the cancelling double
-    formula, printed %.5e")."""
+    exactly those prints read as float literals (calibrate_tail_values and the tail_lut
+    constants, gelu_implementations.cpp @90e9ff1)."""
     rows = {r["x"]: r for r in workbench.calibrate()["points"]}
     for knot, constant in zip(gelu_methods.TAIL_KNOTS[:10], gelu_methods.TAIL_VALUES[:10]):
         assert rows[knot]["table_matches_print"] is True

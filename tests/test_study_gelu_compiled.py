@@ -1,6 +1,6 @@
 """The host forms against a real compiler: the study's build, bit for bit (needs g++).
 
-tests/data/gelu_study_host.cpp writes §A's eleven methods as plain C++ in the study's order of
+tests/data/gelu_study_host.cpp writes the study's eleven methods as plain C++ in its order of
 operations; compiled with ``g++ -O3 -march=native`` (the study's build, which contracts a*b + c
 into FMA where the CPU has one) and with ``-ffp-contract=off`` it gives, for every one of the
 65,280 inputs, the binary32 result before the BF16 cast. The host forms with ``host_fma`` on

@@ -2,8 +2,8 @@
 
 What the study publishes about these modes (github.com/ivoitovych/bf16_gelu_research @90e9ff1):
 the suite's size, "50 adversarial test points" (HISTORY.md; README.md from 7399a13 on), its limit
-of 100 ULP (the tool's banner), and that GELU' is negative "for x < -0.55" (HISTORY.md), which
-../shared/spec/approximation-research.md §A corrects to the minimum of GELU at x = -0.7518.
+of 100 ULP (the tool's banner), and that GELU' is negative "for x < -0.55" (HISTORY.md); the
+minimum of GELU is in fact at x = -0.7518 (where x * pdf(x) + Phi(x) = 0, derived by hand).
 Those are checked as printed. No file prints these modes' tables, so the other figures here
 are pinned as sfpu-sim computes them; they are, digit for digit, what the study's own tool
 printed when built once outside this repository (gelu_implementations.cpp @90e9ff1, g++ 12
@@ -122,7 +122,7 @@ def test_derivative_rows_as_the_tool_prints_them(g4):
 
 
 def test_gelu_prime_turns_negative_at_minus_0_7518_not_minus_0_55(g4):
-    """§A: the minimum of GELU is at x = -0.7518 (the study wrote -0.55). In BF16 the last
+    """The minimum of GELU is at x = -0.7518 (HISTORY.md @90e9ff1 wrote -0.55). In BF16 the last
     negative value of GELU' is at -0.75390625 (the next input up, -0.75, is above the
     minimum); G4 is negative from -4 (below it Phi = pdf = 0) to the same input."""
     sign = g4["sign"]

@@ -24,8 +24,9 @@ def bf16(*patterns):
 
 @pytest.mark.parametrize("method", [ulp.index, ulp.index_by_search])
 def test_daz_index_documented_bf16_values(method):
-    # TANH_ULP_DIAGNOSTIC_REPORT.md / users.md §3.1 C3: 0xFF7F -> 0, 0x8080 -> 32,511,
-    # 0 -> 32,512, 0x0080 -> 32,513, 0x7F7F -> 65,024.
+    # TANH_ULP_DIAGNOSTIC_REPORT.md and test_tanh_ulp_diagnostic.py (tenstorrent/tt-metal,
+    # tests/ttnn/unit_tests): 0xFF7F -> 0, 0x8080 -> 32,511, 0 -> 32,512, 0x0080 -> 32,513,
+    # 0x7F7F -> 65,024.
     got = method(bf16(0xFF7F, 0x8080, 0x0000, 0x0080, 0x7F7F))
     assert got.tolist() == [0, 32511, 32512, 32513, 65024]
 
@@ -76,7 +77,8 @@ def test_fp32_bitwise_and_binade_search_indices_agree(flush):
 
 
 def test_daz_index_matches_the_llk_signed_rank_formula_on_every_bf16_pattern():
-    # kernels.md §14a: signed rank sign * max(|bits & 0x7FFF| - 127, 0); +0 equals -0.
+    # tt-llk helpers/ulp.py (tt-metal, tt_metal/tt-llk/tests/python_tests): signed rank
+    # sign * max(|bits & 0x7FFF| - 127, 0), the subnormal band flushed to 0; +0 equals -0.
     b = ALL16.astype(np.int64)
     rank = np.maximum((b & 0x7FFF) - 127, 0) * np.where(b & 0x8000, -1, 1)
     finite = (b >> 7 & 0xFF) != 0xFF

@@ -1,7 +1,7 @@
 # tanh, accurate mode, BF16 Dst: what ttnn.tanh runs on a BF16 tensor by default (Jan 2026).
 # Source: tenstorrent/tt-metal ckernel_sfpu_tanh.h, PR #31685 (Nov 2025), tanh_init<false,false>
 # and calculate_tanh<false,false> -> _sfpu_tanh_polynomial_ + float_to_fp16b(result, 0);
-# ../shared/spec/kernels.md §2.2. Hand-written assembly (Blackhole interlocks MAD results,
+# Hand-written assembly (Blackhole interlocks MAD results,
 # except for SFPSWAP's min/max compare, which needs one SFPNOP after the MAD it reads).
 #
 # tanh_init: vConstFloatPrgm0..2 = 5.8767339e-3, -6.6649020e-2, 0.28191763 (SFPCONFIG from L0)

@@ -4,7 +4,7 @@ Owns: rounding a real number to a format, stepping to its neighbours, exactness 
 nothing of polynomials.
 
 A coefficient is zero or a *normal* number of its format. Denormals are excluded: the SFPU
-reads denormal operands as zero (DAZ, ../shared/spec/isa-reference.md §1.7), so a denormal
+reads denormal operands as zero (DAZ, tt-isa-documentation ``FloatBitPatterns.md``), so a denormal
 coefficient would not be the number the kernel multiplies by.
 """
 from __future__ import annotations

@@ -74,8 +74,8 @@ def populations(dest: str, sample_size: int = FP32_SAMPLE_SIZE,
 
 
 # Instructions whose every lane reads and writes only its own registers (no SFPU-wide state,
-# no PRNG), with the modes that keep it so (None: every mode); tt-isa-documentation's pages
-# for each (isa-reference sections 3.x). SFPSWAP's modes 2-9 compare across subvectors,
+# no PRNG), with the modes that keep it so (None: every mode); tt-isa-documentation's page
+# for each (``SFPMAD.md`` and so on). SFPSWAP's modes 2-9 compare across subvectors,
 # SFPMOV's mode 8 reads special registers (the PRNG among them), SFPSTOCHRND rounds by the PRNG.
 _LANEWISE_MODES = {
     **dict.fromkeys(("SFPLOADI", "SFPMAD", "SFPADD", "SFPMUL", "SFPADDI", "SFPMULI", "SFPIADD",

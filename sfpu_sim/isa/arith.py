@@ -2,7 +2,7 @@
 
 MAD sub-unit, 2-cycle latency. Arithmetic is the chip's multiply-add datapath
 (:mod:`sfpu_sim.fma`); tt-isa-documentation ``SFPMAD.md``, ``SFPADDI.md``, ``SFPMULI.md``,
-``SFPMUL24.md`` (BlackholeA0 revision 585749d1), digest in isa-reference §3.1-3.2.
+``SFPMUL24.md`` (BlackholeA0 revision 585749d1).
 """
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ Simple sub-unit, 1 cycle. They read and write the predication state the machine 
 pairs); they know nothing of what a kernel computes. tt-isa-documentation WormholeB0
 ``SFPSETCC.md``, ``SFPENCC.md``, ``SFPPUSHC.md``, ``SFPPOPC.md``, ``SFPCOMPC.md`` (revision
 39304719, shared by Blackhole), BlackholeA0 ``SFPENCC.md`` (13547104), ``SFPPUSHC.md``,
-``SFPPOPC.md`` (f7fda211), ``SFPGT.md``, ``SFPLE.md`` (585749d1); digest in isa-reference §1.3,
-§3.12, §4.2, §4.3.
+``SFPPOPC.md`` (f7fda211), ``SFPGT.md``, ``SFPLE.md`` (585749d1); lane enable and the
+flag stack of ``VectorUnit.md``.
 
 Lane gating: SFPSETCC and the VD / LaneFlags writes of SFPGT/SFPLE obey LaneEnabled; SFPENCC,
 SFPPUSHC, SFPPOPC, SFPCOMPC and the stack mutation of SFPGT/SFPLE act in every lane the
@@ -153,7 +153,7 @@ def sfpencc(m, i):
     :func:`encc_flags`. Not LE-gated.
 
     Imm2 is instruction bits 12-13, as the Blackhole page and field name say (the 2025-06
-    Wormhole text reads those bits from Mod1; isa-reference §6.4 treats that as a typo)."""
+    Wormhole text reads those bits from Mod1, taken here for a typo)."""
     if i.mod1 & (EI | EC) and _acts_on_enable(m, "SFPENCC"):
         m.cc.enable = encc_enable(i.mod1, i.imm12, m.cc.enable)
     m.set_flags(encc_flags(i.mod1, i.imm12), m.active)

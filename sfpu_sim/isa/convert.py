@@ -9,7 +9,7 @@ Sources: tt-isa-documentation ``{WormholeB0,BlackholeA0}/TensixTile/TensixCoproc
 ``SFPSTOCHRND_FloatFloat.md`` (revision 13547104), ``SFPSTOCHRND_FloatInt.md``,
 ``SFPSTOCHRND_IntInt.md`` (585749d1), ``SFPCAST.md``, BlackholeA0 ``SFPCAST_IntFloat.md``,
 ``SFPCAST_IntInt.md``, ``SFPCAST_IntAbs.md`` (4042f540), BlackholeA0 ``SFPARECIP.md``
-(585749d1); digest in isa-reference §1.5, §3.7, §3.8, §3.14, §6.2.
+(585749d1); the PRNG of ``VectorUnit.md``.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ SFPDIVP2, SFPABS, SFPMOV. Simple sub-unit, 1 cycle, identical on Wormhole and Bl
 They work on raw bits: no denormal flushing, no NaN special cases beyond those stated.
 tt-isa-documentation BlackholeA0 ``SFPEXEXP.md``, ``SFPEXMAN.md``, ``SFPSETEXP.md``,
 ``SFPSETMAN.md``, ``SFPSETSGN.md``, ``SFPDIVP2.md`` (revision 14841484), ``SFPABS.md``
-(445ebb1f), ``SFPMOV.md`` (14841484); digest in isa-reference §3.9-3.10.
+(445ebb1f), ``SFPMOV.md`` (14841484).
 """
 from __future__ import annotations
 

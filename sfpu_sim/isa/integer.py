@@ -8,7 +8,7 @@ Blackhole model, which reduces to the Wormhole one for the modifier values Wormh
 
 Sources: tt-isa-documentation ``{WormholeB0,BlackholeA0}/TensixTile/TensixCoprocessor/``
 ``SFPIADD.md``, ``SFPSHFT.md``, ``SFPAND.md``, ``SFPOR.md``, ``SFPXOR.md``, ``SFPNOT.md``,
-``SFPLZ.md`` (revisions 585749d1 and c7cbab63); digest in isa-reference §3.11, §4.3.
+``SFPLZ.md`` (revisions 585749d1 and c7cbab63).
 """
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ LoadMacro state, LaneConfig and the programmable constants LReg[11..14], whose m
 to the instructions that read them. tt-isa-documentation BlackholeA0 ``SFPSWAP.md``
 (revision 585749d1), WormholeB0 ``SFPTRANSP.md`` and ``SFPNOP.md`` (39304719, shared by
 Blackhole), WormholeB0 and BlackholeA0 ``SFPSHFT2.md`` (13547104), WormholeB0 ``SFPCONFIG.md``
-(0a19075d); digest in isa-reference §1.4, §3.11, §3.13, §3.15.
+(0a19075d).
 """
 from __future__ import annotations
 

@@ -68,7 +68,7 @@ def leading_zeros32(x):
 
 @helper
 def prng_step(state):
-    """The PRNG's next state: one step of its LFSR (taps 31, 21, 1, 0; isa-reference §1.5)."""
+    """The PRNG's next state: one step of its LFSR (taps 31, 21, 1, 0; VectorUnit.md)."""
     parity = (state >> 31) ^ (state >> 21) ^ (state >> 1) ^ state
     return ((~parity & 1) << 31) | (state >> 1)
 

@@ -9,7 +9,7 @@ address). Knows nothing of time: :mod:`sfpu_sim.macro` holds and runs what is sc
 
 Source: tt-isa-documentation WormholeB0 and BlackholeA0 ``SFPLOADMACRO.md`` at f7fda211 (the
 two functional models are the same; the 2025-06-12 Wormhole revision 39304719 states the
-sub-unit rules differently, see :mod:`sfpu_sim.macro`); digest in isa-reference §1.6, §3.15.
+sub-unit rules differently, see :mod:`sfpu_sim.macro`).
 
 Where the pages leave a choice, this module decides as follows (each is a reading, not a
 documented fact):

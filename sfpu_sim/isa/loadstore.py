@@ -1,7 +1,7 @@
 """Load/store family: SFPLOADI, SFPLOAD, SFPSTORE (both chips), and the load and store that
 SFPLOADMACRO (:mod:`sfpu_sim.isa.loadmacro`) performs and schedules.
 
-Owns: the Dst address of an access (isa-reference §1.8), the per-lane Dst cell each lane
+Owns: the Dst address of an access (SFPLOAD.md, SFPSTORE.md), the per-lane Dst cell each lane
 touches, the 16 data-type conversions between Dst cells and LRegs in each direction, and the
 AddrMod step SFPLOAD/SFPSTORE apply to the Dst counter afterwards. Dst's storage layout (the
 field shuffles) is :mod:`sfpu_sim.formats`; Dst's row adjustments and the counters themselves
@@ -10,7 +10,7 @@ are :mod:`sfpu_sim.machine`.
 tt-isa-documentation ``SFPLOADI.md`` (WormholeB0 f7fda211, identical on Blackhole),
 ``SFPLOAD.md`` (WormholeB0 and BlackholeA0 revision 1392d237), ``SFPSTORE.md`` (WormholeB0
 545c98a3, BlackholeA0 0f3f6b70), ``RWCs.md`` (WormholeB0 2025-06 revision 39304719:
-``ApplyAddrMod``); digest in isa-reference §1.7-1.8, §3.5, §3.6. Chip differences are Arch
+``ApplyAddrMod``). Chip differences are Arch
 fields: ``sign_magnitude_conversions``, ``load_int8_magnitude_bits``,
 ``int32_all_uses_stack_pointer``; the FP32 -> BF16 and FP32 -> FP32 store conversions are
 ``bf16_store_rounds`` and ``fp32_store_flushes`` (the chips truncate and flush; the binary32
@@ -100,7 +100,7 @@ SFPLOADI = Semantics("SFPLOADI", sfploadi, (VD,), ("imm16", "mod0"))
 # --------------------------------------------------------------------------------------------
 # One lane of Dst's storage layout (formats' field shuffles themselves, compiled) and of the
 # SFPU's FP16 / BF16 conversions (formats has these as array functions, for the sweeps'
-# unpacking and packing): exponent in the low bits (Dst.md; isa-reference §1.7).
+# unpacking and packing): exponent in the low bits (Dst.md).
 # --------------------------------------------------------------------------------------------
 
 bf16_to_dst = helper(formats.bf16_dst_shuffle)
@@ -183,7 +183,7 @@ def resolve_format(m, mod0: int) -> int:
 
 
 def dst_address(m, imm10: int, int32_all: bool, sp: int) -> int:
-    """The 10-bit Dst address of an access (isa-reference §1.8), with the stack pointer ``sp``
+    """The 10-bit Dst address of an access (SFPLOAD.md, SFPSTORE.md), with the stack pointer ``sp``
     (Blackhole's Sp RWC, after SFPLOAD's pre-decrement)."""
     config = m.config
     address = imm10 + config.dest_target_offset
@@ -240,7 +240,7 @@ def load_datum(cell, old, fp16a_inf, mode, sign_magnitude, int8_bits):
 
 
 def sfpload(m, i):
-    """SFPLOAD: ``VD = convert(Dst cell)`` for VD < 8 (isa-reference §3.6), all 16 modes; see
+    """SFPLOAD: ``VD = convert(Dst cell)`` for VD < 8 (SFPLOAD.md), all 16 modes; see
     :func:`load`."""
     load(m, i.vd, i.mod0, i.addr_mod, i.imm10)
 
@@ -332,7 +332,7 @@ def store_datum(x, mode, sign_magnitude, bf16_rounds, fp32_flushes):
 
 
 def sfpstore(m, i):
-    """SFPSTORE: ``Dst cell = convert(LReg[VD])`` for any VD 0-15 (isa-reference §3.6).
+    """SFPSTORE: ``Dst cell = convert(LReg[VD])`` for any VD 0-15 (SFPSTORE.md).
 
     Lanes: the enabled ones (any lane for INT32_ALL, ROW_MASK included) among those the
     instruction acts in at all (VD >= 12 is the LoadMacro backdoor, applied by the machine),

@@ -7,8 +7,7 @@ bits, which agree with the pages' float compares for every input (a NaN lands in
 denormal in the first).
 
 Sources: tt-isa-documentation ``{WormholeB0,BlackholeA0}/TensixTile/TensixCoprocessor/``
-``SFPLUT.md`` (revision 48798544), ``SFPLUTFP32.md`` (revision 13547104); digest in
-isa-reference §3.3, §3.4.
+``SFPLUT.md`` (revision 48798544), ``SFPLUTFP32.md`` (revision 13547104).
 """
 from __future__ import annotations
 

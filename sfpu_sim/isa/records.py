@@ -9,9 +9,10 @@ and ``BLACKHOLE``, what Blackhole A0
 changes, as data: field overrides per mnemonic, or a whole record for an instruction only
 Blackhole has. Knows nothing of execution.
 
-Sources: ../shared/spec/isa-reference.md §2-§4 (tt-isa-documentation WormholeB0/ and
-BlackholeA0/ TensixTile/TensixCoprocessor/*.md, 2025-06 to 2025-09 revisions); macro argument
-orders from tenstorrent/tt-llk ``ckernel_ops.h`` (2026-04-11).
+Sources: tt-isa-documentation WormholeB0/ and BlackholeA0/ TensixTile/TensixCoprocessor/*.md
+(2025-06 to 2025-09 revisions: the instruction pages, ``VectorUnit.md``) and
+``Diagrams/Src/Bits32.lua`` (encodings); macro argument orders from tenstorrent/tt-llk
+``ckernel_ops.h`` (2026-04-11).
 """
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ class HazardWarning(ProgramWarning):
 
 
 # --------------------------------------------------------------------------------------------
-# LaneConfig bits (per lane, written by SFPCONFIG VD=15; isa-reference §1.4)
+# LaneConfig bits (per lane, written by SFPCONFIG VD=15; SFPCONFIG.md)
 # --------------------------------------------------------------------------------------------
 
 ENABLE_FP16A_INF = 1 << 0            # SFPLOAD FP16: exponent 31 / mantissa 0x3FF reads as Inf

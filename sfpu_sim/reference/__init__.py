@@ -99,10 +99,11 @@ Rounding policies (output format BF16; FP16 and FP32 likewise):
 
 * ``rne``: the exact value correctly rounded to the output format, ties to even.
 * ``rne_fp32``: correctly rounded to FP32 first, then FP32 -> output with ties to even (the
-  tt-llk sweep's golden, kernels.md §14a). Differs from ``rne`` when the FP32 rounding lands
-  exactly on an output midpoint (double rounding).
+  golden of the tt-llk accuracy sweep, tt-metal PRs #57024 and #57235). Differs from ``rne``
+  when the FP32 rounding lands exactly on an output midpoint (double rounding).
 * ``truncate``: correctly rounded to FP32 (RNE), then truncated toward zero to the output format
-  (Tenstorrent's tanh report: "convert result to float, then truncate to BF16", users.md §3.2).
+  (Tenstorrent's tanh report, tt-metal ``tests/ttnn/unit_tests/gtests/
+  TANH_ULP_DIAGNOSTIC_REPORT.md``: "convert result to float, then truncate to BF16").
 * ``ties_away``: correctly rounded to the output format, ties away from zero.
 
 All formats have gradual underflow; ``ftz=True`` then turns a denormal result into a zero of the

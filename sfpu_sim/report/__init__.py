@@ -2,7 +2,7 @@
 tools read (tt-llk accuracy-harness CSV, ``sfpu_accuracy_budget.yaml`` rows).
 
 Owns: turning :class:`~sfpu_sim.sweeps.SweepResult` objects (or saved summaries) into files
-and text. Knows nothing of emulation: it never runs a kernel (DESIGN.md). Every rendering
+and text. Knows nothing of emulation: it never runs a kernel. Every rendering
 reads one model (:mod:`~sfpu_sim.report.model`): the JSON is that model, so a number in the
 Markdown is a number in the JSON.
 

@@ -7,7 +7,7 @@ lanes under the other ULP conventions, representative samples at the maximum, sh
 state. The model is the summary plus a ``"report"`` key; the JSON file is the model, and the
 Markdown, terminal and README renderings print nothing that is not in it (tests pin this).
 
-Knows nothing of Markdown, plots or terminals, and never runs a kernel (DESIGN.md: data flows
+Knows nothing of Markdown, plots or terminals, and never runs a kernel (data flows
 one way). Generated prose is not stored: the verdicts are flags and rule names, the sentences
 are the Markdown's.
 """

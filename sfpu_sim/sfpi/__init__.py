@@ -9,7 +9,7 @@ Knows nothing of references or reports.
 Sources: tenstorrent/sfpi ``include/sfpi.h``, ``include/{wormhole,blackhole}/sfpi_lib.h``
 (commit 0de2538, 2026-01-29); the compare lowering of tenstorrent/sfpi-gcc
 ``gcc/config/riscv/rvtt-{wh,bh}.c`` (``rvtt_*_emit_sfpxfcmps``/``sfpxfcmpv``/``sfpxiadd``);
-mapping summary in ../shared/spec/kernels.md §1.1-1.3.
+the kernels written with them, tenstorrent/tt-llk ``common/inc/sfpu/ckernel_sfpu_*.h`` (c635ca695).
 
 A kernel is a Python function using the names below; :func:`trace` runs it and returns a
 :class:`~sfpu_sim.isa.spec.Program` whose every instruction names the kernel's source line::

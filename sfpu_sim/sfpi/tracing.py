@@ -16,7 +16,7 @@ from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.paths import PACKAGE_ROOT, display_path
 
 WRITABLE = tuple(range(8))
-# The constant registers (isa-reference §1.2): fixed LReg 8-10, programmable 11-14, lane id 15.
+# The constant registers (LReg.md): fixed LReg 8-10, programmable 11-14, lane id 15.
 CONST_0P8373, CONST_ZERO, CONST_ONE, CONST_NEG_ONE = 8, 9, 10, 11
 CONST_PRGM0, CONST_PRGM1, CONST_PRGM2, CONST_TILE_ID = 12, 13, 14, 15
 _PACKAGE = str(Path(__file__).resolve().parent)

@@ -2,11 +2,11 @@
 
 Owns: G4 as the study's tool defines it (github.com/ivoitovych/bf16_gelu_research at 90e9ff1,
 2025-12-27, ``gelu_implementations.cpp``: ``gelu_derivative``, ``approx_cdf``,
-``approx_gaussian_pdf``, ``gelu_derivative_reference_f64``; ../shared/spec/
-approximation-research.md §A, row G4), written once as a method of lanes and an arithmetic, as
-:mod:`sfpu_sim.study.gelu_methods` writes the forward methods (same interface, same rules for
-where the build fused a multiply and an add), so the host binary32 form and the SFPU kernel
-(kernels/gelu_study.py) run one definition. Knows nothing of scoring or the command line.
+``approx_gaussian_pdf``, ``gelu_derivative_reference_f64``), written once as a method of lanes
+and an arithmetic, as :mod:`sfpu_sim.study.gelu_methods` writes the forward methods (same
+interface, same rules for where the build fused a multiply and an add), so the host binary32
+form and the SFPU kernel (kernels/gelu_study.py) run one definition. Knows nothing of scoring
+or the command line.
 
 G4 (facts read from the source, in our words): ``x >= 3 -> 1``, ``x <= -9 -> 0``; else
 ``Phi(x) + x pdf(x)`` clamped to [-0.5, 1.5] and cast to BF16 (nearest even), where

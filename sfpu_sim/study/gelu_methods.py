@@ -1,7 +1,7 @@
 """The BF16 GELU study's methods, each defined once, for any arithmetic that can run them.
 
-Owns: the eleven scored methods of the study (../shared/spec/approximation-research.md §A; the
-public repository github.com/ivoitovych/bf16_gelu_research at commit 90e9ff1, 2025-12-27,
+Owns: the eleven scored methods of the study (the public repository
+github.com/ivoitovych/bf16_gelu_research at commit 90e9ff1, 2025-12-27,
 ``gelu_implementations.cpp``): their constants spelled as the study spelled them (rounded once
 to binary32, as C++ ``float`` literals are), their branch structure, the shared tail table, and
 where the study's build (``g++ -O3 -march=native``, GCC's ``-ffp-contract=fast``) fused a

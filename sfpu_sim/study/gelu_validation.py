@@ -44,8 +44,8 @@ ADVERSARIAL_POINTS = (
 MAX_ALLOWED_ULP = 100
 DERIVATIVE_POINTS = ("-3.0", "-2.0", "-1.0", "-0.5", "0.0", "0.5", "1.0", "2.0", "3.0")
 SPLINE_POINTS = ("-3.5", "-3.2969", "-2.5", "-1.5", "-0.75", "0.25", "1.5", "3.0")
-# The source's comment and HISTORY.md @90e9ff1: GELU' is negative "for x < ~-0.55"; §A of
-# approximation-research.md: the minimum of GELU is at x = -0.7518.
+# The source's comment and HISTORY.md @90e9ff1: GELU' is negative "for x < ~-0.55"; in fact
+# it is negative below the minimum of GELU, the root of GELU'(x) = 0 at x = -0.7518.
 STUDY_SIGN_CLAIM = -0.55
 # HISTORY.md @90e9ff1 (Session 5): C1's first [-4, -2] segment had alpha^2 + beta^2 = 14.2.
 HISTORY_R2_WITHOUT_MINUS_3 = 14.2

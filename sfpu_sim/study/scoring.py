@@ -1,10 +1,10 @@
 """The BF16 GELU study's scoring convention, exactly as its code does it, and its two references.
 
 Owns: the study's input set, its reference (the cancelling double formula), the correctly
-rounded alternative, and the statistics of its analysis (../shared/spec/approximation-research.md
-§A "Scoring convention"; github.com/ivoitovych/bf16_gelu_research at 90e9ff1, 2025-12-27,
-``gelu_implementations.cpp``: ``UlpCalculator``, ``UlpStats``, ``RegionStats``). Knows nothing
-of the methods or of the SFPU: it scores output patterns against reference patterns.
+rounded alternative, and the statistics of its analysis (github.com/ivoitovych/
+bf16_gelu_research at 90e9ff1, 2025-12-27, ``gelu_implementations.cpp``: ``UlpCalculator``,
+``UlpStats``, ``RegionStats``). Knows nothing of the methods or of the SFPU: it scores output
+patterns against reference patterns.
 
 * Inputs: BF16 patterns 0..65535 in order, skipping exponent 0xFF (65,280; denormals and both
   zeros included).
