@@ -171,13 +171,36 @@ def test_shared_table_rows_give_each_op_its_own_cells():
     ``SfpuElwEq/Ge/Gt/Le/Lt/Ne`` row gives all six the same cells; a note in parentheses goes."""
     table = device_table.read_binary()
     assert [c.max_ulp for c in table["SfpuElwsub"]] == [1, 1, 0, 0, None, 0]
-    assert [c.max_ulp for c in table["SfpuElwrsub"]] == [1, 0, 0, 0, None, 0]
+    # rsub's "0 (rsub)", not sub's 1 (its name ends with "sub" too): the yaml's own SfpuElwrsub
+    # row reads max 0 ULP for Float16_b -> Float16_b at dest No (tt-metal 01d9b424)
+    assert [c.max_ulp for c in table["SfpuElwrsub"]] == [0, 0, 0, 0, None, 0]
     assert {op for op in table if op.startswith("SfpuElw") and len(op) == 9} == {
         "SfpuElwEq", "SfpuElwNe", "SfpuElwLt", "SfpuElwLe", "SfpuElwGt", "SfpuElwGe"}
     assert [c.max_ulp for c in table["SfpuElwmul"]] == [1, 1, None, None, None, 0]
     assert table["SfpuXlogy"][0].text.startswith("tolerance atol 0.6")
     assert {"SfpuBinaryMax", "SfpuBinaryMin", "SfpuBinaryFmod", "SfpuBinaryRemainder",
             "SfpuIsclose", "SfpuMask"} <= set(table)
+
+
+@pytest.mark.parametrize("arch", ("wormhole", "blackhole"))
+@pytest.mark.parametrize("fmt, dest", [("bf16", "bf16"), ("bf16", "fp32"), ("fp16", "bf16"),
+                                       ("fp16", "fp32")])
+def test_sub_and_rsub_on_one_set_of_pairs_read_alike_lane_for_lane(arch, fmt, dest):
+    """binary_rows.MIRROR_CAUSES' premise, in the model: on the driver's pairs, rsub's output is
+    sub's with the sign flipped and so is the golden, so every pair's distance is the same
+    (the table reading sub 1 and rsub 0 in one Float16_b cell cannot come from one set)."""
+    from sfpu_sim.fp32sweep.pair_sweep import sweep_pair_list
+    from sfpu_sim.parity.harness_sample import harness_sample
+
+    sample = harness_sample("binary_sub_2026_09", fmt, dest)
+    ulps = {}
+    for name in ("binary_sub_2026_09", "binary_rsub_2026_09"):
+        spec = registry.for_dest(registry.get(name), dest).spec
+        ulps[name] = sweep_pair_list(spec, arch, sample.x, sample.y, dest=dest,
+                                     input_format=fmt)["pairs"]["ulp"]
+    sub, rsub = (np.array(u) for u in ulps.values())
+    assert np.array_equal(sub, rsub)
+    assert (sub == 1).sum() > 1000 and sub.max() == 1        # over a thousand lanes, one step
 
 
 def test_the_comparisons_crafted_pairs_are_the_drivers():

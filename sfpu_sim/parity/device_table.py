@@ -103,8 +103,9 @@ def _share(text: str, index: int, ops: list[str]) -> str:
         return text
     named = dict((n, v) for v, n in _PER_OP.findall(text))
     if named:
-        suffix = next((n for n in named if ops[index].lower().endswith(n.lower())), None)
-        return named[suffix] if suffix else ""
+        # the longest name the op ends with: SfpuElwrsub ends with "sub" too
+        ends = [n for n in named if ops[index].lower().endswith(n.lower())]
+        return named[max(ends, key=len)] if ends else ""
     parts = text.split("/")
     return parts[index].strip() if len(parts) == len(ops) and \
         all(_LEADING.match(p) for p in parts) else text
