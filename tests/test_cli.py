@@ -281,7 +281,7 @@ def test_budget_prints_llk_rows_for_each_chip(capsys):
     code, out, _ = run(capsys, "budget", "tanh")
     assert code == 0
     lines = out.splitlines()
-    assert lines[2] == "Tanh:  # predicted by sfpu-sim 0.1.0, exhaustive BF16 sweeps"
+    assert lines[2] == "Tanh:  # predicted by sfpu-sim 0.1.0, exhaustive Float16_b sweeps"
     assert [line.split("}")[0] for line in lines[3:]] == [
         '  - {in: Float16_b, out: Float16_b, approx: "No", dest: "No", arch: wormhole, '
         'max_ulp: 2',
@@ -289,6 +289,20 @@ def test_budget_prints_llk_rows_for_each_chip(capsys):
         'max_ulp: 2']
     assert all("# predicted by sfpu-sim 0.1.0: max 1 ULP;" in line for line in lines[3:])
     assert all("ULP daz-index, reference rne" in line for line in lines[3:])
+
+
+def test_budget_of_fp32_inputs_is_the_harness_strided_walk(capsys):
+    """``budget KERNEL --in fp32`` (budget has no --stride or scheduling options: it ended in
+    a traceback) predicts the yaml's Float32 row as the harness measures it, on its strided
+    walk, and says so: one value in 65,536, 65,024 of whose 65,280 inputs are normals or +0."""
+    code, out, _ = run(capsys, "budget", "exp_fp32", "--in", "fp32", "--arch", "wormhole")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2] == ("Exp:  # predicted by sfpu-sim 0.1.0, strided Float32 (one value in "
+                        "65,536) sweeps")
+    assert lines[3].startswith('  - {in: Float32, out: Float16_b, approx: "No", dest: "Yes", '
+                               'arch: wormhole, max_ulp: ')
+    assert ", strided, 65,024 inputs (population daz)" in lines[3]
 
 
 @pytest.mark.parametrize("argv, message", [

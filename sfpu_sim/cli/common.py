@@ -182,11 +182,15 @@ def run_sweep(args, kernel: str, arch: str, progress: Progress, *, dest: str | N
     return result
 
 
+# The FP32-sweep options and their defaults: what a command without them (budget has only
+# --exhaustive) runs, the harness's strided walk on the local scheduler, with no state file.
+FP32_DEFAULTS = {"stride": None, "exhaustive": False, "scheduler": "local", "chunk": None,
+                 "workers": None, "state": None, "restart": False}
+
+
 def _fp32_options(args) -> list[str]:
     """The FP32-sweep options given on the command line (not at their defaults)."""
-    defaults = {"stride": None, "exhaustive": False, "scheduler": "local", "chunk": None,
-                "workers": None, "state": None, "restart": False}
-    return [f"--{name}" for name, default in defaults.items()
+    return [f"--{name}" for name, default in FP32_DEFAULTS.items()
             if getattr(args, name, default) != default]
 
 
@@ -199,15 +203,16 @@ def _run_fp32_sweep(args, spec, arch: str, progress: Progress, dest, ulp_convent
         raise SfpuSimError(f"{', '.join(_fp32_options(args))}: only for FP32 input sweeps "
                            f"(add --in fp32)")
     chosen = selection(args)
-    walk = from_options(args.stride, args.exhaustive, chosen.range)
+    option = {name: getattr(args, name, default) for name, default in FP32_DEFAULTS.items()}
+    walk = from_options(option["stride"], option["exhaustive"], chosen.range)
     progress.begin(f"{spec.name} on {arch}: {walk.text}")
     return sweep_fp32(spec, arch, walk, dest=dest or args.dest or spec.dest,
                       output_format=args.output_format,
                       reference_rounding=args.reference_rounding,
                       ulp_convention=ulp_convention or args.ulp, selection=chosen,
-                      chunk=args.chunk,
-                      scheduler=args.scheduler, workers=args.workers,
-                      state_path=args.state, resume=not args.restart,
+                      chunk=option["chunk"],
+                      scheduler=option["scheduler"], workers=option["workers"],
+                      state_path=option["state"], resume=not option["restart"],
                       progress=progress.update)
 
 
