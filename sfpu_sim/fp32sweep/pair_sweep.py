@@ -193,7 +193,8 @@ def sweep_pairs(spec, arch: str, y_bits, *, dest: str | None = None,
     x; others are run but not counted. ``output_format``: the packer's (default: the input
     format). ``progress(done, total)``: pairs swept so far.
 
-    Scheduling as :func:`~.run.sweep_fp32`'s: ``chunk`` pairs a chunk (a multiple of 2**16),
+    Scheduling as :func:`~.run.sweep_fp32`'s: ``chunk`` positions a chunk (a multiple of
+    2**16; by default, rows holding about the default chunk's pairs that run),
     ``scheduler`` local (a chunk per thread), dask or tcp://HOST:PORT, ``workers``;
     ``state_path``: the resume file (None: one per sweep in the cache directory; False, the
     default: none), ``resume`` False starts over."""
@@ -208,11 +209,14 @@ def sweep_pairs(spec, arch: str, y_bits, *, dest: str | None = None,
                   input_format, output_format, reference_rounding, population,
                   tuple(int(v) for v in y_bits), (selection.range, selection.region), worst,
                   engine=engine or long_run_engine())
-    if not job.measured()[0].any():
+    per_row = int(job.measured()[0].sum())          # the x a row runs
+    if not per_row:
         raise SweepError(f"no x of population {population} lies in {selection.text}")
-    if chunk is None:
-        chunk = max(ROW, runs.default_chunk(scheduler, workers, PAIR_BYTES))
+    given = chunk is not None
+    chunk = chunk if given else max(ROW, runs.default_chunk(scheduler, workers, PAIR_BYTES))
     runs.check_scheduling(scheduler, workers, chunk, PAIR_BYTES, multiple=ROW)
+    if not given:               # rows holding about that many pairs run: few x, many rows
+        chunk = max(1, chunk // per_row) * ROW
     total = y_bits.size * ROW
     key = state_key(job)
     path = None if state_path is False else \
