@@ -77,6 +77,13 @@ class CommandParser(argparse.ArgumentParser):
     intermixed = False
     _parsing = False
 
+    def _get_values(self, action, arg_strings):
+        # ``--arch=--``: Python 3.11's argparse strips the "--" and hands the option a list (no
+        # value at all); a one-value option gets the "--" itself, for its own check to refuse.
+        if action.nargs is None and arg_strings == ["--"] and action.option_strings:
+            return self._get_value(action, "--")
+        return super()._get_values(action, arg_strings)
+
     def parse_known_args(self, args=None, namespace=None):
         if not self.intermixed or self._parsing:
             return super().parse_known_args(args, namespace)
