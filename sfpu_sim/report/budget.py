@@ -26,15 +26,13 @@ def budget(max_ulp: int) -> int:
     return (11 * int(max_ulp) + 9) // 10
 
 
-def inputs(m: dict) -> str:
-    """Which inputs a sweep model measured: every pattern of a 16-bit format, or an FP32
-    sweep's walk (every pattern, or Tenstorrent's strided one)."""
+def inputs(m: dict) -> tuple[str, str]:
+    """Which inputs a sweep model measured, (how, what): every pattern of a 16-bit format, or
+    an FP32 sweep's walk (every pattern, or Tenstorrent's strided one)."""
     walk = m.get("walk")
-    if walk is None:
-        return f"exhaustive {FORMAT_NAMES[m['input_format']]}"
-    if walk["kind"] == "exhaustive":
-        return "exhaustive Float32"
-    return f"strided Float32 (one value in {walk['stride']:,})"
+    if walk is None or walk["kind"] == "exhaustive":
+        return "exhaustive", FORMAT_NAMES[m["input_format"]]
+    return "strided", f"Float32 (one value in {walk['stride']:,})"
 
 
 def row(m: dict) -> str:
@@ -42,7 +40,7 @@ def row(m: dict) -> str:
     key = (f"in: {FORMAT_NAMES[m['input_format']]}, out: {FORMAT_NAMES[m['output_format']]}, "
            f"approx: \"{'Yes' if m['mode'] == 'approximate' else 'No'}\", "
            f"dest: \"{'Yes' if m['dest'] == 'fp32' else 'No'}\", arch: {m['arch']}")
-    sweep = (f"kernel {m['kernel']} {m['kernel_hash']}, {inputs(m).split(' ')[0]}, "
+    sweep = (f"kernel {m['kernel']} {m['kernel_hash']}, {inputs(m)[0]}, "
              f"{N.count(m['measured'])} inputs (population {m['population']}), "
              f"ULP {m['ulp_convention']}, reference {m['reference_rounding']}")
     hard = m["lane_classes"]["nonfinite_mismatch"] + m["lane_classes"]["nan_mismatch"]
@@ -64,7 +62,7 @@ def render(models: list[dict]) -> str:
              "ceil(1.1 x predicted max),", "# a predicted 0 kept at 0, as emit_budget.py "
              "does for exhaustive rows."]
     for op, rows in ops.items():
-        kinds = ", ".join(dict.fromkeys(inputs(m) for m in rows))
+        kinds = ", ".join(dict.fromkeys(" ".join(inputs(m)) for m in rows))
         lines.append(f"{op}:  # predicted by {tool}, {kinds} sweeps")
         lines += [row(m) for m in rows]
     return "\n".join(lines) + "\n"
