@@ -86,8 +86,8 @@ def test_a_selection_counts_only_its_x():
 
 def test_an_exhaustive_sweep_of_a_few_x_runs_those_x_only(monkeypatch):
     """Every y against the one BF16 x in [1, 1.0001]: 65,536 pairs run, not all 2**32 (each
-    row runs the x its sweep counts), and the figures are those of the same pairs given one by
-    one (sweep_pair_list)."""
+    row runs the x its sweep counts), in one chunk, and the figures are those of the same pairs
+    given one by one (sweep_pair_list)."""
     spec, ran = registry.get("binary_add_2026_09"), []
     real = pair_sweep.run_binary_device
 
@@ -98,9 +98,9 @@ def test_an_exhaustive_sweep_of_a_few_x_runs_those_x_only(monkeypatch):
     monkeypatch.setattr(pair_sweep, "run_binary_device", recording)
     every_y = np.arange(ROW, dtype=np.uint16)
     chosen = Selection((1.0, 1.0001), None)
-    summary = sweep_pairs(spec, "wormhole", every_y, selection=chosen, chunk=16 * ROW)
-    assert sum(size for size, _ in ran) == ROW                # 65,536 pairs, 16 a chunk
-    assert all(np.array_equal(x, [0x3F80]) for _, x in ran)
+    summary = sweep_pairs(spec, "wormhole", every_y, selection=chosen)
+    # one chunk: the default counts the pairs that run (one a row), not the rows' positions
+    assert [size for size, _ in ran] == [ROW] and np.array_equal(ran[0][1], [0x3F80])
     monkeypatch.setattr(pair_sweep, "run_binary_device", real)
     daz_y = ulp.population("daz").astype(np.uint16)
     given = pair_sweep.sweep_pair_list(spec, "wormhole", np.full(daz_y.size, 0x3F80, np.uint16),
