@@ -72,8 +72,9 @@ class PairJob(KernelJob):
         return DevicePath(self.input_format, self.output_format, self.dest)
 
     def measured(self) -> tuple[np.ndarray, np.ndarray]:
-        """Which x and which y patterns are counted: the population's, and for x the
-        selection's too (the rest run, uncounted)."""
+        """(the x patterns counted, ascending: the population's within the selection, the only
+        x a row runs; which y patterns are counted: the population's, the rest run
+        uncounted)."""
         return _measured(self.population, self.input_format, self.selection)
 
     def run_chunk(self, start: int, stop: int, total: int) -> PairPartial:
@@ -87,14 +88,16 @@ class PairJob(KernelJob):
 @functools.cache
 def _measured(population: str, input_format: str, selection: tuple):
     """:meth:`PairJob.measured`, once per process and sweep (every chunk asks)."""
-    every = np.arange(ROW, dtype=np.uint32).astype(formats.FORMATS[input_format].dtype)
+    dtype = formats.FORMATS[input_format].dtype
+    every = np.arange(ROW, dtype=np.uint32).astype(dtype)
     in_population = np.zeros(ROW, dtype=bool)
     in_population[ulp.population(population, input_format)] = True
     value_range, region = selection
     chosen = Selection(tuple(value_range) if value_range else None, region)
     x = in_population & chosen.mask(formats.bits_to_float64(every, input_format))
-    x.flags.writeable = in_population.flags.writeable = False
-    return x, in_population
+    xs = np.flatnonzero(x).astype(np.uint32).astype(dtype)
+    xs.flags.writeable = in_population.flags.writeable = False
+    return xs, in_population
 
 
 def _run_rows(job: PairJob, first: int, last: int) -> PairPartial:
@@ -103,8 +106,7 @@ def _run_rows(job: PairJob, first: int, last: int) -> PairPartial:
     against every y is a few rows' work, not all 2**32 pairs)."""
     dtype = formats.FORMATS[job.input_format].dtype
     y_rows = np.array(job.y[first:last], dtype=np.uint32).astype(dtype)
-    measured_x, measured_y = job.measured()
-    xs = np.flatnonzero(measured_x).astype(np.uint32).astype(dtype)     # ascending patterns
+    xs, measured_y = job.measured()
     x, y = np.tile(xs, y_rows.size), np.repeat(y_rows, xs.size)
     run = run_binary_device(job.program(), x, y, job.path(), engine=job.engine)
     expected, _ = binary_reference(job.function, x, y, job.policy,
@@ -209,7 +211,7 @@ def sweep_pairs(spec, arch: str, y_bits, *, dest: str | None = None,
                   input_format, output_format, reference_rounding, population,
                   tuple(int(v) for v in y_bits), (selection.range, selection.region), worst,
                   engine=engine or long_run_engine())
-    per_row = int(job.measured()[0].sum())          # the x a row runs
+    per_row = job.measured()[0].size                # the x a row runs
     if not per_row:
         raise SweepError(f"no x of population {population} lies in {selection.text}")
     given = chunk is not None
