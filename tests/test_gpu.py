@@ -28,6 +28,8 @@ from tests.test_compiled import COVERING, _expect_compiled, _first_difference
 
 pytestmark = pytest.mark.skipif(not gpu.available(), reason=f"no GPU engine: "
                                 f"{gpu.unavailable()}")
+# A module global: the simulator swaps a kernel's global ``cuda`` for its own while it runs.
+cuda = pytest.importorskip("numba.cuda")
 
 EDGES = np.array([0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x00800000, 0x80800000,
                   0x3F800000, 0xBF800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000,
@@ -115,3 +117,34 @@ def test_sfpconfig_values_cross_lanes_on_the_gpu_as_on_the_cpu():
     program = spec.program("wormhole")
     assert any(i.mnemonic == "SFPCONFIG" for i in program)
     _same(spec, "wormhole", _bf16_patterns(96), DevicePath(dest=spec.dest), False)
+
+
+@pytest.mark.skipif(not gpu.simulated(), reason="the race is the CUDA simulator's")
+def test_a_block_shares_one_array_when_a_thread_switch_splits_its_making(monkeypatch):
+    """numba's simulator makes a block's shared array on the first lane's lookup; a thread
+    switch between the lookup and the store let two lanes each make one, and a fused chunk's
+    lane classes came out short in CI. Here every making sleeps, so the other lanes run in that
+    window: each lane must still write into the one array lane 0 reads."""
+    make = np.empty
+
+    def make_slowly(*args, **kwargs):
+        import time
+
+        time.sleep(0.001)
+        return make(*args, **kwargs)
+
+    @cuda.jit
+    def every_lane_marks_its_slot(out):
+        marks = cuda.shared.array(32, np.int64)
+        marks[cuda.threadIdx.x] = 1
+        cuda.syncthreads()
+        if cuda.threadIdx.x == 0:
+            total = 0
+            for lane in range(32):
+                total += marks[lane]
+            out[0] = total
+
+    out = np.zeros(1, dtype=np.int64)
+    monkeypatch.setattr(np, "empty", make_slowly)
+    every_lane_marks_its_slot[1, 32](out)
+    assert out[0] == 32

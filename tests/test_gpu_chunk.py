@@ -62,7 +62,8 @@ def _assert_same(out: dict) -> None:
     cpu, on_gpu = out["compiled"], out["cuda"]
     differing = [k for k in cpu if json.dumps(cpu[k], sort_keys=True, default=str) !=
                  json.dumps(on_gpu.get(k), sort_keys=True, default=str)]
-    assert not differing and cpu.keys() == on_gpu.keys(), differing
+    assert not differing and cpu.keys() == on_gpu.keys(), \
+        {k: (cpu[k], on_gpu.get(k)) for k in differing}
 
 
 CASES = [

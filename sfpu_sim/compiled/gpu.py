@@ -14,7 +14,6 @@ one bit for bit without a GPU (tests/test_gpu.py).
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import sys
 import threading
@@ -37,13 +36,6 @@ SFPUS_PER_BLOCK = 4
 # The CPU function's arguments without its first two (the range of SFPUs it loops over).
 SIGNATURE = "(" + cpu.SIGNATURE.removeprefix("(int64, int64, ")
 _MEMORY: dict[tuple, cpu.Compiled | str] = {}
-# numba's CUDA simulator runs a block as one Python thread per lane while the launching thread
-# polls them in a loop; with Python's default 5 ms switch interval that poll holds the GIL
-# most of the time. 0.1 ms hands it to the lanes sooner: a 32-input launch of each of 24
-# kernels took 2.59 s, then 0.52 s (0.83 s at 0.5 ms, 20 s at 50 ms), the same bits.
-SIMULATOR_SWITCH_INTERVAL = 1e-4
-_SWITCH_LOCK = threading.Lock()
-_SWITCH_STATE = {"launches": 0, "before": 0.0}
 
 
 class NoGpu(SfpuSimError):
@@ -61,7 +53,7 @@ def unavailable() -> str | None:
     except Exception as error:                              # numba built without CUDA
         return f"numba's CUDA support does not import ({type(error).__name__}: {error})"
     if simulated():
-        _pace_the_simulator()
+        _adapt_the_simulator()
         return None
     try:
         if cuda.is_available():
@@ -73,16 +65,49 @@ def unavailable() -> str | None:
             "NUMBA_ENABLE_CUDASIM=1 for numba's slow simulator)")
 
 
-SIMULATOR_SWITCH_S = 2e-4
+# numba's CUDA simulator runs a block as one Python thread per lane while the launching thread
+# polls them in a loop that holds the GIL a whole switch interval (5 ms by default) at a time.
+# 0.1 ms hands it to the lanes sooner: a 32-input launch of each of 24 kernels took 2.59 s,
+# then 0.52 s (0.83 s at 0.5 ms, 20 s at 50 ms), the same bits.
+SIMULATOR_SWITCH_S = 1e-4
 
 
-def _pace_the_simulator() -> None:
-    """Shorten Python's thread switch interval (5 ms by default) to 0.2 ms in a process that
-    runs numba's CUDA simulator: it runs a Python thread per GPU thread while the launching
-    thread polls them in a loop that holds the GIL a whole interval at a time, so each block
-    waited out the poller's slices. Measured: a 42-input ``sweep --engine cuda`` 6.5 s, 1.3 s
-    at 0.2 ms. Nothing changes on a GPU."""
+def _adapt_the_simulator() -> None:
+    """Two changes to numba's CUDA simulator, made once in a process that runs it; nothing
+    changes on a GPU.
+
+    - Python's thread switch interval is at most :data:`SIMULATOR_SWITCH_S`.
+    - A block's shared array is made once, under a lock. The simulator looks the array up by
+      its call site and, when it is absent, makes and stores it: two steps a thread switch can
+      split, so that two lanes of a block each make one and one of them counts into an array
+      no other lane reads. A fused FP32 chunk's first shared array, its lane classes, came out
+      short that way in CI; a switch forced into that window loses counts of every array
+      (tests/test_gpu_chunk.py)."""
     sys.setswitchinterval(min(sys.getswitchinterval(), SIMULATOR_SWITCH_S))
+    from numba.cuda.simulator import kernelapi
+    from numba.core import types
+    from numba.np import numpy_support
+
+    shared = kernelapi.FakeCUDAShared
+    if getattr(shared.array, "made_once", False):
+        return
+    unlocked, lock = shared.array, threading.Lock()
+
+    def array(self, shape, dtype):
+        if shape == 0:                      # dynamic shared memory: one buffer, nothing made
+            return unlocked(self, shape, dtype)
+        caller = sys._getframe(1)           # the simulator's key: the call's file and line
+        site = (caller.f_code.co_filename, caller.f_lineno)
+        if isinstance(dtype, types.Type):
+            dtype = numpy_support.as_dtype(dtype)
+        with lock:
+            made = self._allocations.get(site)
+            if made is None:
+                made = self._allocations[site] = np.empty(shape, dtype)
+        return made
+
+    array.made_once = True
+    shared.array = array
 
 
 def simulated() -> bool:
@@ -154,34 +179,11 @@ def launch(c: cpu.Compiled, template: Machine, device_dst, device_captured) -> N
     stack_in, stack_out = cpu._stacks(template, c)
     sfpus = device_dst.shape[0]
     per_block = SFPUS_PER_BLOCK if sfpus % SFPUS_PER_BLOCK == 0 else 1
-    with _simulator_switch_interval():
-        c.function[sfpus // per_block, per_block * LANES_PER_SFPU](
-            cuda.to_device(template.lreg.view(np.ndarray)),
-            cuda.to_device(template.lreg_macro), cuda.to_device(template.cc.flags),
-            cuda.to_device(stack_in), cuda.to_device(stack_out),
-            cuda.to_device(template.prng), device_dst, device_captured, cpu.ONE_SFPU, False)
-
-
-@contextlib.contextmanager
-def _simulator_switch_interval():
-    """Under the simulator, :data:`SIMULATOR_SWITCH_INTERVAL` while any launch runs (launches
-    on several threads share one process-wide setting: the first sets it, the last restores
-    it); on a GPU, nothing."""
-    if not simulated():
-        yield
-        return
-    with _SWITCH_LOCK:
-        if _SWITCH_STATE["launches"] == 0:
-            _SWITCH_STATE["before"] = sys.getswitchinterval()
-            sys.setswitchinterval(SIMULATOR_SWITCH_INTERVAL)
-        _SWITCH_STATE["launches"] += 1
-    try:
-        yield
-    finally:
-        with _SWITCH_LOCK:
-            _SWITCH_STATE["launches"] -= 1
-            if _SWITCH_STATE["launches"] == 0:
-                sys.setswitchinterval(_SWITCH_STATE["before"])
+    c.function[sfpus // per_block, per_block * LANES_PER_SFPU](
+        cuda.to_device(template.lreg.view(np.ndarray)),
+        cuda.to_device(template.lreg_macro), cuda.to_device(template.cc.flags),
+        cuda.to_device(stack_in), cuda.to_device(stack_out),
+        cuda.to_device(template.prng), device_dst, device_captured, cpu.ONE_SFPU, False)
 
 
 @cache
