@@ -84,11 +84,9 @@ def _adapt_the_simulator() -> None:
       short that way in CI; a switch forced into that window loses counts of every array
       (tests/test_gpu_chunk.py)."""
     sys.setswitchinterval(min(sys.getswitchinterval(), SIMULATOR_SWITCH_S))
-    from numba.cuda.simulator import kernelapi
-    from numba.core import types
-    from numba.np import numpy_support
+    import numba                            # its simulator's modules are loaded by now
 
-    shared = kernelapi.FakeCUDAShared
+    shared = sys.modules["numba.cuda.simulator.kernelapi"].FakeCUDAShared
     if getattr(shared.array, "made_once", False):
         return
     unlocked, lock = shared.array, threading.Lock()
@@ -98,8 +96,8 @@ def _adapt_the_simulator() -> None:
             return unlocked(self, shape, dtype)
         caller = sys._getframe(1)           # the simulator's key: the call's file and line
         site = (caller.f_code.co_filename, caller.f_lineno)
-        if isinstance(dtype, types.Type):
-            dtype = numpy_support.as_dtype(dtype)
+        if isinstance(dtype, numba.core.types.Type):
+            dtype = numba.np.numpy_support.as_dtype(dtype)
         with lock:
             made = self._allocations.get(site)
             if made is None:
