@@ -21,7 +21,8 @@ import sys
 import numpy as np
 import pytest
 
-from sfpu_sim import registry
+from sfpu_sim import engines, registry
+from sfpu_sim.cli import main
 from sfpu_sim.compiled import gpu
 from sfpu_sim.sweeps import DevicePath, run_device, uses_loadmacro
 from tests.test_compiled import COVERING, _expect_compiled, _first_difference
@@ -82,18 +83,20 @@ def test_gpu_equals_machine_through_the_registered_dst(spec, arch):
 
 
 
-def test_an_fp32_sweep_on_the_gpu_gives_the_cpu_summary(tmp_path):
-    """The CLI end to end, --engine cuda (its chunks fused on the GPU) against --engine
-    compiled: the same JSON bytes."""
+def test_an_fp32_sweep_on_the_gpu_gives_the_cpu_summary(tmp_path, capsys):
+    """The CLI's sweep, --engine cuda (its chunks fused on the GPU) against --engine
+    compiled: the same JSON bytes. In this process (the engine is process-wide: reset after)."""
     outputs = []
     for engine in ("cuda", "compiled"):
-        done = subprocess.run([sys.executable, "-m", "sfpu_sim", "sweep", "reciprocal_fp32",
-                               "--arch", "blackhole", "--in", "fp32", "--exhaustive",
-                               "--range=1,1.000005", "--json", "--engine", engine,
-                               "--state", str(tmp_path / f"{engine}.json")],
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
-        outputs.append(done.stdout)
+        try:
+            code = main(["sweep", "reciprocal_fp32", "--arch", "blackhole", "--in", "fp32",
+                         "--exhaustive", "--range=1,1.000005", "--json", "--engine", engine,
+                         "--state", str(tmp_path / f"{engine}.json")])
+        finally:
+            engines.set_engine(None)
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        outputs.append(out)
     assert outputs[0] == outputs[1]
     assert '"count": 42,' in outputs[0]
 
