@@ -151,3 +151,27 @@ def test_a_block_shares_one_array_when_a_thread_switch_splits_its_making(monkeyp
     monkeypatch.setattr(np, "empty", make_slowly)
     every_lane_marks_its_slot[1, 32](out)
     assert out[0] == 32
+
+
+def test_a_kernel_generated_once_is_loaded_from_the_program_index(tmp_path, monkeypatch):
+    """The second process (here: the in-process memory emptied) reads the kernel's source and
+    end state from the program index instead of translating the program again."""
+    from sfpu_sim import compiled, jit
+    from sfpu_sim.sweeps import _device_state, _last_store
+
+    monkeypatch.setattr(jit, "program_directory", lambda: tmp_path)
+    program = registry.get("exp").program("wormhole")
+    template = _device_state(program, DevicePath("fp32", "fp32", "fp32"), 32)
+    instructions = compiled._instructions(program, template)
+    monkeypatch.setattr(gpu, "_MEMORY", {})
+    generated = gpu.compile_for(template, instructions, _last_store(program))
+    assert list(tmp_path.glob("sfpu_sim_index_*.json"))
+
+    def no_translation(*args, **kwargs):
+        raise AssertionError("translated again")
+
+    monkeypatch.setattr(gpu, "_MEMORY", {})
+    monkeypatch.setattr(gpu, "Translation", no_translation)
+    loaded = gpu.compile_for(template, instructions, _last_store(program))
+    assert loaded.function is not generated.function
+    assert (loaded.source, loaded.index_entry()) == (generated.source, generated.index_entry())
