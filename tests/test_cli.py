@@ -80,6 +80,49 @@ def test_report_all_writes_every_report_and_an_index(capsys, tmp_path, monkeypat
     assert (tmp_path / "tanh_blackhole_bf16_rne.json").exists()
 
 
+def test_report_all_on_a_local_cluster_writes_the_same_files(capsys, tmp_path, monkeypatch):
+    """--scheduler dask: the reports are written by worker processes, the index here; the same
+    bytes as one after another. A kernel the workers cannot find (registered in this process
+    only) is one failure, the others written."""
+    broken = registry.KernelSpec(name="only_here", function="tanh", chips=("wormhole",),
+                                 mode="accurate", dest="bf16", provenance="test",
+                                 build=registry.get("tanh").build)
+    monkeypatch.setattr(registry, "specs", lambda: [registry.get("tanh"), registry.get("exp")])
+    monkeypatch.setattr(registry, "chained_specs", lambda: [])
+    written = {}
+    for scheduler in ("local", "dask"):
+        code, _, err = run(capsys, "report", "--all", "--arch", "wormhole", "--out",
+                           str(tmp_path / scheduler), "--files", "json,md",
+                           "--scheduler", scheduler)
+        assert code == 0, err
+        written[scheduler] = {p.name: p.read_bytes() for p in (tmp_path / scheduler).iterdir()}
+    assert written["dask"] == written["local"] and len(written["dask"]) == 5
+    monkeypatch.setitem(registry._REGISTRY, "only_here", broken)
+    monkeypatch.setattr(registry, "specs", lambda: [broken, registry.get("tanh")])
+    code, _, err = run(capsys, "report", "--all", "--arch", "wormhole", "--out",
+                       str(tmp_path / "one"), "--files", "json", "--scheduler", "dask",
+                       "--workers", "1")
+    assert code == 1
+    assert err.startswith("sfpu-sim: error: only_here on wormhole: unknown kernel 'only_here'")
+    assert sorted(p.name for p in (tmp_path / "one").iterdir()) == [
+        "README.md", "tanh_wormhole_bf16_rne.json"]
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--scheduler", "tcp://127.0.0.1:1"], "--all --scheduler tcp://127.0.0.1:1: local (reports "
+                                           "one after another here) or dask (a LocalCluster)"),
+    (["--workers", "2"], "--workers: the worker processes of --scheduler dask"),
+    (["--scheduler", "dask", "--workers", "0"], "--workers 0: give at least 1"),
+    (["--stride", "5"], "--stride: --all writes the BF16 reports: run FP32 sweeps one kernel at "
+                        "a time"),
+])
+def test_report_all_refuses_what_it_cannot_schedule_in_one_line(capsys, tmp_path, options,
+                                                                message):
+    code, _, err = run(capsys, "report", "--all", "--out", str(tmp_path / "out"), *options)
+    assert (code, err) == (2, f"sfpu-sim: error: {message}\n")
+    assert not (tmp_path / "out").exists()
+
+
 def test_report_all_reports_a_broken_kernel_and_writes_the_others(capsys, tmp_path,
                                                                   monkeypatch):
     def broken(arch):

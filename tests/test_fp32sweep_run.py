@@ -15,7 +15,7 @@ import socket
 import numpy as np
 import pytest
 
-from sfpu_sim import reference, registry, sweep_views, sweeps, ulp
+from sfpu_sim import cluster, reference, registry, sweep_views, sweeps, ulp
 from sfpu_sim.cli import main
 from sfpu_sim.fp32sweep import Exhaustive, Strided, sweep_fp32
 from sfpu_sim.fp32sweep import run as runs
@@ -282,8 +282,8 @@ def test_the_local_cluster_leaves_port_8787_to_others(recwarn):
         except OSError:
             pass                                # already taken by someone: just as good
         taken.listen()
-        with LocalCluster(n_workers=0, **runs.LOCAL_CLUSTER) as cluster:
-            port = cluster.scheduler.http_server.port
+        with LocalCluster(n_workers=0, **cluster.LOCAL_CLUSTER) as ours:
+            port = ours.scheduler.http_server.port
     assert port != 8787
     assert not [str(w.message) for w in recwarn if "8787" in str(w.message)]
 

@@ -2,6 +2,7 @@
 kernels: :mod:`sfpu_sim.cli.binary_sweeping`; ``budget``: :mod:`sfpu_sim.cli.budgeting`)."""
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -9,12 +10,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from sfpu_sim import determinism, reference, registry, report, ulp
+from sfpu_sim import (cluster, determinism, engines, heap, reference, registry, report,
+                      threads, ulp)
 from sfpu_sim.cli import output
 from sfpu_sim.cli.binary_sweeping import second_operand
 from sfpu_sim.cli.common import (
     CHIPS,
     Progress,
+    _fp32_options,
     kernel_spec,
     on_each_chip,
     report_files,
@@ -97,9 +100,11 @@ def cmd_report(args, console: Console) -> int:
         if args.kernel or args.csv or args.harness_csv:
             raise SfpuSimError("--all writes every kernel's report: give no KERNEL, --csv or "
                                "--harness-csv with it")
-        if args.input_format == "fp32":
-            raise SfpuSimError("--all writes the BF16 reports: run --in fp32 sweeps one "
-                               "kernel at a time")
+        fp32_only = [o for o in _fp32_options(args) if o not in ("--scheduler", "--workers")]
+        if args.input_format == "fp32" or fp32_only:
+            raise SfpuSimError(f"{', '.join(fp32_only) or '--in fp32'}: --all writes the BF16 "
+                               f"reports: run FP32 sweeps one kernel at a time")
+        _check_scheduler(args)
         return _report_all(args, console, formats, output_directory(args.out), files)
     if not args.kernel:
         raise SfpuSimError("give a KERNEL (or --all for every registered kernel)")
@@ -179,16 +184,12 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     index = out / "README.md"
     atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
     with Progress(total=len(jobs), what="reports") as progress:
-        for done, (spec, chip) in enumerate(jobs, start=1):
-            try:
-                result = run_sweep(args, spec.name, chip, progress, dest=args.dest or spec.dest)
-            except SfpuSimError as error:               # one broken kernel spoils no others
-                failures.append((spec.name, chip, str(error)))
-                progress.advance()
+        for done, ((spec, chip), written) in enumerate(
+                zip(jobs, _reports(args, jobs, out, formats, progress)), start=1):
+            if isinstance(written, str):                # one broken kernel spoils no others
+                failures.append((spec.name, chip, written))
             else:
-                progress.step("writing the report")
-                m, written = report.write(result, out, formats)
-                entries.append((m, written["md"].name if "md" in written else None))
+                entries.append(written)
             atomic_write(index, report.index_markdown(entries, failures, len(jobs) - done))
         for name, write in research:
             progress.begin(f"research report {name}")
@@ -207,6 +208,69 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     for name, chip, message in failures:
         output.error(f"{name} on {chip}: {message}")
     return 1 if failures else 0
+
+
+# What a report --all task takes from the command line: not the handler (a closure), and its
+# scheduler is the one running it.
+_NOT_SENT = ("handler", "scheduler", "workers")
+
+
+def _check_scheduler(args) -> None:
+    """``report --all``'s ``--scheduler`` and ``--workers``, before anything is written."""
+    if args.scheduler not in ("local", "dask"):
+        raise SfpuSimError(f"--all --scheduler {args.scheduler}: local (reports one after "
+                           f"another here) or dask (a LocalCluster)")
+    if args.workers is not None and args.scheduler != "dask":
+        raise SfpuSimError("--workers: the worker processes of --scheduler dask")
+    if args.workers is not None and args.workers < 1:
+        raise SfpuSimError(f"--workers {args.workers}: give at least 1")
+
+
+def _reports(args, jobs, out: Path, formats, progress: Progress):
+    """Each job's ``(model, Markdown file name)``, or why it failed, in job order: run here one
+    after another, or with ``--scheduler dask`` on a LocalCluster, a worker process per usable
+    CPU (``--workers``), each writing its reports."""
+    if args.scheduler == "local":
+        for spec, chip in jobs:
+            yield _report_one(args, spec.name, chip, args.dest or spec.dest, out, formats,
+                              progress)
+        return
+    options = {k: v for k, v in vars(args).items() if k not in _NOT_SENT}
+    options["kernel_files"] = [str(Path(f).resolve()) for f in args.kernel_files or []]
+    tasks = [(options, spec.name, chip, args.dest or spec.dest, out.resolve(), formats)
+             for spec, chip in jobs]
+    client, local = cluster.connect(workers=cluster.usable_workers(args.workers))
+    for (_, name, chip, *_), written in zip(
+            tasks, cluster.in_order(client, local, _report_task, tasks, "report")):
+        progress.begin(f"{name} on {chip}")
+        progress.advance()
+        yield written
+
+
+def _report_one(args, name: str, chip: str, dest: str, out: Path, formats, progress):
+    try:
+        result = run_sweep(args, name, chip, progress, dest=dest)
+    except SfpuSimError as error:
+        progress.advance()
+        return str(error)
+    progress.step("writing the report")
+    m, written = report.write(result, out, formats)
+    return m, written["md"].name if "md" in written else None
+
+
+def _report_task(task):
+    """One report of ``report --all --scheduler dask``, on a worker: what :func:`_report_one`
+    returns. The worker keeps freed memory as the command does (without it, twice the CPU
+    time), loads the command's kernel files and takes its engine, on one thread."""
+    heap.keep_freed_memory()
+    options, name, chip, dest, out, formats = task
+    args = argparse.Namespace(**options, scheduler="local", workers=None)
+    if args.kernel_files:
+        registry.load_kernel_files(args.kernel_files)
+    if args.engine is not None:
+        engines.set_engine(args.engine)
+    threads.set_threads(1)
+    return _report_one(args, name, chip, dest, out, formats, Progress())
 
 
 def cmd_sweep(args, console: Console) -> int:

@@ -17,13 +17,14 @@ chunk size whose peak would pass :data:`MEMORY_CAP` is refused.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from contextlib import closing
 from urllib.parse import urlsplit
 
 import numpy as np
 
-from sfpu_sim import reference, registry, threads
+from sfpu_sim import cluster, reference, registry, threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep.chunk import LANE_BYTES
@@ -38,13 +39,7 @@ from sfpu_sim.version import __version__
 DEFAULT_CHUNK = 1 << 20
 SCHEDULERS = ("local", "dask")
 MIN_WORKER_CHUNK = 1 << 16            # the smallest chunk a default Dask worker count leaves
-IN_FLIGHT_PER_WORKER = 2               # tasks queued per worker; each runs one at a time
 CONNECT_TIMEOUT = "10s"                # to reach a tcp:// scheduler
-# --scheduler dask's LocalCluster: one compiled thread per worker process; no dashboard, and
-# the scheduler's HTTP server (which distributed starts even without one) on a free port, not
-# 8787: a second cluster on the machine made distributed warn "Port 8787 is already in use".
-LOCAL_CLUSTER = {"threads_per_worker": 1, "processes": True, "dashboard_address": ":0",
-                 "scheduler_kwargs": {"dashboard": False}, "silence_logs": 40}
 MEMORY_CAP = 2 << 30                   # issue 11: an FP32 sweep stays under 2 GiB
 PROCESS_BYTES = 256 << 20              # an interpreter with numpy, numba and the package: 190 MB
 
@@ -312,68 +307,27 @@ def _run_dask(job, plan, total, partial, path, key, progress, after_chunk, sched
               workers=None):
     """Chunks as tasks; results merged in walk order as the prefix of finished chunks grows
     (so the state always describes a prefix)."""
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:                                         # pragma: no cover
-        raise Fp32SweepError("--scheduler needs dask.distributed (pip install "
-                             "'dask[distributed]')") from None
-    cluster = None
     if scheduler == "dask":
-        cluster = LocalCluster(n_workers=dask_workers(workers, job.lane_bytes), **LOCAL_CLUSTER)
-        client = Client(cluster)
+        client, local = cluster.connect(workers=dask_workers(workers, job.lane_bytes))
+        job = dataclasses.replace(job, threads=1)   # one thread per worker process, per core
     else:
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            client, local = cluster.connect(address=scheduler, timeout=CONNECT_TIMEOUT)
         except OSError as error:
             raise Fp32SweepError(f"--scheduler {scheduler}: cannot reach the cluster "
                                  f"({error})") from None
-    try:
-        window = max(1, len(client.scheduler_info()["workers"])) * IN_FLIGHT_PER_WORKER
-        pending = iter(enumerate(plan))
-        futures = as_completed()
-        if cluster is not None:                  # one thread per worker process, one per core
-            job = dataclasses.replace(job, threads=1)
-        for index, (start, stop) in _take(pending, window):
-            futures.add(client.submit(type(job).run_chunk, job, start, stop, total,
-                                      key=f"fp32-chunk-{index}-{start}", pure=False))
-        finished, next_index = {}, 0
-        saved = [time.monotonic(), job.save_interval]
-        for future in futures:
-            index = int(future.key.split("-")[2])
-            finished[index] = future.result()
-            future.release()
-            while next_index in finished:
-                partial = partial.merge(finished.pop(next_index), job.worst)
-                _after(partial, plan[next_index][1], total, path, key, progress,
-                       after_chunk, next_index, saved)
-                next_index += 1
-            for index, (start, stop) in _take(pending, 1):
-                futures.add(client.submit(type(job).run_chunk, job, start, stop, total,
-                                          key=f"fp32-chunk-{index}-{start}", pure=False))
-    except KeyboardInterrupt:
-        # Ctrl-C: no graceful close, which waits seconds for the running chunks while the
-        # workers log their lost connections; the command ends the cluster's processes.
-        raise
-    except BaseException:
-        _close(client, cluster)
-        raise
-    _close(client, cluster)
+    saved = [time.monotonic(), job.save_interval]
+    results = cluster.in_order(client, local, functools.partial(_chunk_task, job, total), plan,
+                               "fp32-chunk")
+    for index, chunk_partial in enumerate(results):
+        partial = partial.merge(chunk_partial, job.worst)
+        _after(partial, plan[index][1], total, path, key, progress, after_chunk, index, saved)
     return partial
 
 
-def _close(client, cluster) -> None:
-    client.close()
-    if cluster is not None:
-        cluster.close()
-
-
-def _take(iterator, n):
-    out = []
-    for item in iterator:
-        out.append(item)
-        if len(out) == n:
-            break
-    return out
+def _chunk_task(job, total: int, span) -> Partial:
+    """A Dask task: the chunk of walk positions ``span``."""
+    return type(job).run_chunk(job, *span, total)
 
 
 def _worst_values(job, partial) -> dict:
