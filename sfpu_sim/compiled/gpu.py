@@ -82,8 +82,8 @@ def _adapt_the_simulator() -> None:
       its call site and, when it is absent, makes and stores it: two steps a thread switch can
       split, so that two lanes of a block each make one and one of them counts into an array
       no other lane reads. A fused FP32 chunk's first shared array, its lane classes, came out
-      short that way in CI; a switch forced into that window loses counts of every array
-      (tests/test_gpu_chunk.py)."""
+      short that way in CI (tests/test_gpu_chunk.py); a switch forced into that window loses
+      counts of every array (tests/test_gpu.py)."""
     sys.setswitchinterval(min(sys.getswitchinterval(), SIMULATOR_SWITCH_S))
     import numba                            # its simulator's modules are loaded by now
 
