@@ -88,8 +88,9 @@ def _adapt_the_simulator() -> None:
     import numba                            # its simulator's modules are loaded by now
 
     shared = sys.modules["numba.cuda.simulator.kernelapi"].FakeCUDAShared
-    if getattr(shared.array, "made_once", False):
-        return
+    if getattr(shared.array, "made_once", False) or \
+            not isinstance(getattr(shared(0), "_allocations", None), dict):
+        return                              # done, or a simulator that keeps them otherwise
     unlocked, lock = shared.array, threading.Lock()
 
     def array(self, shape, dtype):
