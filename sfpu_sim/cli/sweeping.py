@@ -184,8 +184,9 @@ def _report_all(args, console: Console, formats, out, files) -> int:
     index = out / "README.md"
     atomic_write(index, report.index_markdown(entries, failures, len(jobs)))
     with Progress(total=len(jobs), what="reports") as progress:
-        for done, ((spec, chip), written) in enumerate(
-                zip(jobs, _reports(args, jobs, out, formats, progress)), start=1):
+        # The generator first: it is run to its end (a cluster closes there), not left paused.
+        for done, (written, (spec, chip)) in enumerate(
+                zip(_reports(args, jobs, out, formats, progress), jobs), start=1):
             if isinstance(written, str):                # one broken kernel spoils no others
                 failures.append((spec.name, chip, written))
             else:
@@ -240,9 +241,9 @@ def _reports(args, jobs, out: Path, formats, progress: Progress):
     tasks = [(options, spec.name, chip, args.dest or spec.dest, out.resolve(), formats)
              for spec, chip in jobs]
     client, local = cluster.connect(workers=cluster.usable_workers(args.workers))
-    for (_, name, chip, *_), written in zip(
-            tasks, cluster.in_order(client, local, _report_task, tasks, "report")):
-        progress.begin(f"{name} on {chip}")
+    for index, written in enumerate(cluster.in_order(client, local, _report_task, tasks,
+                                                     "report")):
+        progress.begin(f"{tasks[index][1]} on {tasks[index][2]}")
         progress.advance()
         yield written
 
