@@ -8,10 +8,7 @@ OUT=${OUT:-/tmp/sfpu-sim-gpu}
 mkdir -p "$OUT"
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
     --target /tmp/site .whl/*.whl || exit 1
-# numba-cuda 0.30.4 still names np.row_stack, which numpy 2.5 removed (seen on the H200
-# image, 2026-11-28: every kernel failed to compile): the alias numpy kept until then.
-echo 'import numpy; numpy.row_stack = getattr(numpy, "row_stack", numpy.vstack)' \
-    > /tmp/site/sitecustomize.py
+# numba-cuda 0.30.4 with numpy 2.5 (np.row_stack): sfpu_sim.compiled.gpu adapts it itself.
 export PYTHONPATH="/tmp/site:$PWD"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm --format=csv,noheader
 python3 -c "import sys, numba, numpy; from numba import cuda; print(sys.version.split()[0], \

@@ -48,9 +48,9 @@ CHUNK_STARTS = (0x3F000000, 0x7F000000, 0x00000000, 0xBF000000)
 def bench_gpu(args, console) -> None:
     gpu.require()
     if args.exhaustive:                     # first: the figure a short lease is for
-        console.print(_exhaustive_table(args))
-        console.print(_fused_stage_table(args))
-        console.print(_identity_table(args))
+        console.print(_exhaustive_table(args, console))
+        console.print(_fused_stage_table(args, console))
+        console.print(_identity_table(args, console))
     most = threads.max_threads()
     size = args.chunk_size
     kernels = Table(title=f"GPU engine: FP32 inputs through an FP32 Dst, chunks of "
@@ -76,7 +76,7 @@ def bench_gpu(args, console) -> None:
             c = gpu.prepare(template, program, store)
             first = time.perf_counter() - start
             if isinstance(c, str):
-                kernels.add_row(name, arch, str(len(program)), f"not on the GPU: {c}")
+                _add_row(console, kernels, name, arch, str(len(program)), f"not on the GPU: {c}")
                 continue
             alone, e2e_gpu, e2e_cpu, same, lanes = [], [], [], 0, 0
             for begin in CHUNK_STARTS[:args.chunks]:
@@ -94,10 +94,10 @@ def bench_gpu(args, console) -> None:
                     sweeps.run_device(program, x, path, fp32_inputs=True, engine=engine)
                     times.append(time.perf_counter() - start)
             best = min(alone) or float("nan")       # the simulator's events read 0
-            kernels.add_row(name, arch, str(len(program)), f"{first:.2f}", f"{best * 1e3:.2f}",
-                            f"{size * len(program) / best / 1e9:.1f}",
-                            f"{best * (1 << 32) / size:.2f}", f"{min(e2e_gpu):.3f}",
-                            f"{min(e2e_cpu):.3f}", f"{same:,} / {lanes:,}")
+            _add_row(console, kernels, name, arch, str(len(program)), f"{first:.2f}",
+                     f"{best * 1e3:.2f}", f"{size * len(program) / best / 1e9:.1f}",
+                     f"{best * (1 << 32) / size:.2f}", f"{min(e2e_gpu):.3f}",
+                     f"{min(e2e_cpu):.3f}", f"{same:,} / {lanes:,}")
     if args.chunks:
         console.print(kernels)
     if args.swept != []:
@@ -165,6 +165,15 @@ def _sweep_table(args, most: int) -> Table:
     return table
 
 
+def _add_row(console, table: Table, *cells: str) -> None:
+    """A row added to ``table``, and printed at once as ``column=value`` pairs: a table prints
+    only whole, and a device lease can end before the last row."""
+    table.add_row(*cells)
+    console.print("  " + "; ".join(f"{column.header}={cell}"
+                                   for column, cell in zip(table.columns, cells)),
+                  highlight=False, soft_wrap=True)
+
+
 def _fused_sweep(name: str, arch: str, walk, engine: str):
     """(summary JSON text, seconds) of an FP32-output sweep on ``engine``."""
     engines.set_engine(engine)
@@ -178,7 +187,7 @@ def _fused_sweep(name: str, arch: str, walk, engine: str):
     return json.dumps(result.summary, sort_keys=True, default=str), seconds
 
 
-def _identity_table(args) -> Table:
+def _identity_table(args, console) -> Table:
     low, high = args.identity_range
     table = Table(title="Fused GPU chunks against the CPU compiled engine: the whole summary "
                         "(FP32 in, FP32 Dst, FP32 out)")
@@ -192,14 +201,14 @@ def _identity_table(args) -> Table:
                 on_gpu, gpu_s = _fused_sweep(name, arch, walk, "cuda")
                 on_cpu, cpu_s = _fused_sweep(name, arch, walk, "compiled")
                 summary = json.loads(on_gpu)
-                table.add_row(name, arch, walk.as_dict()["kind"], f"{len(walk):,}",
+                _add_row(console, table, name, arch, walk.as_dict()["kind"], f"{len(walk):,}",
                               f"{gpu_s:.2f}", f"{cpu_s:.2f}", str(on_gpu == on_cpu),
                               str(summary.get("max_ulp")),
                               str(summary["reference_refinements"]["lanes"]))
     return table
 
 
-def _exhaustive_table(args) -> Table:
+def _exhaustive_table(args, console) -> Table:
     table = Table(title="Every FP32 input (2**32) end to end on the GPU: kernel, packer, "
                         "reference, ULP and tally (FP32 out)",
                   caption="first s: a sweep of 2**22 inputs before, compiling what the run "
@@ -213,7 +222,7 @@ def _exhaustive_table(args) -> Table:
             _, first = _fused_sweep(name, arch, Exhaustive((1.0, 1.5)), "cuda")
             text, seconds = _fused_sweep(name, arch, Exhaustive(), "cuda")
             summary = json.loads(text)
-            table.add_row(name, arch, str(len(spec.program(arch))), f"{first:.1f}",
+            _add_row(console, table, name, arch, str(len(spec.program(arch))), f"{first:.1f}",
                           f"{seconds:.1f}", f"{(1 << 32) / seconds / 1e9:.2f}",
                           str(summary.get("max_ulp")), str(summary.get("mean_ulp")),
                           str(summary["reference_refinements"]["lanes"]), _contracted(spec))
@@ -233,7 +242,7 @@ def _contracted(spec) -> str:
     return str(sum(ptx.count("fma.rn.f64") for ptx in finish.inspect_asm().values()))
 
 
-def _fused_stage_table(args) -> Table:
+def _fused_stage_table(args, console) -> Table:
     """Where one fused chunk's time goes (the GPU waited for at each stage's end)."""
     walk = Exhaustive()
     start = 0x3F000000                          # [0.5, ...): normal inputs
@@ -261,7 +270,8 @@ def _fused_stage_table(args) -> Table:
                         best = (total, dict(seconds))
                 total, seconds = best
                 rest = total - sum(seconds.get(s, 0.0) for s in stages)
-                table.add_row(name, arch, *(f"{seconds.get(s, 0.0) * 1e3:.1f}" for s in stages),
+                _add_row(console, table, name, arch,
+                         *(f"{seconds.get(s, 0.0) * 1e3:.1f}" for s in stages),
                               f"{rest * 1e3:.1f}", f"{total * 1e3:.1f}")
     finally:
         engines.set_engine(None)

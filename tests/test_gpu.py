@@ -175,3 +175,15 @@ def test_a_kernel_generated_once_is_loaded_from_the_program_index(tmp_path, monk
     loaded = gpu.compile_for(template, instructions, _last_store(program))
     assert loaded.function is not generated.function
     assert (loaded.source, loaded.index_entry()) == (generated.source, generated.index_entry())
+
+
+def test_numpy_without_row_stack_gets_the_alias_numba_cuda_names(monkeypatch):
+    """numpy 2.5 removed np.row_stack; numba-cuda 0.30.4 overloads it at a kernel's first
+    typing, which refused every program on the H200 image of 2026-11-28 (numpy 2.5.2)."""
+    monkeypatch.delattr(np, "row_stack", raising=False)
+    gpu._adapt_numba_cuda_to_numpy()
+    assert np.row_stack is np.vstack
+    kept = object()
+    monkeypatch.setattr(np, "row_stack", kept, raising=False)
+    gpu._adapt_numba_cuda_to_numpy()                        # an existing one is left alone
+    assert np.row_stack is kept

@@ -56,6 +56,7 @@ def unavailable() -> str | None:
     if simulated():
         _adapt_the_simulator()
         return None
+    _adapt_numba_cuda_to_numpy()
     try:
         if cuda.is_available():
             return None
@@ -64,6 +65,17 @@ def unavailable() -> str | None:
     return ("no CUDA GPU is visible to numba (install the gpu extra, pip install "
             "'sfpu-sim[gpu]', on a machine with an NVIDIA GPU and its driver; or set "
             "NUMBA_ENABLE_CUDASIM=1 for numba's slow simulator)")
+
+
+def _adapt_numba_cuda_to_numpy() -> None:
+    """numba-cuda 0.30.4 (``numba/cuda/np/arrayobj.py``, imported at a kernel's first typing)
+    registers an overload of ``np.row_stack`` on every numpy from 2.0, and numpy 2.5 removed that
+    alias of ``np.vstack`` (numba 0.68's own copy of the module checks ``< (2, 5)``). The
+    AttributeError then refused every program ("numba-cuda could not compile it") on the H200
+    image of 2026-11 (numpy 2.5.2). The alias is put back only where it is missing; nothing
+    of ours calls it."""
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack
 
 
 # numba's CUDA simulator runs a block as one Python thread per lane while the launching thread
