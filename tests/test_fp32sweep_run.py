@@ -98,17 +98,28 @@ def test_any_chunking_gives_the_same_summary_bit_for_bit():
 
 
 def test_the_tally_in_parts_on_threads_equals_one_pass(monkeypatch):
+    """A chunk's tally splits its lanes into one part per thread it may use (at most
+    tally.PARTS) and merges them: the same Partial as one pass on one thread."""
     from sfpu_sim import threads
-    from sfpu_sim.fp32sweep import tally
+    from sfpu_sim.fp32sweep import chunk as chunks, tally
+    from sfpu_sim.selection import EVERYTHING, regions_for
 
-    spec = registry.get("reciprocal_fp32")
-    parted = sweep_fp32(spec, "wormhole", SMALL, state_path=False).summary
-    monkeypatch.setattr(tally, "PARTS", 1)
-    threads.set_threads(1)
-    try:
-        assert sweep_fp32(spec, "wormhole", SMALL, state_path=False).summary == parted
-    finally:
-        threads.set_threads(None)
+    spec = registry.get("tanh_fp32_2026_09")
+    job = chunks.job_for(spec, "wormhole", "fp32", "bf16", "rne", SMALL, EVERYTHING, 20)
+    x = SMALL.patterns(0, len(SMALL))
+    kernel, output = chunks.run_device_bits(job.program(), x, "fp32", "bf16")
+    expected = job.reference().expected(x)[0]
+
+    def tallied() -> dict:
+        partial, *lanes = tally.tally_chunk(x, output, expected, kernel, "bf16", EVERYTHING, 20,
+                                            regions_for("tanh"), tally.cross_check_limit(x.size))
+        return {"partial": partial.as_json(), "lanes": [v.tolist() for v in lanes]}
+
+    with threads.limited(1):
+        one_pass = tallied()
+    monkeypatch.setattr(threads, "threads", lambda: 4)       # four parts, here as in CI
+    assert tallied() == one_pass
+    assert one_pass["partial"]["population"] > 0 and one_pass["lanes"][0]
 
 
 def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):

@@ -411,7 +411,10 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     r_high = tuple(math.inf if r.high is None else float(r.high) for r in regions)
     r_closed = tuple(bool(r.high_closed) for r in regions)
     r_abs = tuple(bool(r.on_abs) for r in regions)
-    n, parts = len(regions), PARTS
+    # One part a thread this call may use, at most PARTS: a chunk that runs on one thread
+    # (the local scheduler's, a chunk per thread) allocated and merged 16 parts' rows for
+    # nothing, held Python's lock meanwhile, and so ran slower beside other chunks.
+    n, parts = len(regions), max(1, min(PARTS, threads.threads(), x.size))
     bounds = np.array([x.size * k // parts for k in range(parts + 1)], dtype=np.int64)
     classes = _rows(parts, CLASSES)
     hists = np.zeros((parts, 4, BINS), dtype=np.int64)
