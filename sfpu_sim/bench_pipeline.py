@@ -1,7 +1,7 @@
 """``python -m sfpu_sim.bench pipeline``: where an FP32 sweep's time goes, how it scales with
 threads, and what a never-seen kernel's first sweep costs (issue 18's figures).
 
-Three tables, measured in one run (this machine is shared: compare figures within a run only):
+Four tables, measured in one run (this machine is shared: compare figures within a run only):
 
 * the stages of one chunk of 2**20 inputs on one thread (:mod:`sfpu_sim.stage_timer`'s names:
   walk, unpack, kernel, pack, reference, ulp and tally, denormals, cross-check), best of
@@ -10,11 +10,17 @@ Three tables, measured in one run (this machine is shared: compare figures withi
   sixteenth of this chunk for the default range, 256 lanes a chunk for all 2**32 inputs);
 * a whole sweep (``--range``, default [1, 4]: 2**24 inputs) at 1, 2 and every usable thread:
   inputs per second and the speedup over one thread (the summaries compared bit for bit);
+* how far chunks on threads can scale, read on one thread: the share of a chunk's time
+  outside compiled code that releases Python's lock, at the chunk size the scheduler takes for
+  1, 2, every and 16 threads, and the speedup Amdahl's law allows with that share
+  (:func:`serial_table`: read on 2 cores, it gave the 16-core figure within 5%);
 * a cold process's first BF16 sweep of a kernel it has never seen (a four-term polynomial
   with new random coefficients: nothing of it is cached), then the same command again.
 """
 from __future__ import annotations
 
+import cProfile
+import pstats
 import subprocess
 import sys
 import tempfile
@@ -22,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from numba.core.dispatcher import Dispatcher
 from rich.table import Table
 
 from sfpu_sim import registry, threads
@@ -53,6 +60,7 @@ def bench_pipeline(args, console) -> None:
     walk = Exhaustive((low, high))
     console.print(stage_table(spec, args.arch, walk, args.repeat))
     console.print(thread_table(spec, args.arch, walk, threads.max_threads()))
+    console.print(serial_table(spec, args.arch, walk, threads.max_threads()))
     console.print(first_sweep_table(args.arch))
 
 
@@ -105,6 +113,53 @@ def thread_table(spec, arch: str, walk, most: int) -> Table:
     finally:
         threads.set_threads(None)
     return table
+
+
+def serial_table(spec, arch: str, walk, most: int, chunks_timed: int = 8) -> Table:
+    """How well chunks on threads can scale, measured on one thread: the share of a chunk's
+    time spent outside compiled code that releases Python's lock (``nogil``), at the chunk
+    size the local scheduler takes on a machine of 1, 2, ``most`` and 16 threads (the memory
+    cap shrinks it as threads grow), and the speedup that share allows there (Amdahl's law:
+    chunks overlap only where the lock is free). Read on a 2-core machine (2026-11-28),
+    reciprocal_fp32's chunks of 262,144 inputs, the size 16 threads take, held the lock 13-15%
+    of their time: 5.0x allowed at 16 threads; on a 16-core H200 machine the same day, the
+    sweep measured 5.22x. cProfile's own cost falls on the Python side, so the share is if
+    anything high."""
+    table = Table(title=f"Where chunks on threads wait: a chunk's time outside nogil compiled "
+                        f"code ({spec.name} on {arch}, one thread, {chunks_timed} chunks "
+                        f"under cProfile)")
+    for column in ("threads", "their chunk", "ms a chunk", "holding the lock", "allows"):
+        table.add_column(column, justify="right")
+    job = chunks.job_for(spec, arch, "fp32", "bf16", "rne", walk, EVERYTHING, 20)
+    for n in sorted({1, 2, most, 16}):
+        size = min(default_chunk(thread_count=n), len(walk) // chunks_timed)
+        with threads.limited(1):
+            chunks.run_chunk(job, 0, size, len(walk))        # compile or load, once
+            profile = cProfile.Profile()
+            profile.enable()
+            for k in range(chunks_timed):
+                chunks.run_chunk(job, k * size, (k + 1) * size, len(walk))
+            profile.disable()
+        stats = pstats.Stats(profile).stats
+        nogil = _nogil_functions()                   # the kernel program's module is loaded now
+        total = sum(entry[2] for entry in stats.values())
+        free = sum(entry[2] for key, entry in stats.items() if key in nogil)
+        held = (total - free) / total
+        table.add_row(str(n), f"{size:,}", f"{total / chunks_timed * 1e3:.1f}", f"{held:.1%}",
+                      f"{1 / (held + (1 - held) / n):.1f}x")
+    return table
+
+
+def _nogil_functions() -> set:
+    """cProfile's keys (file, line, name) of every compiled function loaded that releases
+    Python's lock: numba dispatchers made with ``nogil=True``, the kernel programs' too."""
+    found = set()
+    for module in list(sys.modules.values()):
+        for value in list(getattr(module, "__dict__", {}).values()):
+            if isinstance(value, Dispatcher) and value.targetoptions.get("nogil"):
+                code = value.py_func.__code__
+                found.add((code.co_filename, code.co_firstlineno, code.co_name))
+    return found
 
 
 def first_sweep_table(arch: str) -> Table:

@@ -144,7 +144,7 @@ def test_chunks_on_threads_give_the_one_thread_summary_bit_for_bit(monkeypatch):
         seen.append((start, threading.get_ident(), threads.threads()))
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0: 3)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0, thread_count=None: 3)
     monkeypatch.setattr(runs.chunks, "run_chunk", watched)
     done = []
     parallel = sweep_fp32(spec, "wormhole", SMALL, chunk=300, state_path=False,
@@ -166,7 +166,7 @@ def test_a_chunk_that_fails_on_a_thread_stops_the_sweep_with_its_error(monkeypat
             raise Stop
         return run_chunk(job, start, stop, total)
 
-    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0: 2)
+    monkeypatch.setattr(runs, "local_concurrency", lambda chunk, lane_bytes=0, thread_count=None: 2)
     monkeypatch.setattr(runs.chunks, "run_chunk", failing)
     with pytest.raises(Stop):
         sweep_fp32(registry.get("reciprocal_fp32"), "wormhole", SMALL, chunk=400,
@@ -182,6 +182,10 @@ def test_default_chunks_shrink_so_every_thread_holds_one_under_the_cap(monkeypat
         assert runs.default_chunk() == chunk
         assert runs.local_concurrency(chunk) == width
         assert runs.peak_bytes(chunk, "local") == (256 << 20) + width * chunk * 256 < 2 << 30
+        # the bench asks what a machine of ``count`` threads would take, from any machine
+        monkeypatch.setattr(runs.threads, "threads", lambda: 2)
+        assert runs.default_chunk(thread_count=count) == chunk
+        assert runs.local_concurrency(chunk, thread_count=count) == width
     assert runs.local_concurrency(1 << 22) == 1              # a --chunk that big runs alone
 
 

@@ -277,25 +277,29 @@ def _run_local(job, plan, total, partial, path, key, progress, after_chunk, sche
     return partial
 
 
-def local_concurrency(chunk: int, lane_bytes: int = LANE_BYTES) -> int:
+def local_concurrency(chunk: int, lane_bytes: int = LANE_BYTES,
+                      thread_count: int | None = None) -> int:
     """How many chunks of ``chunk`` inputs the local scheduler runs at once: one per thread
-    (:func:`sfpu_sim.threads.threads`, so ``--threads`` caps it), as many as the memory cap
-    holds beside the process (strictly under it, as :func:`max_chunk`)."""
+    (:func:`sfpu_sim.threads.threads`, so ``--threads`` caps it; ``thread_count`` instead
+    where given), as many as the memory cap holds beside the process (strictly under it, as
+    :func:`max_chunk`)."""
     fit = (MEMORY_CAP - PROCESS_BYTES - 1) // max(1, chunk * lane_bytes)
-    return max(1, min(threads.threads(), fit))
+    return max(1, min(threads.threads() if thread_count is None else thread_count, fit))
 
 
 def default_chunk(scheduler: str = "local", workers: int | None = None,
-                  lane_bytes: int = LANE_BYTES) -> int:
+                  lane_bytes: int = LANE_BYTES, thread_count: int | None = None) -> int:
     """Inputs per chunk when ``--chunk`` is not given: :data:`DEFAULT_CHUNK`, halved until
     every thread's chunk fits under the memory cap at once (the local scheduler), or as large
     as a Dask worker may hold (:func:`max_chunk`). An unknown scheduler or worker count gets
     :data:`DEFAULT_CHUNK`, for :func:`check_options` to refuse. Always a power of two, and at
-    least :data:`MIN_WORKER_CHUNK` (a pair sweep's row of x) unless the cap allows less."""
+    least :data:`MIN_WORKER_CHUNK` (a pair sweep's row of x) unless the cap allows less.
+    ``thread_count``: the local scheduler's on a machine of that many threads (the bench)."""
     if scheduler == "local":
+        count = threads.threads() if thread_count is None else thread_count
         chunk = DEFAULT_CHUNK
         while chunk > MIN_WORKER_CHUNK and \
-                local_concurrency(chunk, lane_bytes) < threads.threads():
+                local_concurrency(chunk, lane_bytes, count) < count:
             chunk //= 2
         return chunk
     if scheduler == "dask" and (workers is None or type(workers) is int and workers >= 1):
