@@ -99,6 +99,8 @@ def thread_table(spec, arch: str, walk, most: int) -> Table:
     for column in ("threads", "chunk", "seconds", "M inputs/s", "speedup", "same summary"):
         table.add_column(column, justify="right")
     first = None
+    lane_bytes = chunks.job_for(spec, arch, "fp32", "bf16", "rne", walk, EVERYTHING,
+                                20).lane_bytes
     try:
         sweep_fp32(spec, arch, walk, state_path=False)       # compile or load, once
         for n in counts:
@@ -107,7 +109,7 @@ def thread_table(spec, arch: str, walk, most: int) -> Table:
             summary = sweep_fp32(spec, arch, walk, state_path=False).summary
             seconds = time.perf_counter() - start
             first = first or (seconds, summary)
-            table.add_row(str(n), f"{default_chunk():,}", f"{seconds:.2f}",
+            table.add_row(str(n), f"{default_chunk(lane_bytes=lane_bytes):,}", f"{seconds:.2f}",
                           f"{len(walk) / seconds / 1e6:.2f}", f"{first[0] / seconds:.2f}x",
                           "yes" if summary == first[1] else "NO")
     finally:
@@ -123,7 +125,9 @@ def serial_table(spec, arch: str, walk, most: int, chunks_timed: int = 8) -> Tab
     chunks overlap only where the lock is free). Read on a 2-core machine (2026-11-28),
     reciprocal_fp32's chunks of 262,144 inputs, the size 16 threads take, held the lock 13-15%
     of their time: 5.0x allowed at 16 threads; on a 16-core H200 machine the same day, the
-    sweep measured 5.22x. cProfile's own cost falls on the Python side, so the share is if
+    sweep measured 5.22x. Sized since by what a compiled chunk holds (80 B an input, not the
+    Machine's 256), 16 threads take chunks of 2**20: 7.3% held, 7.7x allowed (not yet
+    measured on 16 cores). cProfile's own cost falls on the Python side, so the share is if
     anything high."""
     table = Table(title=f"Where chunks on threads wait: a chunk's time outside nogil compiled "
                         f"code ({spec.name} on {arch}, one thread, {chunks_timed} chunks "
@@ -132,7 +136,8 @@ def serial_table(spec, arch: str, walk, most: int, chunks_timed: int = 8) -> Tab
         table.add_column(column, justify="right")
     job = chunks.job_for(spec, arch, "fp32", "bf16", "rne", walk, EVERYTHING, 20)
     for n in sorted({1, 2, most, 16}):
-        size = min(default_chunk(thread_count=n), len(walk) // chunks_timed)
+        size = min(default_chunk(lane_bytes=job.lane_bytes, thread_count=n),
+                   len(walk) // chunks_timed)
         with threads.limited(1):
             chunks.run_chunk(job, 0, size, len(walk))        # compile or load, once
             profile = cProfile.Profile()

@@ -244,10 +244,34 @@ def test_a_device_run_leaves_no_reference_cycle(engine):
 
 
 def test_cli_refuses_a_chunk_over_the_memory_cap(capsys):
+    """Compiled, reciprocal_fp32 holds 80 B an input while it runs (64 + its 16 Dst rows):
+    2**24 inputs fit the 2 GiB beside the process's 256 MB, 2**25 do not. On the Machine (a
+    program with SFPLOADMACRO, 1024 Dst rows) 1,264 B: 2**20 at most."""
     assert main(["sweep", "reciprocal_fp32", "--arch", "blackhole", "--in", "fp32",
-                 "--chunk", str(1 << 23)]) == 2
+                 "--chunk", str(1 << 25)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "--chunk 8388608" in err and "4,194,304" in err and len(err.splitlines()) == 1
+    assert "--chunk 33554432" in err and "16,777,216" in err and len(err.splitlines()) == 1
+    assert main(["sweep", "reciprocal_fp32_loadmacro", "--arch", "blackhole", "--in", "fp32",
+                 "--chunk", str(1 << 21)]) == 2
+    assert "1,048,576" in capsys.readouterr().err
+
+
+def test_a_chunk_holds_per_input_what_its_engine_and_dst_take(monkeypatch):
+    """The cap sizes chunks by what the kernel's run holds (measured: compiled 46-66 B of
+    resident set an input, Dst included; reciprocal_fp32_loadmacro's Machine 1,280 B)."""
+    from sfpu_sim.fp32sweep import chunk as chunks
+    from sfpu_sim.selection import EVERYTHING
+
+    def job(name):
+        return chunks.job_for(registry.get(name), "blackhole", "fp32", "fp32", "rne",
+                              Strided(), EVERYTHING, 20)
+
+    assert job("reciprocal_fp32").lane_bytes == 64 + 16
+    assert job("reciprocal_fp32_loadmacro").lane_bytes == 240 + 1024
+    monkeypatch.setattr(runs.threads, "threads", lambda: 16)
+    assert runs.default_chunk(lane_bytes=80) == 1 << 20      # 16 chunks of 2**20: 1.25 GiB
+    assert runs.default_chunk(lane_bytes=1264) == 1 << 16
+    assert runs.peak_bytes(1 << 16, "local", lane_bytes=1264) < runs.MEMORY_CAP
 
 
 def test_dask_gets_a_worker_per_usable_cpu_as_many_as_two_gib_hold(monkeypatch):

@@ -23,13 +23,31 @@ from sfpu_sim.fp32sweep.tally import Partial, tally_lanes
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.selection import Selection
 from sfpu_sim.stage_timer import stage
-from sfpu_sim.sweeps import DevicePath, run_device
+from sfpu_sim.machine import LANES_PER_SFPU
+from sfpu_sim.sweeps import DevicePath, _device_state, run_device, uses_loadmacro
 
 # Bytes per input a running chunk holds at its peak, rounded up from measurements on this
-# machine (tanh_fp32, 131 instructions; any kernel's Machine has the same registers): 184 B
-# of numpy arrays at tracemalloc's peak (173 B of them the Machine's LRegs and Dst rows in
-# run_device) and 126 B of resident-set growth per input at 2**22 inputs.
+# machine, beside its Dst (one byte per input per Dst row: 16 columns of 2-byte cells shared
+# by 32 lanes; 16 rows, or 1024 for a program with SFPLOADMACRO, sweeps._device_state):
+# - on the Machine (tanh_fp32, 131 instructions; any kernel's Machine has the same
+#   registers): 184 B of numpy arrays at tracemalloc's peak (173 B of them the Machine's
+#   LRegs and its 16 Dst rows in run_device) and 126 B of resident-set growth per input at
+#   2**22 inputs: 256 with those rows. reciprocal_fp32_loadmacro's 1024 rows: 1,280 B of
+#   resident set per input running (2026-11-28), against 256 + 1008 here;
+# - compiled (no Machine of the batch exists): 32-62 B at tracemalloc's peak and 46-66 B of
+#   resident set per input running, Dst included, over reciprocal_fp32, tanh_fp32_2026_09 and
+#   exp_fp32 with BF16 and FP32 output (2026-11-28): 64 besides the Dst.
 LANE_BYTES = 256
+MACHINE_LANE_BYTES = LANE_BYTES - 16
+COMPILED_LANE_BYTES = 64
+
+
+def lane_bytes_for(program, engine: str) -> int:
+    """What a running chunk of ``program`` holds per input on ``engine``: the Machine for a
+    program with SFPLOADMACRO (the compiled engines decline it), else compiled code."""
+    rows = _device_state(program, DevicePath("fp32", "fp32", "fp32"), LANES_PER_SFPU).dst_rows
+    on_machine = engine == "machine" or uses_loadmacro(program)
+    return (MACHINE_LANE_BYTES if on_machine else COMPILED_LANE_BYTES) + rows
 
 
 @dataclass(frozen=True)
@@ -60,8 +78,12 @@ class Job(KernelJob):
     threads: int | None = None       # the most compiled-loop threads a chunk uses
     engine: str = "compiled"         # or "cuda": where the kernel runs (same bits)
 
-    lane_bytes = LANE_BYTES              # what a running chunk holds per input
     save_interval = 0.0                  # its state is saved after every chunk
+
+    @property
+    def lane_bytes(self) -> int:
+        """What a running chunk holds per input (:func:`lane_bytes_for`)."""
+        return lane_bytes_for(self.program(), self.engine)
 
     def run_chunk(self, start: int, stop: int, total: int) -> Partial:
         return run_chunk(self, start, stop, total)

@@ -112,9 +112,10 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                          selection, worst)
     fused = scheduler == "local" and dest == kernel.dest == "fp32" and gpu_chunk.fused(job)
     if chunk is None:
-        chunk = gpu_chunk.GPU_CHUNK if fused else default_chunk(scheduler, workers)
+        chunk = gpu_chunk.GPU_CHUNK if fused else default_chunk(scheduler, workers,
+                                                                job.lane_bytes)
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
-                  scheduler, workers, fused)
+                  scheduler, workers, fused, job.lane_bytes)
     if selection.region is not None:
         region(selection.region, kernel.function)        # one of the function's regions
     job.reference()                                  # an unsupported function fails here
@@ -142,9 +143,10 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
 
 def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,
                   chunk: int, scheduler: str, workers: int | None = None,
-                  fused: bool = False) -> None:
+                  fused: bool = False, lane_bytes: int = LANE_BYTES) -> None:
     """One-line errors for what an FP32 sweep cannot do (``fused``: its chunks run whole on the
-    GPU, which holds their lanes: :data:`~.gpu_chunk.GPU_CHUNK_MAX` bounds them instead)."""
+    GPU, which holds their lanes: :data:`~.gpu_chunk.GPU_CHUNK_MAX` bounds them instead;
+    ``lane_bytes``: what a running chunk holds per input, :attr:`.chunk.Job.lane_bytes`)."""
     if kernel.dest != "fp32":
         same = [s.name for s in registry.specs() if s.dest == "fp32" and
                 s.function == kernel.function]
@@ -167,7 +169,7 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
     if policy not in reference.policies():
         raise Fp32SweepError(f"unknown reference rounding {policy!r} (choose from: "
                              f"{', '.join(reference.policies())})")
-    check_scheduling(scheduler, workers, chunk, fused=fused)
+    check_scheduling(scheduler, workers, chunk, lane_bytes, fused=fused)
 
 
 def check_scheduling(scheduler: str, workers: int | None, chunk, lane_bytes: int = LANE_BYTES,
