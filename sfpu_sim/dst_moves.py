@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sfpu_sim import jit
+from sfpu_sim.isa.convert import drop_mantissa_bits
 from sfpu_sim.isa.loadstore import (
     bf16_to_dst,
     dst_to_bf16,
@@ -46,6 +47,22 @@ def read_32bit(cells, high_rows, low_rows, columns, out):
                 datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
                     np.uint32(cells[s, low_rows[r], columns[c]])
                 out[s * 32 + r * GRID_COLUMNS + c] = dst_to_fp32(datum)
+
+
+@jit.njit(nogil=True)
+def read_32bit_to_bf16(cells, high_rows, low_rows, columns, out):
+    """:func:`read_32bit`, each pattern through the packer's FP32 -> BF16 rounding into ``out``
+    (uint16): to nearest, ties away from zero, as SFPSTOCHRND's nearest mode
+    (:func:`sfpu_sim.isa.convert.drop_mantissa_bits`, the GPU frames' packer too). One
+    compiled pass instead of a read and four numpy passes that held Python's lock: a million
+    lanes' pack, 4.6 ms of the 13 a one-thread chunk spent holding it."""
+    for s in range(cells.shape[0]):
+        for r in range(GRID_ROWS):
+            for c in range(GRID_COLUMNS):
+                datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
+                    np.uint32(cells[s, low_rows[r], columns[c]])
+                value = drop_mantissa_bits(dst_to_fp32(datum), 16, 0x8000)
+                out[s * 32 + r * GRID_COLUMNS + c] = np.uint16(value >> 16)
 
 
 @jit.njit(nogil=True)
