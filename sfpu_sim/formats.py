@@ -106,6 +106,8 @@ def as_bits(values, fmt: str | FloatFormat) -> np.ndarray:
     native = NATIVE_DTYPES[fmt.name]
     if array.dtype == native:
         return array.view(fmt.dtype)
+    if array.dtype == np.dtype(fmt.dtype):
+        return array.copy()     # patterns already: none can be out of range (a sweep's chunk)
     if not np.issubdtype(array.dtype, np.integer):
         raise BadBits(f"inputs: expected {fmt.name} bit patterns (integers) or a "
                       f"{np.dtype(native).name} array, got {array.dtype}")

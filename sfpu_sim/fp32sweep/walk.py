@@ -113,7 +113,7 @@ class Exhaustive:
         for a, b in self._spans():
             lo, hi = max(start - offset, 0), min(stop - offset, b - a)
             if hi > lo:
-                out.append(np.arange(a + lo, a + hi, dtype=np.int64).astype(np.uint32))
+                out.append(np.arange(a + lo, a + hi, dtype=np.uint32))
             offset += b - a
         return np.concatenate(out) if out else np.zeros(0, dtype=np.uint32)
 
