@@ -2,6 +2,10 @@
 # The GPU figures of issue 23 (and the 16-core scaling of issue 18), on a lent NVIDIA machine
 # that reaches no package index: the wheels it lacks travel in .whl/ (README "On an NVIDIA
 # GPU"), numba-cuda is the machine's own. Logs and each 2**32 sweep's summary go to $OUT.
+# The wheels its Python 3.12 image lacked (2026-11-28): bitstring, tibs, python-flint, dask,
+# distributed, tornado, tblib, zict, locket, partd (pip download --no-deps --only-binary=:all:
+# --python-version 3.12 --platform manylinux2014_x86_64 ..., this environment's versions).
+# A copy of the tree that must stay under 64 MiB leaves reports/ (about 130 MB) behind.
 set -uo pipefail
 export PYTHONUNBUFFERED=1 NUMBA_ENABLE_CUDASIM=0
 OUT=${OUT:-/tmp/sfpu-sim-gpu}
