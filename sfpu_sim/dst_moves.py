@@ -39,30 +39,22 @@ def write_32bit(cells, values, high_rows, low_rows, columns):
 
 
 @jit.njit(nogil=True)
-def read_32bit(cells, high_rows, low_rows, columns, out):
-    """The inverse of :func:`write_32bit`, into ``out`` (uint32, one entry per lane)."""
-    for s in range(cells.shape[0]):
-        for r in range(GRID_ROWS):
-            for c in range(GRID_COLUMNS):
-                datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
-                    np.uint32(cells[s, low_rows[r], columns[c]])
-                out[s * 32 + r * GRID_COLUMNS + c] = dst_to_fp32(datum)
-
-
-@jit.njit(nogil=True)
-def read_32bit_to_bf16(cells, high_rows, low_rows, columns, out):
-    """:func:`read_32bit`, each pattern through the packer's FP32 -> BF16 rounding into ``out``
+def read_32bit(cells, high_rows, low_rows, columns, out, to_bf16=False):
+    """The inverse of :func:`write_32bit`, into ``out`` (one entry per lane): the FP32 pattern
+    (uint32), or with ``to_bf16`` that pattern through the packer's FP32 -> BF16 rounding
     (uint16): to nearest, ties away from zero, as SFPSTOCHRND's nearest mode
     (:func:`sfpu_sim.isa.convert.drop_mantissa_bits`, the GPU frames' packer too). One
-    compiled pass instead of a read and four numpy passes that held Python's lock: a million
-    lanes' pack, 4.6 ms of the 13 a one-thread chunk spent holding it."""
+    compiled pass for a sweep's BF16 output instead of a read and four numpy passes that held
+    Python's lock: 4.6 ms of the 13 a one-thread chunk of 2**20 inputs spent holding it."""
     for s in range(cells.shape[0]):
         for r in range(GRID_ROWS):
             for c in range(GRID_COLUMNS):
                 datum = (np.uint32(cells[s, high_rows[r], columns[c]]) << 16) | \
                     np.uint32(cells[s, low_rows[r], columns[c]])
-                value = drop_mantissa_bits(dst_to_fp32(datum), 16, 0x8000)
-                out[s * 32 + r * GRID_COLUMNS + c] = np.uint16(value >> 16)
+                value = dst_to_fp32(datum)
+                if to_bf16:
+                    value = drop_mantissa_bits(value, 16, 0x8000) >> 16
+                out[s * 32 + r * GRID_COLUMNS + c] = value
 
 
 @jit.njit(nogil=True)

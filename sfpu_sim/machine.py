@@ -242,14 +242,16 @@ class Dst:
         else:
             dst_moves.write_16bit(self.bits, values, rows[0], cols, fmt == "fp16")
 
-    def read_lanes(self, addr: int, fmt: str) -> np.ndarray:
-        """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane."""
+    def read_lanes(self, addr: int, fmt: str, to_bf16: bool = False) -> np.ndarray:
+        """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane; with
+        ``to_bf16`` (fmt "fp32"), each through the packer's rounding to BF16
+        (:func:`sfpu_sim.dst_moves.read_32bit`)."""
         width = _DST_WIDTHS[fmt]
         rows, cols = self._grid_cells(addr, width)
         lanes = self.bits.shape[0] * LANES_PER_SFPU
         if width == 32:
-            out = np.empty(lanes, dtype=np.uint32)
-            dst_moves.read_32bit(self.bits, *rows, cols, out)
+            out = np.empty(lanes, dtype=np.uint16 if to_bf16 else np.uint32)
+            dst_moves.read_32bit(self.bits, *rows, cols, out, to_bf16)
         else:
             out = np.empty(lanes, dtype=np.uint16)
             dst_moves.read_16bit(self.bits, rows[0], cols, fmt == "fp16", out)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sfpu_sim import compiled, cost, dst_moves, engines, formats, reference, registry, ulp
+from sfpu_sim import compiled, cost, engines, formats, reference, registry, ulp
 from sfpu_sim import sweep_views as views
 from sfpu_sim.arch import get_arch
 from sfpu_sim.asm import format_instruction
@@ -205,9 +205,7 @@ def device_output(m: Machine, path: DevicePath, count: int) -> np.ndarray:
 
 def _pack(dst: Dst, path: DevicePath, count: int) -> np.ndarray:
     if path.dest == "fp32" and path.output_format == "bf16":
-        rows, columns = dst._grid_cells(0, 32)
-        output = np.empty(dst.bits.shape[0] * LANES_PER_SFPU, dtype=np.uint16)
-        dst_moves.read_32bit_to_bf16(dst.bits, *rows, columns, output)
+        output = dst.read_lanes(0, "fp32", to_bf16=True)
     elif path.dest == "fp32":
         cells = dst.read_lanes(0, "fp32")
         output = {"fp32": lambda c: c,

@@ -1,4 +1,4 @@
-"""The packer's FP32 Dst -> BF16 output (sweeps._pack: dst_moves.read_32bit_to_bf16, one
+"""The packer's FP32 Dst -> BF16 output (sweeps._pack: dst_moves.read_32bit with to_bf16, one
 compiled pass) against formats' numpy definition of the same rounding; the two also agree on
 all 2**32 patterns (checked once, 2026-11-28: 0 differ)."""
 from __future__ import annotations
