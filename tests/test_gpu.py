@@ -72,7 +72,10 @@ def _same(spec, arch, inputs, path, fp32_inputs) -> None:
         assert np.array_equal(got, want), _first_difference(name, got, want, inputs)
 
 
-@pytest.mark.parametrize("spec, arch", _programs())
+# Every program under ``slow``; by default the covering subset (tests.test_compiled: every
+# instruction form a kernel uses), as for the compiled engine: the simulator runs a Python
+# thread per lane, 0.1 s a program, 47 s of the default suite's summed test time for all 433.
+@pytest.mark.parametrize("spec, arch", _programs(COVERING))
 def test_gpu_equals_machine_through_the_fp32_device_path(spec, arch):
     _same(spec, arch, _fp32_patterns(32), DevicePath("fp32", "fp32", "fp32"), True)
 
