@@ -307,6 +307,7 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
     # that here rather than in _insert_worst made the tally 1.45x faster (reciprocal_fp32).
     keep, count = worst.shape[0], sums[9]
     floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
+    exact = np.zeros((256, len(r_low) + 1), dtype=np.int64)     # see _add_exact_lanes
     for i in range(x.shape[0]):
         b = x[i]
         counted, exponent, region, cls, d, kcls, kd = lane_facts(
@@ -318,6 +319,17 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
             listed[0] += 1
         if not counted:
             continue
+        if d >= 0:
+            if in_cross_sample(b, sample_limit):
+                sample_lanes[listed[1]] = i
+                listed[1] += 1
+            if count < keep or d > floor_d or (d == floor_d and b <= floor_x):
+                count = _insert_worst(worst, count, d, np.int64(b), i)
+                if count == keep:
+                    floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
+        if d == 0 and kd == 0 and cls == 0 and kcls == 0:
+            exact[exponent, region + 1] += 1        # its counts are added at the end
+            continue
         # What a counted lane adds (gpu_frames' finish adds the same, atomically). Written out
         # here: through a helper each array it passed was reference-counted per lane, 3.2x
         # slower.
@@ -328,9 +340,6 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         classes[cls] += 1
         if d < 0:
             continue
-        if in_cross_sample(b, sample_limit):
-            sample_lanes[listed[1]] = i
-            listed[1] += 1
         k = histogram_bin(d)
         hist[k] += 1
         sums[1] += d
@@ -344,10 +353,6 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
             region_hist[region, k] += 1
             sums[11 + 2 * region] += d
             sums[12 + 2 * region] = max(sums[12 + 2 * region], d)
-        if count < keep or d > floor_d or (d == floor_d and b <= floor_x):
-            count = _insert_worst(worst, count, d, np.int64(b), i)
-            if count == keep:
-                floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
         if kcls > 1 or kd < 0:
             continue
         sums[3] += 1
@@ -362,6 +367,40 @@ def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_lo
         sums[8] = max(sums[8], a)
         added_hist[histogram_bin(abs(a))] += 1
     sums[9] = count
+    _add_exact_lanes(exact, classes, hist, kernel_hist, device_both_hist, added_hist, added,
+                     region_hist, region_inputs, binades, sums)
+
+
+@_inline
+def _add_exact_lanes(exact, classes, hist, kernel_hist, device_both_hist, added_hist, added,
+                     region_hist, region_inputs, binades, sums):
+    """What :func:`_tally`'s exact lanes (device and kernel at distance 0, class 0) add, from
+    their count per binade and region (``exact[exponent, region + 1]``): one increment a lane
+    in the loop instead of twenty (most lanes of a good kernel: the tally 1.3x faster)."""
+    for e in range(256):
+        for column in range(exact.shape[1]):
+            z = exact[e, column]
+            if z == 0:
+                continue
+            r = column - 1
+            sums[0] += z
+            if r >= 0:
+                region_inputs[r] += z
+                region_hist[r, 0] += z
+                sums[12 + 2 * r] = max(sums[12 + 2 * r], 0)
+            binades[e, 0] += z
+            binades[e, 1] += z
+            binades[e, 3] = max(binades[e, 3], 0)
+            binades[e, 4] += z
+            classes[0] += z
+            hist[0] += z
+            kernel_hist[0] += z
+            device_both_hist[0] += z
+            added_hist[0] += z
+            added[2] += z
+            sums[3] += z
+            for j in (2, 5, 7, 8):                  # the maxima, of distances 0
+                sums[j] = max(sums[j], 0)
 
 
 @_jit
