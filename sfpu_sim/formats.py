@@ -290,33 +290,6 @@ def fp32_to_bf16_rne(bits) -> np.ndarray:
     return np.where(is_nan(x), nan, rounded).astype(np.uint16)
 
 
-def fp32_drop_mantissa_bits(bits, drop: int, threshold) -> np.ndarray:
-    """Keep ``23 - drop`` mantissa bits of an FP32 pattern, rounding its magnitude up when the
-    discarded bits are ``>= threshold`` (SFPSTOCHRND_FloatFloat.md functional model).
-
-    Exponent 0 (zero or denormal, either sign) becomes +0; exponent 255 becomes the signed
-    infinity (NaN -> +-Inf); a carry can raise the exponent, up to Inf. ``threshold`` may be
-    an array (stochastic rounding) or a scalar (0x8000 for ``drop=16`` rounds to nearest,
-    ties away from zero). Returns FP32 patterns with the dropped bits cleared."""
-    x = _u32(bits)
-    discarded = x & np.uint32((1 << drop) - 1)
-    out = np.asarray(x - discarded)              # a new array (0-d for a scalar)
-    out += (discarded >= np.asarray(threshold, dtype=np.uint32)).astype(np.uint32) << \
-        np.uint32(drop)
-    e = x & EXP32
-    out[e == 0] = 0                              # in place: the packer's hot path
-    special = e == EXP32
-    out[special] = x[special] & np.uint32(0xFF800000)
-    return out
-
-
-def fp32_to_bf16_ties_away(bits) -> np.ndarray:
-    """FP32 -> BF16 rounding to nearest, ties away from zero, as SFPSTOCHRND's "nearest" mode
-    (sfpi ``float_to_fp16b(x, 0)``) and the packer's rounding conversion do it
-    (Packers/FormatConversion.md): -0 and denormals become +0, NaN becomes +-Inf."""
-    return (fp32_drop_mantissa_bits(bits, 16, 0x8000) >> np.uint32(16)).astype(np.uint16)
-
-
 def fp32_to_fp16_packer(bits) -> np.ndarray:
     """The packer's FP32 Dst -> Float16 L1 conversion (Packers/FormatConversion.md): FP32 has
     no early conversion to FP16, so the datum stays FP32 and the late conversion narrows it,

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sfpu_sim import formats as f
+from sfpu_sim.isa.convert import fp32_drop_mantissa_bits, fp32_to_bf16_ties_away
 from sfpu_sim.isa.lanewise import lanes
 from sfpu_sim.isa.lut import lut16_to_fp32
 
@@ -111,7 +112,7 @@ def test_ties_away_rounding_as_sfpstochrnd_nearest():
                   0xFFC00001, 0x7F7F8000, 0x7F80FFFF], np.uint32)
     # ties go away from zero (not to even: 0x3F80|8000 -> 0x3F81), -0 and denormals -> +0,
     # NaN -> Inf keeping sign, the largest finite rounds up to Inf, Inf stays Inf
-    assert f.fp32_to_bf16_ties_away(x).tolist() == [0x3F81, 0x3F82, 0xBF81, 0x3F80, 0, 0,
+    assert fp32_to_bf16_ties_away(x).tolist() == [0x3F81, 0x3F82, 0xBF81, 0x3F80, 0, 0,
                                                     0xFF80, 0x7F80, 0x7F80]
 
 
@@ -119,14 +120,14 @@ def test_ties_away_differs_from_rne_only_on_ties_and_specials():
     normal = f.classify(SAMPLE32) == f.FloatClass.NORMAL
     ties = (SAMPLE32 & 0xFFFF) == 0x8000
     even = (SAMPLE32 >> 16) & 1 == 0
-    differ = f.fp32_to_bf16_ties_away(SAMPLE32) != f.fp32_to_bf16_rne(SAMPLE32)
+    differ = fp32_to_bf16_ties_away(SAMPLE32) != f.fp32_to_bf16_rne(SAMPLE32)
     assert np.array_equal(differ & normal, ties & even & normal)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 0xFFFFFFFF), st.integers(0, 0x7FFFFF))
 def test_stochastic_threshold_rounds_up_iff_discarded_reaches_it(x, threshold):
-    out = int(f.fp32_drop_mantissa_bits(x, 13, threshold >> 10))
+    out = int(fp32_drop_mantissa_bits(x, 13, threshold >> 10))
     e = (x >> 23) & 0xFF
     if e in (0, 255):
         return

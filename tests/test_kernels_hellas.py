@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from sfpu_sim import formats, reference, registry, ulp
+from sfpu_sim.isa.convert import fp32_to_bf16_ties_away
 from sfpu_sim.machine import Machine
 from sfpu_sim.sweeps import DevicePath, run_device, sweep
 from tests import hellas_model as model
@@ -141,7 +142,7 @@ def test_sweep_figures_are_pinned_and_recomputed_from_the_model(name, dest, arch
         if dest == "bf16":
             device_out = dst_bits
         elif out_fmt == "bf16":
-            device_out = formats.fp32_to_bf16_ties_away(dst_bits)
+            device_out = fp32_to_bf16_ties_away(dst_bits)
         else:
             device_out = dst_bits
         ref = reference.reference(function, ALL_BF16, "rne", output_format=out_fmt, daz=True,

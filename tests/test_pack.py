@@ -1,11 +1,14 @@
 """The packer's FP32 Dst -> BF16 output (sweeps._pack: dst_moves.read_32bit with to_bf16, one
-compiled pass) against formats' numpy definition of the same rounding; the two also agree on
-all 2**32 patterns (checked once, 2026-11-28: 0 differ)."""
+compiled pass through Dst's layout) against SFPSTOCHRND's rounding applied to the patterns
+directly (isa.convert's array form of the same definition), and against hand-derived patterns.
+Before that definition had one home, formats held a numpy copy of it; the two agreed on all
+2**32 patterns (checked once, 2026-11-28: 0 differ)."""
 from __future__ import annotations
 
 import numpy as np
 
-from sfpu_sim import formats, sweeps
+from sfpu_sim import sweeps
+from sfpu_sim.isa.convert import fp32_to_bf16_ties_away
 from sfpu_sim.machine import LANES_PER_SFPU, Dst, Machine
 
 PATH = sweeps.DevicePath("fp32", "bf16", "fp32")
@@ -20,14 +23,14 @@ def packed(patterns: np.ndarray, arch: str = "wormhole") -> np.ndarray:
     return sweeps._pack(dst, PATH, inputs.size)
 
 
-def test_every_exponent_and_rounding_edge_packs_as_formats_defines():
+def test_every_exponent_and_rounding_edge_packs_as_sfpstochrnd_rounds():
     mantissas = np.array([0, 1, 0x7FFF, 0x8000, 0x8001, 0xFFFF, 0x10000, 0x18000, 0x7F7FFF,
                           0x7F8000, 0x7FFFFF], dtype=np.uint32)
     exponents = np.arange(256, dtype=np.uint32) << np.uint32(23)
     x = (exponents[:, None] | mantissas[None, :]).ravel()
     x = np.concatenate([x, x | np.uint32(0x80000000)])
     for arch in ("wormhole", "blackhole"):
-        assert np.array_equal(packed(x, arch), formats.fp32_to_bf16_ties_away(x))
+        assert np.array_equal(packed(x, arch), fp32_to_bf16_ties_away(x))
 
 
 def test_hand_derived_patterns():
