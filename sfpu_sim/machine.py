@@ -237,10 +237,11 @@ class Dst:
         if values.size != self.bits.shape[0] * LANES_PER_SFPU:
             raise ValueError(f"write_lanes: {values.size} values for "
                              f"{self.bits.shape[0] * LANES_PER_SFPU} lanes")
+        cells, at = self._flat_cells(rows, cols)
         if width == 32:
-            dst_moves.write_32bit(self.bits, values, *rows, cols)
+            dst_moves.write_32bit(cells, values, *at)
         else:
-            dst_moves.write_16bit(self.bits, values, rows[0], cols, fmt == "fp16")
+            dst_moves.write_16bit(cells, values, at[0], fmt == "fp16")
 
     def read_lanes(self, addr: int, fmt: str, to_bf16: bool = False) -> np.ndarray:
         """Inverse of :meth:`write_lanes`: one standard-layout pattern per lane; with
@@ -249,13 +250,19 @@ class Dst:
         width = _DST_WIDTHS[fmt]
         rows, cols = self._grid_cells(addr, width)
         lanes = self.bits.shape[0] * LANES_PER_SFPU
+        cells, at = self._flat_cells(rows, cols)
         if width == 32:
             out = np.empty(lanes, dtype=np.uint16 if to_bf16 else np.uint32)
-            dst_moves.read_32bit(self.bits, *rows, cols, out, to_bf16)
+            dst_moves.read_32bit(cells, *at, out, to_bf16)
         else:
             out = np.empty(lanes, dtype=np.uint16)
-            dst_moves.read_16bit(self.bits, rows[0], cols, fmt == "fp16", out)
+            dst_moves.read_16bit(cells, at[0], fmt == "fp16", out)
         return out
+
+    def _flat_cells(self, rows, cols):
+        """(cells as SFPUs x cells, a view; each half's lane offsets in them)."""
+        cells = self.bits.reshape(self.bits.shape[0], -1)
+        return cells, [dst_moves.lane_offsets(r, cols, self.COLUMNS) for r in rows]
 
     def _grid_cells(self, addr: int, width: int):
         """:meth:`lane_cells` without column exchange, as a grid: lane ``8r + c`` of every
