@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from sfpu_sim import registry
 from sfpu_sim.bench_pipeline import _nogil_functions, serial_table
-from sfpu_sim.fp32sweep import Exhaustive, tally
+from sfpu_sim.fp32sweep import Exhaustive, lane_tally
 
 
 def _key(dispatcher) -> tuple:
@@ -13,8 +13,8 @@ def _key(dispatcher) -> tuple:
 
 def test_the_lock_free_functions_are_the_nogil_dispatchers():
     found = _nogil_functions()
-    assert _key(tally._tally) in found and _key(tally._tally_parts) in found
-    assert _key(tally.lane_facts) not in found          # inlined: it holds no lock of its own
+    assert _key(lane_tally._tally) in found and _key(lane_tally._tally_parts) in found
+    assert _key(lane_tally.lane_facts) not in found          # inlined: it holds no lock of its own
 
 
 def test_the_serial_table_has_a_row_per_machine_size():

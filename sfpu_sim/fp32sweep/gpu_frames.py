@@ -16,7 +16,8 @@ from sfpu_sim.compiled import gpu
 from sfpu_sim.isa.convert import drop_mantissa_bits
 from sfpu_sim.isa.loadstore import dst_to_fp32, fp32_to_dst
 from sfpu_sim.fp32sweep import enclose
-from sfpu_sim.fp32sweep.tally import BINS, CLASSES, histogram_bin, in_cross_sample, lane_facts
+from sfpu_sim.fp32sweep.lane_tally import BINS, histogram_bin, in_cross_sample, lane_facts
+from sfpu_sim.fp32sweep.tally import CLASSES
 from sfpu_sim.machine import LANES_PER_SFPU
 
 UNDECIDED, DENORMAL, SAMPLE = 0, 1, 2          # the lists of lanes the CPU sees
@@ -36,7 +37,7 @@ def kernels(code: int, regions: int, bf16: bool = False) -> dict:
     @cuda.jit(device=True, inline=True)
     def count(exponent, region, cls, d, kcls, kd, classes, hist, kernel_hist, device_both_hist,
               added_hist, added, region_hist, region_inputs, binades, sums):
-        """What a counted lane adds: tally._tally's accumulation, atomically (lanes share the
+        """What a counted lane adds: lane_tally._tally's accumulation, atomically (lanes share the
         block's accumulators)."""
         cuda.atomic.add(sums, 0, 1)
         if region >= 0:

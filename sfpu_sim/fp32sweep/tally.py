@@ -8,9 +8,10 @@ descending, input pattern ascending), a total order, so the merged Partial, henc
 is the same bit for bit however the inputs are cut into chunks and in whatever order the
 chunks are merged. Knows nothing of kernels, references or formatting.
 
-Distances are ``daz-index`` steps (:mod:`sfpu_sim.ulp`), computed here in the compiled loop with
-the same bitwise formula, and cross-checked per chunk against ``ulp.distance`` and
-``ulp.index_by_search`` on a fixed sample of lanes (the summary's ``cross_verification``).
+Distances are ``daz-index`` steps (:mod:`sfpu_sim.ulp`), computed in the compiled loop of
+:mod:`.lane_tally` with the same bitwise formula, and cross-checked per chunk against
+``ulp.distance`` and ``ulp.index_by_search`` on a fixed sample of lanes (the summary's
+``cross_verification``).
 Histograms hold every distance below :data:`EXACT` exactly and wider ones in power-of-two bins
 (a distance up to 2**33 fits), so percentiles are exact while they fall below ``EXACT``.
 """
@@ -19,22 +20,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 
-import numba
 import numpy as np
 
-from sfpu_sim import formats, jit, threads, ulp
+from sfpu_sim import formats, threads, ulp
+from sfpu_sim.fp32sweep.lane_tally import BINS, EXACT, _tally_parts
 from sfpu_sim.selection import REGIONS, regions_for
 from sfpu_sim.stage_timer import stage
 
-EXACT = 1024                                   # distances 0..1023 counted one by one
-WIDE = 24                                      # then [2^10, 2^11), ..., [2^33, 2^34)
-BINS = EXACT + WIDE
 CLASSES = len(ulp.LaneClass)
 NAN_BOTH, NAN_MISMATCH = int(ulp.LaneClass.NAN_BOTH), int(ulp.LaneClass.NAN_MISMATCH)
 DENORMAL_OUTPUTS = 16                          # distinct denormal-input outputs listed
 CROSS_SAMPLE = 1 << 20     # lanes cross-checked per sweep, about (a fixed hash of the input)
-_jit = jit.njit(nogil=True)
-_inline = numba.njit(inline="always")        # no per-call array reference counting
 
 
 def bin_range(k: int) -> tuple[int, int]:
@@ -190,235 +186,6 @@ def top(rows: np.ndarray, k: int) -> np.ndarray:
     return rows[order[:k]]
 
 
-# --------------------------------------------------------------------------------------------
-# One chunk, compiled
-# --------------------------------------------------------------------------------------------
-
-@_inline
-def _index(b, sign_mask, man_mask, man_bits):
-    magnitude = b & (sign_mask - 1)
-    rank = magnitude - man_mask if magnitude > man_mask else 0
-    return -rank if b & sign_mask else rank
-
-
-@_inline
-def _classify(e, a, sign_mask, man_mask, man_bits):
-    """(lane class, distance or -1) of expected ``e`` and actual ``a`` (ulp._classes)."""
-    exp_mask = (sign_mask - 1) & ~man_mask
-    e_nan = (e & exp_mask) == exp_mask and (e & man_mask) != 0
-    a_nan = (a & exp_mask) == exp_mask and (a & man_mask) != 0
-    e_inf = (e & exp_mask) == exp_mask and (e & man_mask) == 0
-    a_inf = (a & exp_mask) == exp_mask and (a & man_mask) == 0
-    cls = 0
-    if (e_inf or a_inf) and not (e_nan or a_nan):
-        cls = 2
-    if e_inf and a_inf and e == a:
-        cls = 1
-    if e_nan != a_nan:
-        cls = 4
-    if e_nan and a_nan:
-        cls = 3
-    if cls >= 3:
-        return cls, -1
-    d = _index(e, sign_mask, man_mask, man_bits) - _index(a, sign_mask, man_mask, man_bits)
-    return cls, abs(d)
-
-
-@_inline
-def histogram_bin(d):
-    if d < EXACT:
-        return d
-    n = 0
-    while d > 0:
-        d >>= 1
-        n += 1
-    return EXACT + n - 11
-
-
-@_inline
-def _insert_worst(worst, count, d, x, i):
-    """Keep the rows (distance, pattern, lane) of the largest distances, ties by pattern."""
-    k = worst.shape[0]
-    if count == k and (d < worst[k - 1, 0] or (d == worst[k - 1, 0] and x > worst[k - 1, 1])):
-        return count
-    j = count if count < k else k - 1
-    while j > 0 and (d > worst[j - 1, 0] or (d == worst[j - 1, 0] and x < worst[j - 1, 1])):
-        if j < k:
-            worst[j] = worst[j - 1]
-        j -= 1
-    worst[j, 0], worst[j, 1], worst[j, 2] = d, x, i
-    return min(count + 1, k)
-
-
-@_inline
-def lane_facts(b, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
-               sel_region, r_low, r_high, r_closed, r_abs):
-    """What one lane adds to a tally, for every frame that tallies (the CPU loop below, the GPU
-    chunk): ``(counted, exponent, region, cls, d, kcls, kd)``. ``counted`` is False outside
-    population daz (normals and +0) or the selection, and nothing else is meaningful then;
-    ``d`` is the device output's distance, -1 where the lane is unmeasured (class > 1);
-    ``kcls``, ``kd`` the same of the kernel's own FP32 result rounded as the output is."""
-    exponent = (b >> 23) & 0xFF
-    if not ((exponent != 0 and exponent != 0xFF) or b == 0):
-        return False, exponent, -1, 0, -1, 0, -1        # population daz: normals and +0
-    v = np.float64(np.uint32(b).view(np.float32))
-    if v < sel_low or v > sel_high:
-        return False, exponent, -1, 0, -1, 0, -1
-    region = -1
-    for r in range(len(r_low)):
-        axis = abs(v) if r_abs[r] else v
-        if axis >= r_low[r] and (axis <= r_high[r] if r_closed[r] else axis < r_high[r]):
-            region = r
-            break
-    if sel_region >= 0 and region != sel_region:
-        return False, exponent, region, 0, -1, 0, -1
-    e = np.int64(expected)
-    cls, d = _classify(e, np.int64(out), sign_mask, man_mask, man_bits)
-    if cls > 1 or d < 0:
-        return True, exponent, region, cls, -1, 0, -1
-    ideal = np.int64(kernel)
-    if bf16:
-        if (ideal & 0x7F800000) == 0x7F800000 and (ideal & 0x7FFFFF) != 0:
-            ideal = ((ideal >> 16) & 0x8000) | 0x7FC0
-        else:
-            ideal = (ideal + 0x7FFF + ((ideal >> 16) & 1)) >> 16
-    if (ideal & ((sign_mask - 1) & ~man_mask)) == 0:
-        ideal &= sign_mask
-    if ideal == out:                            # most lanes: the device's own pattern
-        return True, exponent, region, cls, d, cls, d
-    kcls, kd = _classify(e, ideal, sign_mask, man_mask, man_bits)
-    return True, exponent, region, cls, d, kcls, kd
-
-
-@_jit
-def _tally(x, out, expected, kernel, sign_mask, man_mask, man_bits, bf16, sel_low, sel_high,
-           sel_region, r_low, r_high, r_closed, r_abs, classes, hist, kernel_hist,
-           device_both_hist, added_hist, added, region_hist, region_inputs, binades, worst,
-           sums, distance, sample_limit, denormal_lanes, sample_lanes, listed):
-    """One chunk into the accumulators (all int64). ``sums``: population, device total, device
-    max, both, kernel total, kernel max, device-both total, device-both max, added max (or
-    -2**62), worst count, then per region: total, max.
-    ``distance``: per lane, -1 where the lane is outside the population, unmeasured or not
-    selected. The lanes of denormal inputs and those of the cross-check's sample
-    (:func:`in_cross_sample` below ``sample_limit``) go into ``denormal_lanes`` and
-    ``sample_lanes``, ``listed`` counting each: what :func:`denormals` and :func:`cross_check`
-    read, with no pass of their own over every lane."""
-    # The worst list's last row in locals: nearly every lane falls short of it, and testing
-    # that here rather than in _insert_worst made the tally 1.45x faster (reciprocal_fp32).
-    keep, count = worst.shape[0], sums[9]
-    floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
-    exact = np.zeros((256, len(r_low) + 1), dtype=np.int64)     # see _add_exact_lanes
-    for i in range(x.shape[0]):
-        b = x[i]
-        counted, exponent, region, cls, d, kcls, kd = lane_facts(
-            b, out[i], expected[i], kernel[i], sign_mask, man_mask, man_bits, bf16, sel_low,
-            sel_high, sel_region, r_low, r_high, r_closed, r_abs)
-        distance[i] = d if counted else -1
-        if exponent == 0 and b & 0x7FFFFF:
-            denormal_lanes[listed[0]] = i
-            listed[0] += 1
-        if not counted:
-            continue
-        if d >= 0:
-            if in_cross_sample(b, sample_limit):
-                sample_lanes[listed[1]] = i
-                listed[1] += 1
-            if count < keep or d > floor_d or (d == floor_d and b <= floor_x):
-                count = _insert_worst(worst, count, d, np.int64(b), i)
-                if count == keep:
-                    floor_d, floor_x = worst[keep - 1, 0], worst[keep - 1, 1]
-        if d == 0 and kd == 0 and cls == 0 and kcls == 0:
-            exact[exponent, region + 1] += 1        # its counts are added at the end
-            continue
-        # What a counted lane adds (gpu_frames' finish adds the same, atomically). Written out
-        # here: through a helper each array it passed was reference-counted per lane, 3.2x
-        # slower.
-        sums[0] += 1
-        if region >= 0:
-            region_inputs[region] += 1
-        binades[exponent, 0] += 1
-        classes[cls] += 1
-        if d < 0:
-            continue
-        k = histogram_bin(d)
-        hist[k] += 1
-        sums[1] += d
-        sums[2] = max(sums[2], d)
-        binades[exponent, 1] += 1
-        binades[exponent, 2] += d
-        binades[exponent, 3] = max(binades[exponent, 3], d)
-        if d == 0:
-            binades[exponent, 4] += 1
-        if region >= 0:
-            region_hist[region, k] += 1
-            sums[11 + 2 * region] += d
-            sums[12 + 2 * region] = max(sums[12 + 2 * region], d)
-        if kcls > 1 or kd < 0:
-            continue
-        sums[3] += 1
-        kernel_hist[histogram_bin(kd)] += 1
-        sums[4] += kd
-        sums[5] = max(sums[5], kd)
-        device_both_hist[k] += 1
-        sums[6] += d
-        sums[7] = max(sums[7], d)
-        a = d - kd
-        added[0 if a > 0 else (1 if a < 0 else 2)] += 1
-        sums[8] = max(sums[8], a)
-        added_hist[histogram_bin(abs(a))] += 1
-    sums[9] = count
-    _add_exact_lanes(exact, classes, hist, kernel_hist, device_both_hist, added_hist, added,
-                     region_hist, region_inputs, binades, sums)
-
-
-@_inline
-def _add_exact_lanes(exact, classes, hist, kernel_hist, device_both_hist, added_hist, added,
-                     region_hist, region_inputs, binades, sums):
-    """What :func:`_tally`'s exact lanes (device and kernel at distance 0, class 0) add, from
-    their count per binade and region (``exact[exponent, region + 1]``): one increment a lane
-    in the loop instead of twenty (most lanes of a good kernel: the tally 1.3x faster)."""
-    for e in range(256):
-        for column in range(exact.shape[1]):
-            z = exact[e, column]
-            if z == 0:
-                continue
-            r = column - 1
-            sums[0] += z
-            if r >= 0:
-                region_inputs[r] += z
-                region_hist[r, 0] += z
-                sums[12 + 2 * r] = max(sums[12 + 2 * r], 0)
-            binades[e, 0] += z
-            binades[e, 1] += z
-            binades[e, 3] = max(binades[e, 3], 0)
-            binades[e, 4] += z
-            classes[0] += z
-            hist[0] += z
-            kernel_hist[0] += z
-            device_both_hist[0] += z
-            added_hist[0] += z
-            added[2] += z
-            sums[3] += z
-            for j in (2, 5, 7, 8):                  # the maxima, of distances 0
-                sums[j] = max(sums[j], 0)
-
-
-@_jit
-def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
-                 bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
-                 hists, added, region_hist, region_inputs, binades, rows, sums, distance,
-                 sample_limit, denormal_lanes, sample_lanes, listed):
-    """:func:`_tally` of parts ``start..stop`` (lanes ``bounds[p]..bounds[p+1]``), each into
-    its own accumulators (row p): threads.parallel_for's kernel."""
-    for p in range(start, stop):
-        a, b = bounds[p], bounds[p + 1]
-        _tally(x[a:b], out[a:b], expected[a:b], kernel[a:b], sign_mask, man_mask, man_bits,
-               bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes[p],
-               hists[p, 0], hists[p, 1], hists[p, 2], hists[p, 3], added[p], region_hist[p],
-               region_inputs[p], binades[p], rows[p], sums[p], distance[a:b], sample_limit,
-               denormal_lanes[a:b], sample_lanes[a:b], listed[p])
-
-
 PARTS = 16          # a chunk's lanes tallied in this many parts on the threads, then summed
 TALLY_COST = 20     # work per lane relative to a multiply-add lane (threads.parallel_for)
 # Columns of _tally's ``sums`` that hold maxima (the others are counts and sums); 9: per part.
@@ -498,8 +265,9 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
 
 
 def accumulators(regions: int) -> dict:
-    """Empty accumulators of one tally (:func:`_tally`'s arrays, int64): what a frame that
-    does not keep per-part rows (the GPU chunk) counts into, and :func:`assemble` reads."""
+    """Empty accumulators of one tally (:func:`~.lane_tally._tally`'s arrays, int64): what a
+    frame that does not keep per-part rows (the GPU chunk) counts into, and :func:`assemble`
+    reads."""
     sums = np.zeros(11 + 2 * regions, dtype=np.int64)
     sums[[2, 5, 7]] = -1
     sums[8] = -(1 << 62)
@@ -514,7 +282,7 @@ def accumulators(regions: int) -> dict:
 
 def assemble(walked: int, classes, hists, added, region_hist, region_inputs, binades, sums,
              worst, worst_out, worst_expected, worst_kernel, out_format: str) -> Partial:
-    """The Partial of reduced accumulators (one row each; ``sums`` as :func:`_tally`
+    """The Partial of reduced accumulators (one row each; ``sums`` as :func:`~.lane_tally._tally`
     has it) and the worst lanes (rows: distance, input pattern; best first) with their
     output, expected and kernel patterns."""
     n = region_inputs.size
@@ -565,8 +333,8 @@ def denormals(partial: Partial, output, expected) -> None:
 
 def cross_check(partial: Partial, output, expected, distance, out_fmt: str) -> None:
     """The compiled distance against ulp.py's two index methods on the cross-check's sample
-    (the lanes a tally lists: :func:`in_cross_sample`, about :data:`CROSS_SAMPLE` lanes of the
-    whole walk)."""
+    (the lanes a tally lists: :func:`~.lane_tally.in_cross_sample`, about
+    :data:`CROSS_SAMPLE` lanes of the whole walk)."""
     if not output.size:
         return
     bitwise = np.abs(ulp.index(expected, out_fmt) - ulp.index(output, out_fmt))
@@ -574,13 +342,6 @@ def cross_check(partial: Partial, output, expected, distance, out_fmt: str) -> N
                     ulp.index_by_search(output, out_fmt))
     partial.cross_pairs = int(output.size)
     partial.cross_agree = int(((bitwise == distance) & (search == bitwise)).sum())
-
-
-@_inline
-def in_cross_sample(b, limit):
-    """Whether the lane of input pattern ``b`` is in the cross-check's sample: a fixed hash of
-    the pattern (modulo 2**32) below ``limit`` (:func:`cross_check_limit`)."""
-    return (np.uint64(b) * np.uint64(2654435761)) & np.uint64(0xFFFFFFFF) < limit
 
 
 def cross_check_limit(total: int) -> int:
