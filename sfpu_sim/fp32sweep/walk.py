@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sfpu_sim import jit
 from sfpu_sim.errors import SfpuSimError
 
 PATTERNS = 1 << 32
@@ -50,9 +51,30 @@ def _key(bits: int) -> int:
     return signed if signed >= 0 else INT_MIN - signed
 
 
-def _bits_of_key(keys: np.ndarray) -> np.ndarray:
-    keys = np.asarray(keys, dtype=np.int64)
-    return np.where(keys < 0, INT_MIN - keys, keys).astype(np.int64).astype(np.uint32)
+@jit.njit(nogil=True)
+def _walk(first, i0, stride, phased, as_bits, out):
+    """Samples ``i0 .. i0 + len(out)`` of a walk from key ``first``: sample ``i`` at key
+    ``first + i * stride``, plus ``max((i * s) mod stride, 1)`` when ``phased`` (the strided
+    walk's golden-ratio phase, module docstring), as that key, or (``as_bits``) as its FP32
+    pattern (a negative key ``k`` is the pattern of ``-2**31 - k``, taken modulo 2**32).
+    Compiled: the same in numpy took eight passes, 7-14 ms of a 2**20-input chunk."""
+    step = np.int64(stride * PHASE) | 1
+    for j in range(out.shape[0]):
+        i = i0 + j
+        key = first + i * stride
+        if phased:
+            key += max((i * step) % stride, 1)
+        out[j] = (INT_MIN - key if key < 0 else key) if as_bits else key
+
+
+def stride_patterns(first: int, start: int, count: int, stride: int,
+                    phased: bool = True) -> np.ndarray:
+    """The FP32 patterns of samples ``start .. start + count`` of a walk through the total-order
+    key from key ``first``, one in ``stride`` (:func:`_walk`; ``phased`` only for stride > 1),
+    uint32."""
+    out = np.empty(count, dtype=np.uint32)
+    _walk(first, start, stride, phased and stride > 1, True, out)
+    return out
 
 
 def _fp32_at_least(value: float) -> int:
@@ -148,14 +170,10 @@ class Strided:
         low, high = self.value_range or (-math.inf, math.inf)
         return _key(_fp32_at_least(low)), min(_key(_fp32_at_most(high)), KEY_MAX_FINITE)
 
-    def _key_at(self, index: np.ndarray) -> np.ndarray:
-        first, _ = self._keys()
-        index = np.asarray(index, dtype=np.int64)
-        keys = first + index * self.stride
-        if self.stride > 1:
-            step = int(self.stride * PHASE) | 1
-            keys = keys + np.maximum((index * step) % self.stride, 1)
-        return keys
+    def _key_at(self, index: int) -> int:
+        key = np.empty(1, dtype=np.int64)
+        _walk(self._keys()[0], index, self.stride, self.stride > 1, False, key)
+        return int(key[0])
 
     def _indices(self) -> tuple[int, int]:
         """Sample indices ``[i0, i1)`` the walk keeps: keys increase strictly with the index,
@@ -164,7 +182,7 @@ class Strided:
         if last < first:
             return 0, 0
         count = (last - first) // self.stride + 1
-        count -= int(self._key_at(np.array([count - 1]))[0] > last)
+        count -= int(self._key_at(count - 1) > last)
         return int(self.stride == 1 and first == -KEY_MAX_FINITE - 1), count
 
     def __len__(self) -> int:
@@ -176,7 +194,7 @@ class Strided:
         stop = min(stop, len(self))
         if stop <= start:
             return np.zeros(0, dtype=np.uint32)
-        return _bits_of_key(self._key_at(np.arange(i0 + start, i0 + stop, dtype=np.int64)))
+        return stride_patterns(self._keys()[0], i0 + start, stop - start, self.stride)
 
     def as_dict(self) -> dict:
         return {"kind": "strided", "stride": self.stride,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sfpu_sim import formats, registry, ulp
-from sfpu_sim.fp32sweep.walk import KEY_MAX_FINITE, _bits_of_key
+from sfpu_sim.fp32sweep.walk import KEY_MAX_FINITE, stride_patterns
 from sfpu_sim.parity import golden as goldens
 from sfpu_sim.sweeps import DevicePath, run_device
 
@@ -142,7 +142,7 @@ def harness_fp32_walk() -> np.ndarray:
     exactly and not out of that one."""
     low = -KEY_MAX_FINITE - 1                                       # the key of -inf
     count = min(1 << 16, (2 * (KEY_MAX_FINITE + 1)) // HARNESS_FP32_STRIDE + 1)
-    bits = _bits_of_key(low + np.arange(count, dtype=np.int64) * HARNESS_FP32_STRIDE)
+    bits = stride_patterns(low, 0, count, HARNESS_FP32_STRIDE, phased=False)
     return bits[formats.is_finite(bits, formats.FP32)]
 
 
