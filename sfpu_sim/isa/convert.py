@@ -18,9 +18,8 @@ import numpy as np
 
 from sfpu_sim.isa import records as rec
 from sfpu_sim.isa.exact_rules import APPROXIMATE, DEVICE, EXACT, ROUNDING, Operands, Result
-from sfpu_sim.isa.lanewise import VB, VC, Semantics, helper, leading_zeros32
+from sfpu_sim.isa.lanewise import VB, VC, Semantics, helper, lanes, leading_zeros32
 from sfpu_sim.isa.spec import ROUND, SIMPLE, Opcode, imm, lreg, mod
-from sfpu_sim.jit import njit
 
 SIGN = 0x80000000
 MAGNITUDE = 0x7FFFFFFF
@@ -82,20 +81,13 @@ def drop_mantissa_bits(x, drop, threshold):
     return x - discarded + ((1 << drop) if discarded >= threshold else 0)
 
 
-@njit(nogil=True)
-def _drop_lanes(x, drop, threshold, out):
-    for i in range(x.size):
-        out[i] = drop_mantissa_bits(np.int64(x[i]), drop, np.int64(threshold[i]))
-
-
 def fp32_drop_mantissa_bits(bits, drop: int, threshold) -> np.ndarray:
     """:func:`drop_mantissa_bits` over arrays of FP32 patterns (any shape; ``threshold`` a
-    scalar, for rounding to nearest, or an array, for stochastic rounding): uint32."""
+    scalar, for rounding to nearest, or an array, for stochastic rounding): uint32, through
+    :func:`~sfpu_sim.isa.lanewise.lanes`."""
     x = np.asarray(bits).astype(np.uint32)
     limit = np.broadcast_to(np.asarray(threshold).astype(np.uint32), x.shape).reshape(-1)
-    out = np.empty(x.size, dtype=np.uint32)
-    _drop_lanes(x.reshape(-1), drop, np.ascontiguousarray(limit), out)
-    return out.reshape(x.shape)
+    return lanes(drop_mantissa_bits, x.reshape(-1), drop, limit).reshape(x.shape)
 
 
 def fp32_to_bf16_ties_away(bits) -> np.ndarray:
