@@ -1,5 +1,5 @@
 """The FP32 tally's lane loop, compiled: what one lane adds to a chunk's accumulators, for
-the CPU's parts (:func:`_tally`, :func:`_tally_parts`) and the GPU's frames
+the CPU's parts (:func:`_tally`, :func:`tally_parts`) and the GPU's frames
 (:func:`lane_facts`, :func:`histogram_bin`, :func:`in_cross_sample`).
 
 Owns: the distance and class of a lane (``daz-index`` steps, the formula of :mod:`sfpu_sim.ulp`,
@@ -268,10 +268,10 @@ def _add_exact_lanes(exact, classes, hist, kernel_hist, device_both_hist, added_
 
 
 @_jit
-def _tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
-                 bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
-                 hists, added, region_hist, region_inputs, binades, rows, sums, distance,
-                 sample_limit, denormal_lanes, sample_lanes, listed):
+def tally_parts(start, stop, bounds, x, out, expected, kernel, sign_mask, man_mask, man_bits,
+                bf16, sel_low, sel_high, sel_region, r_low, r_high, r_closed, r_abs, classes,
+                hists, added, region_hist, region_inputs, binades, rows, sums, distance,
+                sample_limit, denormal_lanes, sample_lanes, listed):
     """:func:`_tally` of parts ``start..stop`` (lanes ``bounds[p]..bounds[p+1]``), each into
     its own accumulators (row p): threads.parallel_for's kernel."""
     for p in range(start, stop):

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 from sfpu_sim import formats, threads, ulp
-from sfpu_sim.fp32sweep.lane_tally import BINS, EXACT, _tally_parts
+from sfpu_sim.fp32sweep.lane_tally import BINS, EXACT, tally_parts
 from sfpu_sim.selection import REGIONS, regions_for
 from sfpu_sim.stage_timer import stage
 
@@ -238,7 +238,7 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     sample_lanes = np.empty(x.size, dtype=np.int32)
     listed = _rows(parts, 2)
     threads.parallel_for(
-        _tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
+        tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
         np.ascontiguousarray(out), np.ascontiguousarray(expected),
         np.ascontiguousarray(kernel, dtype=np.uint32), f.sign_mask, f.man_mask, f.man_bits,
         out_format == "bf16", low, high, sel_region, r_low, r_high, r_closed, r_abs, classes,
