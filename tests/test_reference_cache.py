@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import sfpu_sim
+from sfpu_sim import formats
 from sfpu_sim import reference as R
 from sfpu_sim.reference import backends as ref_backends
 from sfpu_sim.reference import cache as ref_cache
@@ -43,7 +44,6 @@ def _count_evaluations(monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(ref_cache, "evaluate", counting)
-    monkeypatch.setattr(R, "evaluate", counting)
     return calls
 
 
@@ -68,6 +68,34 @@ def test_cache_is_written_once_and_read_back_without_recomputation(private_cache
     second = R.reference("sqrt", BITS, "truncate")
     assert calls == []
     np.testing.assert_array_equal(first.value, second.value)
+
+
+# Every 65,537th FP32 pattern (65,536 inputs of every sign and binade, NaNs and infinities too),
+# and 4,095 positive normal ones: a large set and one just below SET_CACHE_MIN.
+FP32_SET = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32)
+
+
+def test_a_large_fp32_set_is_certified_once_then_read_back(private_cache, monkeypatch):
+    assert ref_cache.SET_CACHE_MIN == 4096
+    first = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32")
+    files = sorted(f.name for f in private_cache.iterdir())
+    assert len(files) == 1 and files[0].startswith(f"sqrt.fp32.{BACKEND}.")
+    header = json.loads((private_cache / files[0]).read_bytes().split(b"\n")[1])
+    assert header["key"]["inputs"] == np.unique(formats.daz(FP32_SET, formats.FP32)).size
+    R.clear_memory()
+    calls = _count_evaluations(monkeypatch)
+    again = R.reference("sqrt", FP32_SET[::-1], input_format="fp32", output_format="fp32")
+    assert calls == []
+    np.testing.assert_array_equal(again.bits, first.bits[::-1])
+    uncached = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32",
+                           cache=False)
+    assert len(calls) == 1
+    np.testing.assert_array_equal(uncached.bits, first.bits)
+
+
+def test_a_small_fp32_set_is_not_stored(private_cache):
+    R.reference("sqrt", FP32_SET[1000:5095], input_format="fp32", output_format="fp32")
+    assert not private_cache.exists() or list(private_cache.iterdir()) == []
 
 
 @pytest.fixture(scope="module")

@@ -148,8 +148,7 @@ from sfpu_sim.reference import (
 )
 from sfpu_sim.reference import cache as _cache
 from sfpu_sim.reference.backends import backend as choose_backend
-from sfpu_sim.reference.cache import cache_directory, clear_memory, table
-from sfpu_sim.reference.certify import evaluate
+from sfpu_sim.reference.cache import cache_directory, clear_memory, input_set, table
 from sfpu_sim.reference.core import (
     FP64,
     INPUT_FORMATS,
@@ -256,7 +255,8 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     ``inputs``: bit patterns of ``input_format`` (any shape), or an array of its own dtype
     (``ml_dtypes.bfloat16``, ``float16``, ``float32``) taken bit for bit. With ``cache`` (16-bit
     input formats) the whole 65,536-input table is certified once, stored on disk and looked
-    up; without it, or for FP32 inputs, only the distinct inputs given are certified.
+    up; without it, or for FP32 inputs, only the distinct inputs given are certified (with it,
+    a set of at least ``cache.SET_CACHE_MIN`` of them is stored too: :func:`cache.input_set`).
     """
     fn = function if isinstance(function, Function) else lookup(function)
     choice(policy, POLICIES, UnknownPolicy, "rounding policy")
@@ -275,7 +275,7 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
             certified = table(fn, input_format, engine, True, cache_dir).take(bits)
         else:
             unique, inverse = np.unique(bits, return_inverse=True)
-            certified = evaluate(fn, formats.bits_to_float64(unique, in_fmt), engine).take(
+            certified = input_set(fn, input_format, unique, engine, cache, cache_dir).take(
                 inverse.reshape(bits.shape))
     out = apply_policy(certified, policy, out_fmt)
     if ftz:
