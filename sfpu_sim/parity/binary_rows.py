@@ -51,7 +51,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sfpu_sim import formats, registry, threads, ulp
+from sfpu_sim import engines, formats, registry, threads, ulp
 from sfpu_sim.binary_device import PAIRS_PER_RUN, held_operand, run_binary_device
 from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.errors import SfpuSimError
@@ -68,7 +68,7 @@ from sfpu_sim.parity.tolerance_rows import TOLERANCE_ROWS
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.reference.ternary_functions import ternary_fp32
 from sfpu_sim.report.files import ReportError, atomic_write
-from sfpu_sim.sweeps import DevicePath, program_hash
+from sfpu_sim.sweeps import AUTO_COMPILE_WORK, DevicePath, program_hash
 
 SCALAR_DRIVER = "tt-metal tt_metal/tt-llk/tests/python_tests/test_sfpu_binop_scalar.py " \
     "(index id 70311161519)"
@@ -346,11 +346,16 @@ def exhaustive_cell(row: str, input_format: str, dest: str, arch: str, *,
     blocks = [(y_start, x_start) for y_start in range(0, y.size, y_step)
               for x_start in range(0, x.size, x_step)]
 
+    # Many runs of one program: compiled when all of them together are long (as an FP32
+    # sweep's chunks are), else each run as "auto" decides it alone.
+    engine = engines.long_run_engine() if \
+        x.size * y.size * len(program) > AUTO_COMPILE_WORK else None
+
     def scored(block):
         y_chunk = y[block[0]:block[0] + y_step]
         x_chunk = x[block[1]:block[1] + x_step]
         return _scored(spec.function, program, path, np.tile(x_chunk, y_chunk.size),
-                       np.repeat(y_chunk, x_chunk.size))
+                       np.repeat(y_chunk, x_chunk.size), engine=engine)
 
     best, best_normal, lanes, nonfinite, worst = -1, -1, 0, 0, None
     with closing(threads.in_order(scored, blocks, _width())) as finished:
@@ -398,12 +403,14 @@ def _cell(row, input_format, dest, arch, kernel, top, pair, top_normal, lanes, n
                       "" if output_format == input_format else output_format)
 
 
-def _scored(function: str, program, path: DevicePath, xs, ys, zs=None) -> tuple:
+def _scored(function: str, program, path: DevicePath, xs, ys, zs=None,
+            engine: str | None = None) -> tuple:
     """(largest distance, its first pair, largest over normal pairs, lanes counted, non-finite
-    mismatches) of the pairs ``(xs, ys)``. Lanes whose output has the golden's bits are 0 apart
-    (counted unless NaN); only the others are ranked."""
+    mismatches) of the pairs ``(xs, ys)``, run on ``engine`` (None: the session's, where
+    "auto" compiles a program not compiled before only for a long run). Lanes whose output has
+    the golden's bits are 0 apart (counted unless NaN); only the others are ranked."""
     fmt = path.output_format
-    output = run_binary_device(program, xs, ys, path, z=zs, engine="compiled").output
+    output = run_binary_device(program, xs, ys, path, z=zs, engine=engine).output
     gold = harness_golden(function, xs, ys, path, zs)
     out_format = formats.FORMATS[fmt]
     output_class = formats.classify(output, out_format)
