@@ -21,6 +21,7 @@ numba's cache index is a pickle, and loading one planted by somebody else would 
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -30,18 +31,67 @@ from pathlib import Path
 
 import numba
 from numba.core.caching import FunctionCache
+from numba.core.compiler_lock import global_compiler_lock
+
+try:
+    import fcntl
+except ImportError:                         # Windows: compiles are not locked across processes
+    fcntl = None
 
 __all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 
 
 def njit(signature=None, **options):
     """``numba.njit(**options)`` with ``cache`` decided here (see the module docstring); with
-    ``signature``, compiled for it alone, now (or loaded from the cache)."""
+    ``signature``, compiled for it alone, now (or loaded from the cache). A cached function
+    compiles under its cache entry's lock (:func:`compile_lock`)."""
     def decorate(func):
+        cached = cache_supported(func)
+        lock = _lock_path(func) if cached else None
         if signature is None:
-            return numba.njit(cache=cache_supported(func), **options)(func)
-        return numba.njit(signature, cache=cache_supported(func), **options)(func)
+            dispatcher = numba.njit(cache=cached, **options)(func)
+            if lock is not None:
+                dispatcher.compile = _locked(dispatcher.compile, lock)
+            return dispatcher
+        with global_compiler_lock, compile_lock(lock):
+            return numba.njit(signature, cache=cached, **options)(func)
     return decorate
+
+
+@contextlib.contextmanager
+def compile_lock(path: Path | None):
+    """Hold the lock file ``path`` (created if needed): processes that start together (pytest
+    workers, Dask workers, two shells) compile a function once, the others waiting and then
+    loading numba's cache instead of compiling it again. No lock without a path, where the
+    file cannot be opened, or without ``fcntl`` (Windows). Callers hold numba's compiler lock
+    first, so that two threads of one process never wait on each other's."""
+    if path is None or fcntl is None:
+        yield
+        return
+    try:
+        handle = open(path, "a+b")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield                               # closing the file releases it
+
+
+def _locked(compile_signature, lock: Path):
+    def compile_under_lock(signature):
+        with global_compiler_lock, compile_lock(lock):
+            return compile_signature(signature)
+    return compile_under_lock
+
+
+def _lock_path(func) -> Path | None:
+    """Beside numba's index of ``func``: its index file's name, ending ``.lock``."""
+    try:
+        index = Path(FunctionCache(func)._cache_file._index_path)
+        return index.with_suffix(".lock")
+    except Exception:                       # numba's internals moved: compile unlocked
+        return None
 
 
 def cache_supported(func) -> bool:

@@ -123,3 +123,55 @@ def test_with_no_writable_folder_at_all_functions_compile_uncached(monkeypatch):
     finally:
         jit._fallback_cache_directory.cache_clear()
         compiled._MEMORY.clear()
+
+
+# A function first compiled by a child process, in a module of its own under tmp_path (numba
+# caches it beside the module); the child prints its cache hits and misses.
+LOCKED_MODULE = """
+from sfpu_sim.jit import njit
+
+
+@njit()
+def plus_one(x):
+    return x + 1
+"""
+LOCKED_CHILD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import locked_module
+print("imported", flush=True)
+value = locked_module.plus_one(41)
+stats = locked_module.plus_one.stats
+print(value, sum(stats.cache_misses.values()), sum(stats.cache_hits.values()), time.time())
+"""
+
+
+def test_a_function_compiles_under_its_lock_and_a_waiting_process_loads_the_cache(tmp_path):
+    """While another process holds a function's compile lock, a process that needs the
+    function waits (its first call returns only after the lock is released); it then compiles
+    and caches it (a miss), and the next process loads it (a hit)."""
+    import fcntl
+    import time
+
+    (tmp_path / "locked_module.py").write_text(LOCKED_MODULE)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import locked_module
+        lock = jit._lock_path(locked_module.plus_one.py_func)
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("locked_module", None)
+    assert lock is not None and lock.parent == tmp_path / "__pycache__"
+    child = [sys.executable, "-c", LOCKED_CHILD, str(tmp_path)]
+    with open(lock, "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waiting = subprocess.Popen(child, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert waiting.stdout.readline() == "imported\n"
+        time.sleep(2)                                  # a compile of plus_one takes ~0.2 s
+        released = time.time()
+    out, _ = waiting.communicate(timeout=120)
+    value, misses, hits, returned = out.split()
+    assert (value, misses, hits) == ("42", "1", "0")   # compiled: one miss, no hit
+    assert float(returned) > released
+    again = subprocess.run(child, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert again.stdout.split()[:4] == ["imported", "42", "0", "1"]    # loaded: one hit
