@@ -77,24 +77,29 @@ FP32_SET = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32)
 
 def test_a_large_fp32_set_is_certified_once_then_read_back(private_cache, monkeypatch):
     assert ref_cache.SET_CACHE_MIN == 4096
-    first = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32")
+    first = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32",
+                        keep_set=True)
     files = sorted(f.name for f in private_cache.iterdir())
     assert len(files) == 1 and files[0].startswith(f"sqrt.fp32.{BACKEND}.")
     header = json.loads((private_cache / files[0]).read_bytes().split(b"\n")[1])
     assert header["key"]["inputs"] == np.unique(formats.daz(FP32_SET, formats.FP32)).size
     R.clear_memory()
     calls = _count_evaluations(monkeypatch)
-    again = R.reference("sqrt", FP32_SET[::-1], input_format="fp32", output_format="fp32")
+    again = R.reference("sqrt", FP32_SET[::-1], input_format="fp32", output_format="fp32",
+                        keep_set=True)
     assert calls == []
     np.testing.assert_array_equal(again.bits, first.bits[::-1])
     uncached = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32",
-                           cache=False)
+                           cache=False, keep_set=True)
     assert len(calls) == 1
     np.testing.assert_array_equal(uncached.bits, first.bits)
 
 
-def test_a_small_fp32_set_is_not_stored(private_cache):
-    R.reference("sqrt", FP32_SET[1000:5095], input_format="fp32", output_format="fp32")
+def test_a_small_fp32_set_or_one_not_to_keep_is_not_stored(private_cache):
+    """A sweep's chunks are certified once each: only a caller's ``keep_set`` stores a set."""
+    R.reference("sqrt", FP32_SET[1000:5095], input_format="fp32", output_format="fp32",
+                keep_set=True)
+    R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32")
     assert not private_cache.exists() or list(private_cache.iterdir()) == []
 
 

@@ -146,15 +146,17 @@ def harness_fp32_walk() -> np.ndarray:
     return bits[formats.is_finite(bits, formats.FP32)]
 
 
-def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None) -> tuple:
+def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None,
+               keep_set: bool = False) -> tuple:
     """(device output, golden) patterns of FP32 input patterns ``x`` in a Float32 cell of
     ``op`` with Dst mode ``dest``, ``program`` being that mode's instantiation. ``golden_of``:
     where given, the golden of FP32 inputs in an FP32 Dst (a faster equal of
-    :func:`~sfpu_sim.parity.golden.golden`)."""
+    :func:`~sfpu_sim.parity.golden.golden`). ``keep_set``: ``x`` is the harness walk, whose
+    certified golden is kept on disk (it recurs in every cell)."""
     if dest == "Yes":
         run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
         gold = golden_of(x) if golden_of is not None else \
-            goldens.golden(op.golden, op.function, x, "fp32", out_fmt, dest)
+            goldens.golden(op.golden, op.function, x, "fp32", out_fmt, dest, keep_set)
         return run.output, gold
     # 16-bit Dst: the unpacked input keeps its top 16 bits (a BF16 value); the output
     # leaves a BF16 Dst, widened exactly to FP32.
@@ -194,7 +196,7 @@ def predict(op, cell: tuple[str, str, str], arch: str,
     program = instance.spec.program(arch)
     if in_fmt == "fp32":
         x = harness_fp32_walk()
-        device, gold = fp32_lanes(op, program, x, out_fmt, dest)
+        device, gold = fp32_lanes(op, program, x, out_fmt, dest, keep_set=True)
     else:
         x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
         path = DevicePath(in_fmt, out_fmt, "fp32" if dest == "Yes" else "bf16")

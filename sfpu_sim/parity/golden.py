@@ -253,18 +253,21 @@ FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp
             "float64_hardsigmoid": float64_hardsigmoid}
 
 
-def _fp32_golden(kind: str, function: str, inputs, input_format: str) -> np.ndarray:
-    """The golden's FP32 value (bits), before the Dst and output formats round it."""
+def _fp32_golden(kind: str, function: str, inputs, input_format: str,
+                 keep_set: bool = False) -> np.ndarray:
+    """The golden's FP32 value (bits), before the Dst and output formats round it
+    (``keep_set``: as :func:`sfpu_sim.reference.reference` takes it)."""
     if kind in FORMULAS:
         return FORMULAS[kind](inputs, input_format, "fp32")
     if kind in DST_FORMULAS:
         raise ValueError(f"golden {kind!r} depends on the Dst mode")
     return reference.reference(function, inputs, "rne", input_format=input_format,
-                               output_format="fp32", daz=True, ftz=False).bits
+                               output_format="fp32", daz=True, ftz=False,
+                               keep_set=keep_set).bits
 
 
 def golden(kind: str, function: str, inputs, input_format: str, output_format: str,
-           dest: str = "Yes") -> np.ndarray:
+           dest: str = "Yes", keep_set: bool = False) -> np.ndarray:
     """The harness's golden bit patterns (output format) for ``inputs`` (input format) in a
     cell with Dst mode ``dest`` ("No": 16-bit, "Yes": FP32). As ``UnarySFPUGolden`` does
     (tt-metal ``helpers/golden_generators.py``, the 2026 copy of index id 57922331604): the
@@ -276,7 +279,7 @@ def golden(kind: str, function: str, inputs, input_format: str, output_format: s
     if kind in DST_FORMULAS:
         fp32 = DST_FORMULAS[kind](inputs, input_format, output_format, dest)
     else:
-        fp32 = _fp32_golden(kind, function, inputs, input_format)
+        fp32 = _fp32_golden(kind, function, inputs, input_format, keep_set)
     if dest == "No" and "fp16" in (input_format, output_format):
         tiny = (fp32 & np.uint32(0x7FFFFFFF)) < np.uint32(0x38800000)        # 2**-14
         fp32 = np.where(tiny, np.uint32(0), fp32).astype(np.uint32)

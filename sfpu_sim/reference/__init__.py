@@ -248,15 +248,18 @@ EVALUATING = threading.RLock()
 
 def reference(function: str, inputs, policy: str = "rne", *, input_format: str = "bf16",
               output_format: str = "bf16", daz: bool = True, ftz: bool = True,
-              cache: bool = True, cache_dir=None, backend: str | None = None) -> ReferenceResult:
+              cache: bool = True, cache_dir=None, backend: str | None = None,
+              keep_set: bool = False) -> ReferenceResult:
     """Correctly rounded ``function(inputs)`` under ``policy``; ``function``: a registered
     name, or a :class:`Function` (one :func:`definitions.define` made).
 
     ``inputs``: bit patterns of ``input_format`` (any shape), or an array of its own dtype
     (``ml_dtypes.bfloat16``, ``float16``, ``float32``) taken bit for bit. With ``cache`` (16-bit
     input formats) the whole 65,536-input table is certified once, stored on disk and looked
-    up; without it, or for FP32 inputs, only the distinct inputs given are certified (with it,
-    a set of at least ``cache.SET_CACHE_MIN`` of them is stored too: :func:`cache.input_set`).
+    up; without it, or for FP32 inputs, only the distinct inputs given are certified. With
+    ``cache`` and ``keep_set`` (an input set certified again and again, as the harness's FP32
+    walk is in every Float32 cell), a set of at least ``cache.SET_CACHE_MIN`` distinct inputs
+    is stored too (:func:`cache.input_set`); a sweep's chunks, each seen once, are not.
     """
     fn = function if isinstance(function, Function) else lookup(function)
     choice(policy, POLICIES, UnknownPolicy, "rounding policy")
@@ -275,7 +278,8 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
             certified = table(fn, input_format, engine, True, cache_dir).take(bits)
         else:
             unique, inverse = np.unique(bits, return_inverse=True)
-            certified = input_set(fn, input_format, unique, engine, cache, cache_dir).take(
+            keep = cache and keep_set
+            certified = input_set(fn, input_format, unique, engine, keep, cache_dir).take(
                 inverse.reshape(bits.shape))
     out = apply_policy(certified, policy, out_fmt)
     if ftz:
