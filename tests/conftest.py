@@ -127,7 +127,9 @@ def cached_sweeps():
 
     patch = pytest.MonkeyPatch()
     for module in list(sys.modules.values()):
-        if getattr(module, "sweep", None) is original:
+        # The module's own names only: getattr would call a lazy module's __getattr__
+        # (mpmath 1.4's imports its deprecated private modules, each with a warning).
+        if getattr(module, "__dict__", {}).get("sweep") is original:
             patch.setattr(module, "sweep", cached)
     yield cache
     patch.undo()
