@@ -237,8 +237,9 @@ def _ttsim() -> dict:
 
 def _ttsim_forms(data: dict, row: int) -> set:
     arch = str(data["arch"][row])
+    words = data["words"][row, :data["n_words"][row]]
     return {(arch, i.mnemonic, getattr(i, "mod1", None))
-            for i in map(lambda w: decode(int(w), arch), data["words"][row, :data["n_words"][row]])}
+            for i in (decode(int(w), arch) for w in words)}
 
 
 def _ttsim_rows(compiled_check: bool = False) -> list:
@@ -255,9 +256,10 @@ def _ttsim_rows(compiled_check: bool = False) -> list:
     default = {i for i, pair in enumerate(pairs) if pair in COVERING}
     seen = set().union(*(_ttsim_forms(data, i) for i in default))
     for i in sorted(range(len(pairs)), key=lambda i: (int(data["n_words"][i]), pairs[i])):
-        if _ttsim_forms(data, i) - seen:
+        forms = _ttsim_forms(data, i)
+        if forms - seen:
             default.add(i)
-            seen |= _ttsim_forms(data, i)
+            seen |= forms
     return [pytest.param(i, id=f"{kernel}@{arch}",
                          marks=() if not compiled_check or i in default else pytest.mark.slow)
             for i, (kernel, arch) in enumerate(pairs)]

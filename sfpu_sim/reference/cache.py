@@ -178,34 +178,18 @@ def _usable(path: Path) -> bool:
     if stat.S_ISREG(mode):
         return True
     warnings.warn(f"reference cache {path} is not a regular file: not read, not replaced; "
-                  f"the table is computed without the cache", CacheWarning, stacklevel=4)
+                  f"the table is computed without the cache", CacheWarning, stacklevel=5)
     return False
 
 
 def table(function: Function, input_format: str, backend, cache: bool, cache_dir) -> Certified:
     """Certified f(x) for all 65,536 patterns of a 16-bit input format (memory, disk, or built)."""
-    key = _cache_key(function, input_format, backend)
-    memory_key = json.dumps(key, sort_keys=True)
-    if cache and memory_key in _MEMORY:
-        return _MEMORY[memory_key]
+    bits = np.arange(1 << 16, dtype=np.uint16)
+    if not cache:
+        return _evaluated(function, input_format, bits, backend)
     path = cache_directory(cache_dir) / f"{function.name}.{input_format}.{backend.name}.sfpuref"
-    usable = cache and _usable(path)
-    table = None
-    if usable:
-        try:
-            table = _read_table(path, key, 1 << 16)
-        except _Damaged as damage:
-            warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
-                          f"rewritten", CacheWarning, stacklevel=3)
-    if table is None:
-        bits = np.arange(1 << 16, dtype=np.uint16)
-        x = formats.bits_to_float64(bits, INPUT_FORMATS[input_format])
-        table = evaluate(function, x, backend)
-        if usable:
-            _write_table(path, key, table)
-    if cache:
-        _MEMORY[memory_key] = table
-    return table
+    return _kept(_cache_key(function, input_format, backend), path, function, input_format,
+                 bits, backend)
 
 
 # Input sets of at least this many distinct inputs are kept on disk: below it, certifying them
@@ -220,29 +204,41 @@ def input_set(function: Function, input_format: str, bits: np.ndarray, backend, 
     :data:`SET_CACHE_MIN` of them: a harness walk (65,023 FP32 inputs) certifies once per
     function, not once per cell and process. Stored compressed (the patterns of a walk are
     not, so a file holds only the certified columns)."""
-    x = formats.bits_to_float64(bits, INPUT_FORMATS[input_format])
     if not cache or bits.size < SET_CACHE_MIN:
-        return evaluate(function, x, backend)
+        return _evaluated(function, input_format, bits, backend)
     digest = hashlib.sha256(np.ascontiguousarray(bits, dtype=np.uint32).tobytes()).hexdigest()
     key = {**_cache_key(function, input_format, backend), "inputs_sha256": digest,
            "inputs": int(bits.size)}
+    path = cache_directory(cache_dir) / (f"{function.name}.{input_format}.{backend.name}."
+                                         f"{digest[:16]}.sfpuref")
+    return _kept(key, path, function, input_format, bits, backend, compressed=True)
+
+
+def _evaluated(function: Function, input_format: str, bits: np.ndarray, backend) -> Certified:
+    return evaluate(function, formats.bits_to_float64(bits, INPUT_FORMATS[input_format]),
+                    backend)
+
+
+def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np.ndarray,
+          backend, compressed: bool = False) -> Certified:
+    """f at the patterns ``bits`` certified under ``key``: from this process's memory, else from ``path`` if it is
+    intact and built under ``key``, else evaluated and written there (a damaged file is
+    reported in one line and replaced; a non-regular one is left alone)."""
     memory_key = json.dumps(key, sort_keys=True)
     if memory_key in _MEMORY:
         return _MEMORY[memory_key]
-    path = cache_directory(cache_dir) / (f"{function.name}.{input_format}.{backend.name}."
-                                         f"{digest[:16]}.sfpuref")
     usable = _usable(path)
     certified = None
     if usable:
         try:
-            certified = _read_table(path, key, int(bits.size))
+            certified = _read_table(path, key, bits.size)
         except _Damaged as damage:
             warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
-                          f"rewritten", CacheWarning, stacklevel=3)
+                          f"rewritten", CacheWarning, stacklevel=4)
     if certified is None:
-        certified = evaluate(function, x, backend)
+        certified = _evaluated(function, input_format, bits, backend)
         if usable:
-            _write_table(path, key, certified, compressed=True)
+            _write_table(path, key, certified, compressed)
     _MEMORY[memory_key] = certified
     return certified
 
