@@ -372,6 +372,8 @@ def test_bad_sources_are_one_line_exit_2(capsys, tmp_path):
     (tmp_path / "short.csv").write_text(BASELINE_HEADER + "\ntanh,bf16\n")
     many = TANH_BASELINE_ROW.replace(",65025,", ",many,")
     (tmp_path / "text.csv").write_text(f"{BASELINE_HEADER}\n{many}\n")
+    huge = TANH_BASELINE_ROW.replace(",65025,", f",{2 ** 63},")       # beyond int64
+    (tmp_path / "huge.csv").write_text(f"{BASELINE_HEADER}\n{huge}\n")
     row = TANH_BASELINE_ROW
     (tmp_path / "twice.csv").write_text(f"{BASELINE_HEADER}\n{row}\n{row}\n")
     (tmp_path / "other.csv").write_text("a,b\n1,2\n")
@@ -380,6 +382,7 @@ def test_bad_sources_are_one_line_exit_2(capsys, tmp_path):
              ("binary.csv", "binary.csv: not a text (UTF-8) file"),
              ("short.csv", "short.csv:2: 2 fields, the header has 13"),
              ("text.csv", "text.csv: column n_rows: 'many' is not an integer"),
+             ("huge.csv", f"huge.csv: column n_rows: '{2 ** 63}' is not an integer"),
              ("twice.csv", ("twice.csv: variant tanh bf16->bf16 approx=0 fast=0 dest=0 "
                             "appears more than once")),
              ("other.csv", "other.csv: schema mismatch: missing column(s) op, ")]
