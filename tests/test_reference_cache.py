@@ -53,7 +53,7 @@ def _entry(directory):
     return files[0]
 
 
-BITS = np.arange(0, 1 << 16, 97, dtype=np.uint32).astype(np.uint16)
+BITS = np.arange(0, 1 << 16, 7, dtype=np.uint32).astype(np.uint16)     # a table, not a few
 
 
 def test_cache_is_written_once_and_read_back_without_recomputation(private_cache, monkeypatch):
@@ -68,6 +68,38 @@ def test_cache_is_written_once_and_read_back_without_recomputation(private_cache
     second = R.reference("sqrt", BITS, "truncate")
     assert calls == []
     np.testing.assert_array_equal(first.value, second.value)
+
+
+def test_a_few_inputs_use_a_table_at_hand_and_build_none(private_cache, monkeypatch):
+    """Below SET_CACHE_MIN inputs only they are certified, and no table is written, unless the
+    table is in memory or on disk: then it is used, with no evaluation."""
+    few = BITS[:ref_cache.SET_CACHE_MIN - 1]
+    calls = _count_evaluations(monkeypatch)
+    alone = R.reference("sqrt", few)
+    assert calls == [1] and not private_cache.exists()
+    whole = R.reference("sqrt", BITS)
+    assert calls == [1, 1] and _entry(private_cache)
+    for memory in (True, False):
+        if not memory:
+            R.clear_memory()
+        again = R.reference("sqrt", few)
+        assert calls == [1, 1]
+        np.testing.assert_array_equal(again.bits, alone.bits)
+    np.testing.assert_array_equal(alone.bits, whole.bits[:few.size])
+
+
+def test_a_user_functions_table_is_keyed_on_its_text_and_values_not_its_file(private_cache,
+                                                                            monkeypatch):
+    """Where the function was given (a kernel file's path and line) is shown, not keyed: the
+    same reference from a copied or moved file finds the table it built."""
+    tables, built_in = [], dict(R.definitions.FUNCTIONS)
+    for origin in ("/one/place.py:12", "/another/place.py:30"):
+        monkeypatch.setattr(R.definitions, "FUNCTIONS", dict(built_in))
+        function = R.register_user_function("user_halved", lambda x: x / 2, origin=origin)
+        assert function.description == f"user function ({origin})"
+        tables.append(ref_cache._table_place(function, "bf16", ref_backends.backend("mpmath"),
+                                             None)[0])
+    assert tables[0] == tables[1]
 
 
 # Every 65,537th FP32 pattern (65,536 inputs of every sign and binade, NaNs and infinities too),
@@ -138,7 +170,8 @@ def test_a_damaged_cache_entry_is_rebuilt_never_used(private_cache, monkeypatch,
         data = data.replace(b'"sha256": "', b'"sha256": "0', 1)
     if damage == "wrong shape":                 # intact file, checksum right, table too short
         key = ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
-        ref_cache._write_table(path, key, ref_certify.evaluate(R.FUNCTIONS["sqrt"], np.ones(10), ref_backends.backend(None)))
+        ref_cache._write_table(path, key, ref_certify.evaluate(R.FUNCTIONS["sqrt"], np.ones(10),
+                                                               ref_backends.backend(None)))
     else:
         path.write_bytes(bytes(data))
     calls = _count_evaluations(monkeypatch)
@@ -170,7 +203,8 @@ def test_a_stale_cache_entry_is_rebuilt(private_cache, monkeypatch, good_entry, 
         R.reference("sqrt", BITS)
     assert calls == [1]
     header = json.loads(_entry(private_cache).read_bytes().split(b"\n")[1])
-    assert header["key"] == ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16", ref_backends.backend(None))
+    assert header["key"] == ref_cache._cache_key(R.FUNCTIONS["sqrt"], "bf16",
+                                                 ref_backends.backend(None))
 
 
 def test_a_fifo_in_place_of_a_cache_file_is_never_read(private_cache, monkeypatch):
@@ -196,7 +230,7 @@ def test_cache_directory_comes_from_parameter_then_environment_then_home(tmp_pat
     monkeypatch.delenv("SFPU_SIM_CACHE")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert R.cache_directory() == tmp_path / "home" / ".cache" / "sfpu-sim" / "references"
-    R.reference("sqrt", BITS[:3], cache_dir=tmp_path / "param")
+    R.reference("sqrt", BITS, cache_dir=tmp_path / "param")
     assert (tmp_path / "param" / ENTRY).exists()
 
 

@@ -148,7 +148,8 @@ from sfpu_sim.reference import (
 )
 from sfpu_sim.reference import cache as _cache
 from sfpu_sim.reference.backends import backend as choose_backend
-from sfpu_sim.reference.cache import cache_directory, clear_memory, input_set, table
+from sfpu_sim.reference.cache import (SET_CACHE_MIN, cache_directory, clear_memory, held_table,
+                                      input_set, table)
 from sfpu_sim.reference.core import (
     FP64,
     INPUT_FORMATS,
@@ -256,7 +257,10 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     ``inputs``: bit patterns of ``input_format`` (any shape), or an array of its own dtype
     (``ml_dtypes.bfloat16``, ``float16``, ``float32``) taken bit for bit. With ``cache`` (16-bit
     input formats) the whole 65,536-input table is certified once, stored on disk and looked
-    up; without it, or for FP32 inputs, only the distinct inputs given are certified. With
+    up (for fewer than ``cache.SET_CACHE_MIN`` inputs, only where the table is at hand: `eval`
+    at one input of a user's mpmath reference took 5 s building the table, and a sweep builds
+    it when it needs it); without it, or for FP32 inputs, only the distinct inputs given are
+    certified. With
     ``cache`` and ``keep_set`` (an input set certified again and again, as the harness's FP32
     walk is in every Float32 cell), a set of at least ``cache.SET_CACHE_MIN`` distinct inputs
     is stored too (:func:`cache.input_set`); a sweep's chunks, each seen once, are not.
@@ -274,7 +278,9 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     if daz:
         bits = formats.daz(bits, in_fmt)
     with EVALUATING:
-        if cache and input_format in TABLE_FORMATS:
+        if cache and input_format in TABLE_FORMATS and (
+                bits.size >= SET_CACHE_MIN
+                or held_table(fn, input_format, engine, cache_dir) is not None):
             certified = table(fn, input_format, engine, True, cache_dir).take(bits)
         else:
             unique, inverse = np.unique(bits, return_inverse=True)

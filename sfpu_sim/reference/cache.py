@@ -187,9 +187,23 @@ def table(function: Function, input_format: str, backend, cache: bool, cache_dir
     bits = np.arange(1 << 16, dtype=np.uint16)
     if not cache:
         return _evaluated(function, input_format, bits, backend)
+    return _kept(*_table_place(function, input_format, backend, cache_dir), function,
+                 input_format, bits, backend)
+
+
+def held_table(function: Function, input_format: str, backend, cache_dir) -> Certified | None:
+    """The table of :func:`table` if this process or the disk holds it intact, else None
+    (nothing is evaluated or written)."""
+    key, path = _table_place(function, input_format, backend, cache_dir)
+    try:
+        return _held(key, path, 1 << 16)
+    except _Damaged:
+        return None                                 # table() reports and replaces it
+
+
+def _table_place(function: Function, input_format: str, backend, cache_dir) -> tuple:
     path = cache_directory(cache_dir) / f"{function.name}.{input_format}.{backend.name}.sfpuref"
-    return _kept(_cache_key(function, input_format, backend), path, function, input_format,
-                 bits, backend)
+    return _cache_key(function, input_format, backend), path
 
 
 # Input sets of at least this many distinct inputs are kept on disk: below it, certifying them
@@ -221,17 +235,16 @@ def _evaluated(function: Function, input_format: str, bits: np.ndarray, backend)
 
 def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np.ndarray,
           backend, compressed: bool = False) -> Certified:
-    """f at the patterns ``bits`` certified under ``key``: from this process's memory, else from ``path`` if it is
-    intact and built under ``key``, else evaluated and written there (a damaged file is
-    reported in one line and replaced; a non-regular one is left alone)."""
-    memory_key = json.dumps(key, sort_keys=True)
-    if memory_key in _MEMORY:
-        return _MEMORY[memory_key]
+    """f at the patterns ``bits`` certified under ``key``: from this process's memory, else
+    from ``path`` if it is intact and built under ``key``, else evaluated and written there (a
+    damaged file is reported in one line and replaced; a non-regular one is left alone)."""
+    if json.dumps(key, sort_keys=True) in _MEMORY:
+        return _MEMORY[json.dumps(key, sort_keys=True)]
     usable = _usable(path)
     certified = None
     if usable:
         try:
-            certified = _read_table(path, key, bits.size)
+            certified = _held(key, path, bits.size)
         except _Damaged as damage:
             warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
                           f"rewritten", CacheWarning, stacklevel=4)
@@ -239,7 +252,21 @@ def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np
         certified = _evaluated(function, input_format, bits, backend)
         if usable:
             _write_table(path, key, certified, compressed)
-    _MEMORY[memory_key] = certified
+        _MEMORY[json.dumps(key, sort_keys=True)] = certified
+    return certified
+
+
+def _held(key: dict, path: Path, size: int) -> Certified | None:
+    """The certified patterns kept under ``key``: in this process's memory, else read from
+    ``path`` (a regular file, else nothing) and remembered; None where neither holds them."""
+    memory_key = json.dumps(key, sort_keys=True)
+    if memory_key in _MEMORY:
+        return _MEMORY[memory_key]
+    if not path.is_file():
+        return None
+    certified = _read_table(path, key, size)
+    if certified is not None:
+        _MEMORY[memory_key] = certified
     return certified
 
 

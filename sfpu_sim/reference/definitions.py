@@ -361,9 +361,13 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
             tiny = mpmath.ldexp(1, -200)
             sides = [formula(tiny, MpMath), formula(-tiny, MpMath)]
         zero = tuple(math.copysign(0.0, float(mpmath.sign(v)) or 1.0) for v in sides)
-    return register(name, f"user function ({origin})" if origin else "user function", formula,
-                    zero=zero, inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
-                    is_exact=is_exact, source_extra=_source(fn))
+    function = register(name, "user function", formula, zero=zero,
+                        inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
+                        is_exact=is_exact, source_extra=_source(fn))
+    if origin:        # shown, not keyed: a kernel file copied or moved keeps its tables
+        function = FUNCTIONS[name] = dataclasses.replace(
+            function, description=f"user function ({origin})")
+    return function
 
 
 def functions() -> dict[str, str]:
