@@ -71,10 +71,12 @@ def nan_to_minus_zero():
 
 
 register_kernel("nan_to_minus_zero", nan_to_minus_zero, function="identity_test",
-                reference=lambda x: x, specials=SPECIALS)
+                reference=lambda x: x,
+                specials=SPECIALS)
 '''
 
 
+# The reference's line is the same in both: one table (keyed on that line), certified once.
 @pytest.mark.parametrize("declared", [None, 0x8000])
 def test_a_kernel_that_maps_nan_to_zero_fails_unless_it_declares_so(tmp_path, monkeypatch,
                                                                     declared):
