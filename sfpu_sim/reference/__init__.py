@@ -112,7 +112,6 @@ value correctly rounded to float64 (no FTZ), for the fractional ULP convention.
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import sys
 import threading
@@ -202,14 +201,16 @@ def register_user_function(name: str, fn, origin: str = "", kernel: str = "") ->
 
     def guarded(call):
         def evaluate(x, *rest):
-            try:
-                with contextlib.redirect_stdout(sys.stderr):   # a print(): not before --json
-                    return call(x, *rest)
+            saved, sys.stdout = sys.stdout, sys.stderr   # a print(): not before --json
+            try:                                         # (redirect_stdout: 10% of a table)
+                return call(x, *rest)
             except SfpuSimError:
                 raise
             except (Exception, SystemExit) as error:  # SystemExit: ends a run without a word
                 raise UserReferenceError(f"{who} raised {type(error).__name__}: {error} (at "
                                          f"x = {float(x)!r})") from None
+            finally:
+                sys.stdout = saved
         return evaluate
 
     function = dataclasses.replace(function, formula=guarded(function.formula),
