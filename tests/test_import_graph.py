@@ -174,13 +174,12 @@ def test_the_checkers_find_a_shared_name_and_a_hidden_module(tmp_path, monkeypat
 # cli/__init__.py's engines and registry), numba.cuda (the gpu extra: also numba-cuda's NVVM
 # in compiled/gpu.py, and fp32sweep/gpu_frames, which imports numba.cuda), distributed (Dask,
 # in cluster.py: report --all's and the FP32 sweeps' clusters),
-# pyarrow (the parquet extra), gmpy2 (optional in the timing table), matplotlib (0.4 s, on
+# pyarrow (the parquet extra), matplotlib (0.4 s, on
 # the first plot), and the kernels package beside sfpu_sim (which imports sfpu_sim).
 LOCAL_IMPORTS = {
     ("bench_gpu.py", "numba"), ("cli/__init__.py", "sfpu_sim"), ("cluster.py", "distributed"),
     ("compiled/gpu.py", "numba"),
     ("compiled/gpu.py", "numba.cuda.cudadrv"), ("fp32sweep/gpu_chunk.py", "sfpu_sim.fp32sweep"),
-    ("reference/timing.py", "gmpy2"),
     ("report/accuracy_csv.py", "pyarrow"), ("report/accuracy_csv.py", "pyarrow.compute"),
     ("report/accuracy_csv.py", "pyarrow.parquet"), ("report/plots.py", "matplotlib"),
     ("report/plots.py", "matplotlib.backends.backend_agg"),

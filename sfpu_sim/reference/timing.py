@@ -4,6 +4,7 @@ from __future__ import annotations
 import tempfile
 import time
 
+import gmpy2
 import mpmath
 import numpy as np
 
@@ -47,19 +48,14 @@ def measure(names=("tanh", "gelu")) -> list[tuple]:
                 with mpmath.workprec(128):
                     return [fn.formula(mpmath.mpf(v), MpMath) for v in finite]
             timed("mpmath, one evaluation at 128 bits (no bound)", name, single)
-    try:
-        import gmpy2
-    except ImportError:
-        gmpy2 = None
-    if gmpy2 is not None:
-        def mpfr():
-            with gmpy2.context(precision=64, round=gmpy2.RoundToZero) as local:
-                out = []
-                for v in finite:
-                    local.clear_flags()
-                    out.append((gmpy2.tanh(v), local.inexact))
-                return out
-        timed("gmpy2 MPFR tanh, 64 bits toward zero + inexact flag", "tanh", mpfr)
+    def mpfr():
+        with gmpy2.context(precision=64, round=gmpy2.RoundToZero) as local:
+            out = []
+            for v in finite:
+                local.clear_flags()
+                out.append((gmpy2.tanh(v), local.inexact))
+            return out
+    timed("gmpy2 MPFR tanh, 64 bits toward zero + inexact flag", "tanh", mpfr)
 
     def float64_prefilter():
         with np.errstate(all="ignore"):
