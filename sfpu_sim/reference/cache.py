@@ -192,13 +192,22 @@ def table(function: Function, input_format: str, backend, cache: bool, cache_dir
 
 
 def held_table(function: Function, input_format: str, backend, cache_dir) -> Certified | None:
-    """The table of :func:`table` if this process or the disk holds it intact, else None
-    (nothing is evaluated or written)."""
+    """The table of :func:`table` if this process holds it or the disk holds it intact (then
+    remembered), else None: nothing is evaluated, written or reported (:func:`table` reports
+    a damaged file and replaces it)."""
     key, path = _table_place(function, input_format, backend, cache_dir)
+    memory_key = json.dumps(key, sort_keys=True)
+    if memory_key in _MEMORY:
+        return _MEMORY[memory_key]
+    if not path.is_file():                          # nothing, or not a regular file
+        return None
     try:
-        return _held(key, path, 1 << 16)
+        certified = _read_table(path, key, 1 << 16)
     except _Damaged:
-        return None                                 # table() reports and replaces it
+        return None
+    if certified is not None:
+        _MEMORY[memory_key] = certified
+    return certified
 
 
 def _table_place(function: Function, input_format: str, backend, cache_dir) -> tuple:
@@ -238,13 +247,14 @@ def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np
     """f at the patterns ``bits`` certified under ``key``: from this process's memory, else
     from ``path`` if it is intact and built under ``key``, else evaluated and written there (a
     damaged file is reported in one line and replaced; a non-regular one is left alone)."""
-    if json.dumps(key, sort_keys=True) in _MEMORY:
-        return _MEMORY[json.dumps(key, sort_keys=True)]
+    memory_key = json.dumps(key, sort_keys=True)
+    if memory_key in _MEMORY:
+        return _MEMORY[memory_key]
     usable = _usable(path)
     certified = None
     if usable:
         try:
-            certified = _held(key, path, bits.size)
+            certified = _read_table(path, key, bits.size)
         except _Damaged as damage:
             warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
                           f"rewritten", CacheWarning, stacklevel=4)
@@ -252,21 +262,7 @@ def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np
         certified = _evaluated(function, input_format, bits, backend)
         if usable:
             _write_table(path, key, certified, compressed)
-        _MEMORY[json.dumps(key, sort_keys=True)] = certified
-    return certified
-
-
-def _held(key: dict, path: Path, size: int) -> Certified | None:
-    """The certified patterns kept under ``key``: in this process's memory, else read from
-    ``path`` (a regular file, else nothing) and remembered; None where neither holds them."""
-    memory_key = json.dumps(key, sort_keys=True)
-    if memory_key in _MEMORY:
-        return _MEMORY[memory_key]
-    if not path.is_file():
-        return None
-    certified = _read_table(path, key, size)
-    if certified is not None:
-        _MEMORY[memory_key] = certified
+    _MEMORY[memory_key] = certified
     return certified
 
 
