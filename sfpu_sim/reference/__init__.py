@@ -279,10 +279,12 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
     if daz:
         bits = formats.daz(bits, in_fmt)
     with EVALUATING:
-        if cache and input_format in TABLE_FORMATS and (
-                bits.size >= SET_CACHE_MIN
-                or held_table(fn, input_format, engine, cache_dir) is not None):
-            certified = table(fn, input_format, engine, True, cache_dir).take(bits)
+        whole = None
+        if cache and input_format in TABLE_FORMATS:
+            whole = table(fn, input_format, engine, True, cache_dir) \
+                if bits.size >= SET_CACHE_MIN else held_table(fn, input_format, engine, cache_dir)
+        if whole is not None:
+            certified = whole.take(bits)
         else:
             unique, inverse = np.unique(bits, return_inverse=True)
             keep = cache and keep_set
