@@ -3,6 +3,7 @@ in ../shared/vectors; the full sets run under the slow marker where they are pre
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -31,7 +32,7 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-from sfpu_sim import heap
+from sfpu_sim import heap, threads
 
 # Every worker runs thousands of sweeps: keep their freed pages mapped (sfpu_sim.heap).
 heap.keep_freed_memory()
@@ -70,6 +71,31 @@ def pytest_collection_modifyitems(config, items):
         return next((k for k, prefix in enumerate(LONG_FIRST)
                      if item.nodeid.startswith(prefix)), len(LONG_FIRST))
     items.sort(key=rank)
+
+
+def pytest_collection_finish(session):
+    """What collection built (the package, numba's registries, every test's parameters) lives
+    until the end: frozen out of the collector's generations, it is no longer walked again by
+    each full collection of the thousands a worker runs."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 10)
+
+
+# xdist's workers (-n auto: one more than the cores) already keep every core busy; a worker's own
+# helper threads could only take turns with them (measured warm on 2 cores, one run each: 3:17
+# wall and 6:26 CPU with each worker on both cores, 3:07 and 6:05 on one). Each test starts
+# on one thread; a test that sets a count keeps it to itself, and the tests of threading
+# (test_threads, the FP32 sweep's chunks, Ctrl-C in helpers) set theirs.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+_TEST_THREADS = 1 if _WORKERS > 1 and _WORKERS >= threads.max_threads() else None
+
+
+@pytest.fixture(autouse=True)
+def _threads_per_worker():
+    threads.set_threads(_TEST_THREADS)
+    yield
+    threads.set_threads(_TEST_THREADS)
 
 
 def load_vectors(name: str, directory: Path = VECTORS):

@@ -109,6 +109,7 @@ def test_the_default_count_is_every_usable_cpu_whatever_the_load_average(monkeyp
     """Issue 18: a past load average says how busy the cores were, not how busy they will be."""
     monkeypatch.setattr(threads, "max_threads", lambda: 2)
     monkeypatch.setattr(threads.os, "getloadavg", lambda: (9.0, 9.0, 9.0))
+    threads.set_threads(None)                # the default, not the test suite's count
     assert threads.threads() == 2
     threads.set_threads(1)                   # an explicit count is used as given
     assert threads.threads() == 1
