@@ -35,9 +35,10 @@ ROWS = {
                                                "isposinf")],
 }
 KERNELS = sorted(kernel for ops in ROWS.values() for _, kernel in ops)
+DEVICE = device_table.read()
 MEASURED = [(row, function, kernel, cell) for row, ops in ROWS.items()
             for function, kernel in ops for cell in device_table.CELLS
-            if device_table.read()[row][device_table.CELLS.index(cell)].max_ulp is not None]
+            if DEVICE[row][device_table.CELLS.index(cell)].max_ulp is not None]
 
 
 def bf16(value: float) -> int:
@@ -113,6 +114,6 @@ def test_special_values(name, x, expected, chip):
 def test_table_cell(row, function, kernel, cell):
     op = Op(row, function, kernels={"No": kernel, "Yes": kernel})
     predicted = cells.predict(op, cell, "wormhole")
-    device = device_table.read()[row][device_table.CELLS.index(cell)]
+    device = DEVICE[row][device_table.CELLS.index(cell)]
     assert predicted.nonfinite == 0
     assert predicted.max_ulp == device.max_ulp
