@@ -15,6 +15,7 @@ import pytest
 import sfpu_sim
 from sfpu_sim import formats
 from sfpu_sim import reference as R
+from sfpu_sim.parity import golden as goldens
 from sfpu_sim.reference import backends as ref_backends
 from sfpu_sim.reference import cache as ref_cache
 from sfpu_sim.reference import certify as ref_certify
@@ -133,6 +134,24 @@ def test_a_small_fp32_set_or_one_not_to_keep_is_not_stored(private_cache):
                 keep_set=True)
     R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32")
     assert not private_cache.exists() or list(private_cache.iterdir()) == []
+
+
+def test_a_torch_goldens_inner_values_are_kept_where_the_cell_asks(private_cache, monkeypatch):
+    """torch's FP32 GELU certifies erf at x * M_SQRT1_2 rounded to FP32. A cell's inputs (all
+    16-bit patterns, the harness walk) give the same such set in every cell and process: kept
+    where the caller says so, as the set of the inputs themselves is."""
+    x = np.arange(0x3C00, 0x4C00, dtype=np.uint16)           # 4,096 BF16 inputs
+    first = goldens.golden("torch_gelu_fp32", "gelu", x, "bf16", "bf16")
+    assert not private_cache.exists() or list(private_cache.iterdir()) == []
+    kept = goldens.golden("torch_gelu_fp32", "gelu", x, "bf16", "bf16", keep_set=True)
+    files = sorted(f.name for f in private_cache.iterdir())
+    assert len(files) == 1 and files[0].startswith(f"erf.fp32.{BACKEND}.")
+    R.clear_memory()
+    calls = _count_evaluations(monkeypatch)
+    again = goldens.golden("torch_gelu_fp32", "gelu", x, "bf16", "bf16", keep_set=True)
+    assert calls == []
+    np.testing.assert_array_equal(kept, first)
+    np.testing.assert_array_equal(again, first)
 
 
 @pytest.fixture(scope="module")

@@ -152,7 +152,8 @@ def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None,
     ``op`` with Dst mode ``dest``, ``program`` being that mode's instantiation. ``golden_of``:
     where given, the golden of FP32 inputs in an FP32 Dst (a faster equal of
     :func:`~sfpu_sim.parity.golden.golden`). ``keep_set``: ``x`` is the harness walk, whose
-    certified golden is kept on disk (it recurs in every cell)."""
+    certified golden (and a torch golden's inner FP32 values) is kept on disk: it recurs in
+    every cell."""
     if dest == "Yes":
         run = run_device(program, x, DevicePath("fp32", out_fmt, "fp32"), fp32_inputs=True)
         gold = golden_of(x) if golden_of is not None else \
@@ -162,7 +163,7 @@ def fp32_lanes(op, program, x, out_fmt: str, dest: str, golden_of=None,
     # leaves a BF16 Dst, widened exactly to FP32.
     x16 = (x >> np.uint32(16)).astype(np.uint16)
     device = run_device(program, x16, DevicePath("bf16", out_fmt, "bf16")).output
-    gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16", dest)
+    gold = goldens.golden(op.golden, op.function, x16, "bf16", "bf16", dest, keep_set)
     return device, formats.bf16_to_fp32_bits(gold) if out_fmt == "fp32" else gold
 
 
@@ -201,7 +202,7 @@ def predict(op, cell: tuple[str, str, str], arch: str,
         x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
         path = DevicePath(in_fmt, out_fmt, "fp32" if dest == "Yes" else "bf16")
         device = run_device(program, x, path).output
-        gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt, dest)
+        gold = goldens.golden(op.golden, op.function, x, in_fmt, out_fmt, dest, keep_set=True)
     flush = not (out_fmt == "fp16" and op.fp16_subnormals_ranked)
     top, lanes, nonfinite, worst = _score(x, in_fmt, device, gold, out_fmt, flush)
     if near_zero_atol is not None and budget is None:

@@ -72,26 +72,34 @@ def _as_fp32(inputs: np.ndarray, input_format: str) -> np.ndarray:
     return bits
 
 
-def torch_gelu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+def _fp32_reference(function: str, values: np.ndarray, keep_set: bool) -> np.ndarray:
+    """``function`` correctly rounded to FP32 (bits) at FP32 ``values``, as torch's FP32
+    elementary functions are taken to be; ``keep_set``: the values are one of the fixed sets the
+    cells recur on (the harness walk, all 16-bit patterns), whose certificates are kept."""
+    return reference.reference(function, values.view(np.uint32), "rne", input_format="fp32",
+                               output_format="fp32", daz=False, ftz=False,
+                               keep_set=keep_set).bits
+
+
+def torch_gelu_fp32(inputs, input_format: str, output_format: str,
+                    keep_set: bool = False) -> np.ndarray:
     """``torch.nn.functional.gelu`` of the inputs in FP32 arithmetic, rounded to the output
     format (module docstring)."""
     x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
     with np.errstate(over="ignore", invalid="ignore"):
         t = (x * M_SQRT1_2).astype(np.float32)
-        erf = reference.reference("erf", t.view(np.uint32), "rne", input_format="fp32",
-                                  output_format="fp32", daz=False, ftz=False).bits
+        erf = _fp32_reference("erf", t, keep_set)
         s = (np.float32(1) + formats.bits_to_fp32(erf)).astype(np.float32)
         r = ((x * np.float32(0.5)).astype(np.float32) * s).astype(np.float32)
     return _to_output(r.view(np.uint32), output_format)
 
 
-def torch_silu_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+def torch_silu_fp32(inputs, input_format: str, output_format: str,
+                    keep_set: bool = False) -> np.ndarray:
     """``torch.nn.functional.silu`` in FP32 arithmetic (module docstring)."""
     x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
     with np.errstate(over="ignore", invalid="ignore"):
-        e = reference.reference("exp", (-x).astype(np.float32).view(np.uint32), "rne",
-                                input_format="fp32", output_format="fp32", daz=False,
-                                ftz=False).bits
+        e = _fp32_reference("exp", (-x).astype(np.float32), keep_set)
         r = (x / (np.float32(1) + formats.bits_to_fp32(e)).astype(np.float32)).astype(np.float32)
     return _to_output(r.view(np.uint32), output_format)
 
@@ -109,16 +117,15 @@ GELU_TANH_BETA = np.float32(math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5)
 GELU_TANH_KAPPA = np.float32(0.044715)
 
 
-def torch_gelu_tanh_fp32(inputs, input_format: str, output_format: str) -> np.ndarray:
+def torch_gelu_tanh_fp32(inputs, input_format: str, output_format: str,
+                         keep_set: bool = False) -> np.ndarray:
     """torch's tanh-approximated GELU in FP32 arithmetic (module docstring)."""
     f32 = np.float32
     x = formats.bits_to_fp32(_as_fp32(inputs, input_format))
     with np.errstate(over="ignore", invalid="ignore"):
         cube = ((x * x).astype(f32) * x).astype(f32)
         inner = (GELU_TANH_BETA * (x + (GELU_TANH_KAPPA * cube).astype(f32)).astype(f32))
-        tanh = reference.reference("tanh", inner.astype(f32).view(np.uint32), "rne",
-                                   input_format="fp32", output_format="fp32", daz=False,
-                                   ftz=False).bits
+        tanh = _fp32_reference("tanh", inner.astype(f32), keep_set)
         s = (f32(1) + formats.bits_to_fp32(tanh)).astype(f32)
         r = ((f32(0.5) * x).astype(f32) * s).astype(f32)
     return _to_output(r.view(np.uint32), output_format)
@@ -243,9 +250,11 @@ def torch_softsign_dst_steps(inputs, input_format: str, output_format: str,
 # Goldens that depend on the Dst mode, (inputs, input format, output format, dest) -> FP32.
 DST_FORMULAS = {"torch_softsign_dst_steps": torch_softsign_dst_steps}
 
-FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp32,
-            "float64_hardmish": float64_hardmish,
-            "torch_gelu_tanh_fp32": torch_gelu_tanh_fp32,
+# The formulas that call a correctly rounded FP32 function on values they computed: they take
+# ``keep_set`` (:func:`_fp32_reference`).
+TORCH_FORMULAS = {"torch_gelu_fp32": torch_gelu_fp32, "torch_silu_fp32": torch_silu_fp32,
+                  "torch_gelu_tanh_fp32": torch_gelu_tanh_fp32}
+FORMULAS = {**TORCH_FORMULAS, "float64_hardmish": float64_hardmish,
             "float64_tanh_derivative_lut6": float64_tanh_derivative_lut6,
             "float64_gelu_derivative": float64_gelu_derivative,
             "float64_tanh_derivative": float64_tanh_derivative,
@@ -257,6 +266,8 @@ def _fp32_golden(kind: str, function: str, inputs, input_format: str,
                  keep_set: bool = False) -> np.ndarray:
     """The golden's FP32 value (bits), before the Dst and output formats round it
     (``keep_set``: as :func:`sfpu_sim.reference.reference` takes it)."""
+    if kind in TORCH_FORMULAS:
+        return TORCH_FORMULAS[kind](inputs, input_format, "fp32", keep_set)
     if kind in FORMULAS:
         return FORMULAS[kind](inputs, input_format, "fp32")
     if kind in DST_FORMULAS:
