@@ -103,6 +103,30 @@ def test_a_user_functions_table_is_keyed_on_its_text_and_values_not_its_file(pri
     assert tables[0] == tables[1]
 
 
+# One reference written into two different lines, and two references on one line.
+HALVED_WITH_A_NOTE = (lambda x: x / 2, "provenance: one test file")
+HALVED_ELSEWHERE = {"provenance": "another file, another line", "reference": lambda x: x / 2}
+TWO_ON_ONE_LINE = (lambda x: x / 2, lambda x: x * 0.5)
+
+
+def _user_key(fn) -> dict:
+    function = R.register_user_function("user_halved", fn)
+    return ref_cache._table_place(function, "bf16", ref_backends.backend("mpmath"), None)[0]
+
+
+def test_a_user_lambdas_key_is_its_own_text_not_the_lines_around_it(private_cache, monkeypatch):
+    """A kernel file's provenance string or other arguments beside ``reference=lambda ...`` are
+    no part of the function: editing them keeps the table. Another text keeps its own key,
+    even where its values are the same and it shares the line."""
+    built_in = dict(R.definitions.FUNCTIONS)
+    keys = []
+    for fn in (HALVED_WITH_A_NOTE[0], HALVED_ELSEWHERE["reference"], *TWO_ON_ONE_LINE):
+        monkeypatch.setattr(R.definitions, "FUNCTIONS", dict(built_in))
+        keys.append(_user_key(fn))
+    assert keys[0] == keys[1] == keys[2]
+    assert keys[3] != keys[0]
+
+
 # Every 65,537th FP32 pattern (65,536 inputs of every sign and binade, NaNs and infinities too),
 # and 4,095 positive normal ones: a large set and one just below SET_CACHE_MIN.
 FP32_SET = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32)

@@ -3,8 +3,10 @@ the zeros and infinities, its domain, and the anchors that settle saturating val
 are beside the definitions). Knows nothing of evaluation or rounding."""
 from __future__ import annotations
 
+import ast
 import dataclasses
 import inspect
+import linecache
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -78,6 +80,29 @@ def _source(code) -> str:
         return inspect.getsource(code)
     except (OSError, TypeError):                # defined interactively: fall back to bytecode
         return repr((code.__code__.co_code, code.__code__.co_consts))
+
+
+def _own_source(fn) -> str:
+    """A lambda's own text (``lambda x: x * x``), not the lines around it that
+    :func:`inspect.getsource` gives: a kernel file's provenance string or its other arguments on
+    those lines are no part of the function. Other functions: :func:`_source`."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_name != "<lambda>":
+        return _source(fn)
+    lines = linecache.getlines(code.co_filename)
+    # Where the body's instructions start (the frame's own set-up and return carry (0, 0)).
+    starts = [(line, column) for line, _, column, end in code.co_positions()
+              if line is not None and column is not None and (column, end) != (0, 0)]
+    try:
+        tree = ast.parse("".join(lines))
+    except (SyntaxError, ValueError):
+        return _source(fn)
+    body = min(starts, default=None)
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
+             and body is not None and (node.body.lineno, node.body.col_offset) == body]
+    if len(found) != 1:
+        return _source(fn)
+    return ast.get_source_segment("".join(lines), found[0]) or _source(fn)
 
 
 def register(name: str, description: str, formula: Callable, *, source_extra: str = "",
@@ -363,7 +388,7 @@ def register_user_function(name: str, fn: Callable, origin: str = "") -> Functio
         zero = tuple(math.copysign(0.0, float(mpmath.sign(v)) or 1.0) for v in sides)
     function = register(name, "user function", formula, zero=zero,
                         inf=(at(math.inf), at(-math.inf)), backends=("mpmath",),
-                        is_exact=is_exact, source_extra=_source(fn))
+                        is_exact=is_exact, source_extra=_own_source(fn))
     if origin:        # shown, not keyed: a kernel file copied or moved keeps its tables
         function = FUNCTIONS[name] = dataclasses.replace(
             function, description=f"user function ({origin})")
