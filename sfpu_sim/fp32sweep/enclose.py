@@ -51,7 +51,6 @@ import math
 from fractions import Fraction
 
 import flint
-import numba
 import numpy as np
 
 from sfpu_sim import jit
@@ -138,8 +137,9 @@ _jit = jit.njit(nogil=True)
 # seven functions x six policies over 2**21 patterns, 2026-11-29). A GPU frame's device
 # compile reads a true ``inline`` as forceinline too. Only the two frames that take the
 # enclosure as an argument are inlined by numba, so that no compiled function takes a function.
-_inline = numba.njit(forceinline=True, inline="never")
-_frame = numba.njit(inline="always")
+# Cached: numba's CUDA simulator calls them from Python, which compiles each on its own.
+_inline = jit.njit(forceinline=True, inline="never")
+_frame = jit.njit(inline="always")
 
 
 # --------------------------------------------------------------------------------------------

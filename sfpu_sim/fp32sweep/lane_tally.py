@@ -8,7 +8,6 @@ these fill, the Partial they become and how Partials merge.
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from sfpu_sim import jit
@@ -17,7 +16,9 @@ EXACT = 1024                                   # distances 0..1023 counted one b
 WIDE = 24                                      # then [2^10, 2^11), ..., [2^33, 2^34)
 BINS = EXACT + WIDE
 _jit = jit.njit(nogil=True)
-_inline = numba.njit(inline="always")        # no per-call array reference counting
+# No per-call array reference counting. Cached too: numba's CUDA simulator calls these from
+# Python, which compiles them on their own (3-5 s for lane_facts) in every process otherwise.
+_inline = jit.njit(inline="always")
 
 
 @_inline
