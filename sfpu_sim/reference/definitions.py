@@ -89,7 +89,8 @@ def _own_source(fn) -> str:
     code = getattr(fn, "__code__", None)
     if code is None or code.co_name != "<lambda>":
         return _source(fn)
-    lines = linecache.getlines(code.co_filename)
+    linecache.checkcache(code.co_filename)          # a kernel file edited since it was read
+    lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
     # Where the body's instructions start (the frame's own set-up and return carry (0, 0)).
     starts = [(line, column) for line, _, column, end in code.co_positions()
               if line is not None and column is not None and (column, end) != (0, 0)]
