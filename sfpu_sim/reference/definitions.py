@@ -90,20 +90,20 @@ def _own_source(fn) -> str:
     if code is None or code.co_name != "<lambda>":
         return _source(fn)
     linecache.checkcache(code.co_filename)          # a kernel file edited since it was read
-    lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
+    text = "".join(linecache.getlines(code.co_filename, getattr(fn, "__globals__", None)))
     # Where the body's instructions start (the frame's own set-up and return carry (0, 0)).
-    starts = [(line, column) for line, _, column, end in code.co_positions()
-              if line is not None and column is not None and (column, end) != (0, 0)]
+    body = min(((line, column) for line, _, column, end in code.co_positions()
+                if line is not None and column is not None and (column, end) != (0, 0)),
+               default=None)
     try:
-        tree = ast.parse("".join(lines))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return _source(fn)
-    body = min(starts, default=None)
     found = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
-             and body is not None and (node.body.lineno, node.body.col_offset) == body]
+             and (node.body.lineno, node.body.col_offset) == body]
     if len(found) != 1:
         return _source(fn)
-    return ast.get_source_segment("".join(lines), found[0]) or _source(fn)
+    return ast.get_source_segment(text, found[0]) or _source(fn)
 
 
 def register(name: str, description: str, formula: Callable, *, source_extra: str = "",
