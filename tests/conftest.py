@@ -84,9 +84,10 @@ def pytest_collection_finish(session):
 
 # xdist's workers (-n auto: one more than the cores) already keep every core busy; a worker's own
 # helper threads could only take turns with them (measured warm on 2 cores, one run each: 3:17
-# wall and 6:26 CPU with each worker on both cores, 3:07 and 6:05 on one). Each test starts
-# on one thread; a test that sets a count keeps it to itself, and the tests of threading
-# (test_threads, the FP32 sweep's chunks, Ctrl-C in helpers) set theirs.
+# wall and 6:26 CPU with each worker on both cores, 3:01 and 5:55 on one). Each test starts
+# on one thread, and so does what runs between tests (a module fixture built after a test
+# that set a count); the tests of threading (test_threads, the FP32 sweep's chunks, Ctrl-C in
+# helpers) set their own counts.
 _WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
 _TEST_THREADS = 1 if _WORKERS > 1 and _WORKERS >= threads.max_threads() else None
 

@@ -89,17 +89,25 @@ def test_a_few_inputs_use_a_table_at_hand_and_build_none(private_cache, monkeypa
     np.testing.assert_array_equal(alone.bits, whole.bits[:few.size])
 
 
+def _user_key(monkeypatch, built_in: dict, fn, origin: str = "") -> tuple:
+    """(the user function "user_halved" registered from ``fn`` beside the built-ins alone, the
+    key of its BF16 table)."""
+    monkeypatch.setattr(R.definitions, "FUNCTIONS", dict(built_in))
+    function = R.register_user_function("user_halved", fn, origin=origin)
+    return function, ref_cache._table_place(function, "bf16", ref_backends.backend("mpmath"),
+                                            None)[0]
+
+
 def test_a_user_functions_table_is_keyed_on_its_text_and_values_not_its_file(private_cache,
                                                                             monkeypatch):
     """Where the function was given (a kernel file's path and line) is shown, not keyed: the
     same reference from a copied or moved file finds the table it built."""
-    tables, built_in = [], dict(R.definitions.FUNCTIONS)
+    built_in = dict(R.definitions.FUNCTIONS)
+    tables = []
     for origin in ("/one/place.py:12", "/another/place.py:30"):
-        monkeypatch.setattr(R.definitions, "FUNCTIONS", dict(built_in))
-        function = R.register_user_function("user_halved", lambda x: x / 2, origin=origin)
+        function, key = _user_key(monkeypatch, built_in, lambda x: x / 2, origin)
         assert function.description == f"user function ({origin})"
-        tables.append(ref_cache._table_place(function, "bf16", ref_backends.backend("mpmath"),
-                                             None)[0])
+        tables.append(key)
     assert tables[0] == tables[1]
 
 
@@ -109,20 +117,13 @@ HALVED_ELSEWHERE = {"provenance": "another file, another line", "reference": lam
 TWO_ON_ONE_LINE = (lambda x: x / 2, lambda x: x * 0.5)
 
 
-def _user_key(fn) -> dict:
-    function = R.register_user_function("user_halved", fn)
-    return ref_cache._table_place(function, "bf16", ref_backends.backend("mpmath"), None)[0]
-
-
 def test_a_user_lambdas_key_is_its_own_text_not_the_lines_around_it(private_cache, monkeypatch):
     """A kernel file's provenance string or other arguments beside ``reference=lambda ...`` are
     no part of the function: editing them keeps the table. Another text keeps its own key,
     even where its values are the same and it shares the line."""
     built_in = dict(R.definitions.FUNCTIONS)
-    keys = []
-    for fn in (HALVED_WITH_A_NOTE[0], HALVED_ELSEWHERE["reference"], *TWO_ON_ONE_LINE):
-        monkeypatch.setattr(R.definitions, "FUNCTIONS", dict(built_in))
-        keys.append(_user_key(fn))
+    keys = [_user_key(monkeypatch, built_in, fn)[1]
+            for fn in (HALVED_WITH_A_NOTE[0], HALVED_ELSEWHERE["reference"], *TWO_ON_ONE_LINE)]
     assert keys[0] == keys[1] == keys[2]
     assert keys[3] != keys[0]
 
