@@ -43,8 +43,8 @@ def test_documented_chip_differences_from_the_isa_vectors_readme():
 
 # --------------------------------------------------------------------------------------------
 # Property tests: each over 1,048,576 seeded operand triples, all lanes in one call (the models
-# are lanewise), so a property covers 700 times the examples Hypothesis drew one call at a time
-# in the same suite time. A quarter of the operands are edges of the classes (EDGES) and an
+# are lanewise): 700 to 3,500 times the examples Hypothesis drew one call at a time, in a
+# fifth of the time. A quarter of the operands are edges of the classes (EDGES) and an
 # eighth are denormals, which uniform 32-bit draws almost never give (1 in 256).
 # --------------------------------------------------------------------------------------------
 
