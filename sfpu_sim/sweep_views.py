@@ -70,8 +70,12 @@ def binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
     bias = fmt.exp_max >> 1
     if not np.issubdtype(distance.dtype, np.integer):        # fractional ULPs: as they were
         return _binades_one_by_one(x_bits, distance, counted, fmt, bias)
-    exponents, row = np.unique(fmt.exponent(x_bits).astype(np.int64), return_inverse=True)
+    field = fmt.exponent(x_bits).astype(np.intp)
+    exponents = np.flatnonzero(np.bincount(field, minlength=fmt.exp_max + 1))
     rows = len(exponents)
+    row = np.zeros(fmt.exp_max + 1, dtype=np.intp)
+    row[exponents] = np.arange(rows)
+    row = row[field]                                        # each lane's row
     inputs = np.bincount(row, minlength=rows)
     measured, at = distance[counted], row[counted]
     count = np.bincount(at, minlength=rows)
@@ -80,14 +84,13 @@ def binades(x_bits: np.ndarray, distance: np.ndarray, counted: np.ndarray,
     top = np.full(rows, -1, dtype=np.int64)
     np.maximum.at(top, at, measured.astype(np.int64))
     exact = np.bincount(at[measured == 0], minlength=rows)
-    out = []
-    for k, e in enumerate(exponents.tolist()):
-        n = int(count[k])
-        out.append(_binade_row(e, bias, int(inputs[k]), {
-            "max": measured.dtype.type(top[k]).item() if n else None,
-            "mean": float(np.float64(total[k]) / n) if n else None,
-            "exact_frac": float(np.float64(exact[k]) / n) if n else None}))
-    return out
+    # Python numbers for the rows (integers below 2**53: each quotient is float64's)
+    return [_binade_row(e, bias, inputs_k, {"max": top_k if n else None,
+                                            "mean": total_k / n if n else None,
+                                            "exact_frac": exact_k / n if n else None})
+            for e, inputs_k, n, top_k, total_k, exact_k in zip(
+                exponents.tolist(), inputs.tolist(), count.tolist(), top.tolist(),
+                total.tolist(), exact.tolist())]
 
 
 def _binade_row(e: int, bias: int, inputs: int, stats: dict) -> dict:

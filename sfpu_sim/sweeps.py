@@ -373,8 +373,15 @@ def _buckets(distance: np.ndarray) -> list[dict]:
 
 
 def _histogram(distance: np.ndarray) -> dict:
-    values, counts = np.unique(_steps(distance), return_counts=True)
-    return {str(int(v)): int(c) for v, c in zip(values, counts)}
+    steps = _steps(distance)
+    if steps.size and steps.dtype.kind in "iu" and steps.min() >= 0 and \
+            steps.max() < 4 * steps.size + 1024:             # a modest range: counted
+        counts = np.bincount(steps.astype(np.intp, copy=False))
+        values = np.flatnonzero(counts)
+        counts = counts[values]
+    else:
+        values, counts = np.unique(steps, return_counts=True)
+    return dict(zip(map(str, values.tolist()), counts.tolist()))
 
 
 @dataclass

@@ -139,12 +139,28 @@ def index(bits, fmt: str = "bf16", *, flush_subnormals=None) -> np.ndarray:
     """Value-order index of each pattern (method a, bitwise), int64; NaN -> ``NAN_INDEX``."""
     name, f = _format(fmt)
     flush = _flush(name, flush_subnormals)
-    b = _bits(bits, f, "index").astype(np.int64)
+    b = _bits(bits, f, "index")
+    if f.width == 16:                  # the formula done once for every pattern, looked up
+        return np.asarray(_indexed_16(name, flush)[b])         # 0-d stays an array
+    return _index(b, f, flush)
+
+
+@lru_cache(maxsize=None)
+def _indexed_16(fmt_name: str, flush: bool) -> np.ndarray:
+    """:func:`index` of each of the 65,536 patterns of a 16-bit format (read-only)."""
+    f = FORMATS[fmt_name]
+    out = _index(np.arange(1 << 16, dtype=np.uint32).astype(f.dtype), f, flush)
+    out.flags.writeable = False
+    return out
+
+
+def _index(bits: np.ndarray, f: FloatFormat, flush: bool) -> np.ndarray:
+    """The bitwise formula of :func:`index` over patterns of ``f``."""
+    b = bits.astype(np.int64)
     magnitude = b & (f.sign_mask - 1)
     rank = np.maximum(magnitude - f.man_mask, 0) if flush else magnitude
     signed = np.where(b & f.sign_mask, -rank, rank)
-    return np.where(formats.is_nan(b.astype(f.dtype), f), NAN_INDEX,
-                    signed + _rank_offset(f, flush))
+    return np.where(formats.is_nan(bits, f), NAN_INDEX, signed + _rank_offset(f, flush))
 
 
 def _smallest_normal(f: FloatFormat) -> float:
@@ -173,18 +189,32 @@ def index_by_search(bits, fmt: str = "bf16", *, flush_subnormals=None) -> np.nda
     starts, then the position inside the binade from the value. NaN -> ``NAN_INDEX``."""
     name, f = _format(fmt)
     flush = _flush(name, flush_subnormals)
-    v = formats.bits_to_float64(_bits(bits, f, "index_by_search"), f)
+    b = _bits(bits, f, "index_by_search")
+    if f.width == 16:                  # the search done once for every pattern, looked up
+        return np.asarray(_searched_16(name, flush)[b])
+    v = formats.bits_to_float64(b, f)
     nan = np.isnan(v)
     v = _distinguishable(np.where(nan, 0.0, v), f, flush)
-    if f.width == 16:
-        table = _sorted_values(name, flush)
-        most_negative = table[np.isfinite(table)][0]
-        position = np.searchsorted(table, v) - np.searchsorted(table, most_negative)
-    else:
-        largest = float(np.finfo(np.float32).max)
-        position = _fp32_rank(np.abs(v), flush)
-        position = np.where(v < 0, -position, position) + _fp32_rank(np.array(largest), flush)
+    largest = float(np.finfo(np.float32).max)
+    position = _fp32_rank(np.abs(v), flush)
+    position = np.where(v < 0, -position, position) + _fp32_rank(np.array(largest), flush)
     return np.where(nan, NAN_INDEX, position.astype(np.int64))
+
+
+@lru_cache(maxsize=None)
+def _searched_16(fmt_name: str, flush: bool) -> np.ndarray:
+    """:func:`index_by_search` of each of the 65,536 patterns of a 16-bit format, by binary
+    search in the sorted list of its distinguishable values (read-only)."""
+    f = FORMATS[fmt_name]
+    v = formats.bits_to_float64(np.arange(1 << 16, dtype=np.uint32).astype(f.dtype), f)
+    nan = np.isnan(v)
+    v = _distinguishable(np.where(nan, 0.0, v), f, flush)
+    table = _sorted_values(fmt_name, flush)
+    most_negative = table[np.isfinite(table)][0]
+    position = np.searchsorted(table, v) - np.searchsorted(table, most_negative)
+    out = np.where(nan, NAN_INDEX, position.astype(np.int64))
+    out.flags.writeable = False
+    return out
 
 
 def _fp32_rank(a: np.ndarray, flush: bool) -> np.ndarray:

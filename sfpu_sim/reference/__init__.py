@@ -284,15 +284,24 @@ def reference(function: str, inputs, policy: str = "rne", *, input_format: str =
             whole = table(fn, input_format, engine, True, cache_dir) \
                 if bits.size >= SET_CACHE_MIN else held_table(fn, input_format, engine, cache_dir)
         if whole is not None:
-            certified = whole.take(bits)
-        else:
-            unique, inverse = np.unique(bits, return_inverse=True)
-            keep = cache and keep_set
-            certified = input_set(fn, input_format, unique, engine, keep, cache_dir).take(
-                inverse.reshape(bits.shape))
+            # every lane of the table rounded once, then looked up (rounding is lanewise)
+            out, value = _cache.derived(whole, ("rounded", policy, out_fmt, ftz),
+                                        lambda t: _rounded(t, policy, out_fmt, ftz))
+            return ReferenceResult(np.asarray(out[bits]), np.asarray(value[bits]), fn.name,
+                                   policy, input_format, output_format, daz, ftz,
+                                   int(whole.precision[bits].max(initial=0)), engine.name)
+        unique, inverse = np.unique(bits, return_inverse=True)
+        keep = cache and keep_set
+        certified = input_set(fn, input_format, unique, engine, keep, cache_dir).take(
+            inverse.reshape(bits.shape))
+    out, value = _rounded(certified, policy, out_fmt, ftz)
+    return ReferenceResult(out, value, fn.name, policy, input_format, output_format, daz, ftz,
+                           int(certified.precision.max(initial=0)), engine.name)
+
+
+def _rounded(certified, policy: str, out_fmt: str, ftz: bool) -> tuple:
+    """(the output patterns under ``policy``, flushed with ``ftz``; the float64 values)."""
     out = apply_policy(certified, policy, out_fmt)
     if ftz:
         out = formats.ftz(out, out_fmt)
-    value = round_exact(certified, FP64, RNE).view(np.float64)
-    return ReferenceResult(out, value, fn.name, policy, input_format, output_format, daz, ftz,
-                           int(certified.precision.max(initial=0)), engine.name)
+    return out, round_exact(certified, FP64, RNE).view(np.float64)
