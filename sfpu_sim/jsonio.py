@@ -40,10 +40,11 @@ def jsonable(obj):
         return obj
     if kind is float:
         return json_number(obj)
-    if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, dict):       # leaves already JSON's kept without a call (most are)
+        return {k if type(k) is str else str(k): v if type(v) in _AS_IS else jsonable(v)
+                for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
+        return [v if type(v) in _AS_IS else jsonable(v) for v in obj]
     if isinstance(obj, (bool, np.bool_)):
         return bool(obj)
     if isinstance(obj, (int, np.integer)):
