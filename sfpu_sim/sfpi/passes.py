@@ -124,16 +124,18 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
     do), not recomputed each round: long kernels have thousands of statements."""
     uses, defs = _uses_and_defs_of(stmts)
     numbers = list(range(len(stmts)))          # the statements' numbers, in order
+    # The copies' numbers, in order: renaming registers never makes or unmakes a plain copy,
+    # so each round looks only at these instead of testing every statement again.
+    moves = [k for k, s in enumerate(stmts) if _is_plain_move(s)]
     changed = True
     while changed:
         changed = False
-        for k, mov in enumerate(stmts):
-            if not _is_plain_move(mov):
-                continue
-            at = numbers[k]
+        for at in moves:
+            k = bisect.bisect_left(numbers, at)
+            mov = stmts[k]
             src, dst = mov.uses["vc"], mov.defs["vd"]
             if src.id == dst.id:
-                _drop_copy(stmts, numbers, k, uses, defs)
+                _drop_copy(stmts, numbers, k, uses, defs, moves)
                 changed = True
                 break
             if src.fixed is not None and src.fixed >= 8:
@@ -143,7 +145,7 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                     for s in stmts[k + 1:]:
                         s.uses = {n: (src if r.id == dst.id else r) for n, r in s.uses.items()}
                     _move_after(uses, dst.id, src.id, at)
-                    _drop_copy(stmts, numbers, k, uses, defs)
+                    _drop_copy(stmts, numbers, k, uses, defs, moves)
                     changed = True
                     break
                 continue
@@ -163,7 +165,7 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                     maker.defs = {name: dst for name in maker.defs}
                     defs[src.id].remove(j)
                     bisect.insort(defs.setdefault(dst.id, []), j)
-                    _drop_copy(stmts, numbers, k, uses, defs)
+                    _drop_copy(stmts, numbers, k, uses, defs, moves)
                     changed = True
                     break
             # (b) the copy's source dies here and the destination is fresh: share a register.
@@ -178,17 +180,19 @@ def _coalesce(stmts: list[Stmt]) -> list[Stmt]:
                     s.defs = {n: (src if r.id == dst.id else r) for n, r in s.defs.items()}
                 _move_after(uses, dst.id, src.id, at)
                 _move_after(defs, dst.id, src.id, at)
-                _drop_copy(stmts, numbers, k, uses, defs)
+                _drop_copy(stmts, numbers, k, uses, defs, moves)
                 changed = True
                 break
     return stmts
 
 
-def _drop_copy(stmts: list[Stmt], numbers: list[int], k: int, uses: dict, defs: dict) -> None:
+def _drop_copy(stmts: list[Stmt], numbers: list[int], k: int, uses: dict, defs: dict,
+               moves: list[int]) -> None:
     """Delete the copy at position ``k`` and its read and write from the lists."""
     mov, at = stmts[k], numbers[k]
     uses[mov.uses["vc"].id].remove(at)
     defs[mov.defs["vd"].id].remove(at)
+    moves.remove(at)
     del stmts[k], numbers[k]
 
 

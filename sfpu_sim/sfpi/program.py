@@ -2,6 +2,8 @@
 the chip's scheduling rule (SFPNOPs for hazards), and :func:`trace`."""
 from __future__ import annotations
 
+import bisect
+
 from sfpu_sim.arch import Arch, get_arch
 from sfpu_sim.isa.spec import Instruction, Program
 from sfpu_sim.sfpi.passes import _coalesce, _fuse_products, _lower_float
@@ -31,13 +33,21 @@ def _allocate(stmts: list[Stmt], kernel: str) -> dict:
                 first[reg.id] = min(first.get(reg.id, position), position)
                 last[reg.id] = max(last.get(reg.id, position), position)
     busy: dict[int, list[tuple[int, int, VReg]]] = {r: [] for r in WRITABLE}
+    # Each register's spans, which never overlap, by start (their ends are then in order
+    # too): a span is free there when the last span starting at or before its end ends before
+    # its start.
+    starts: dict[int, list[int]] = {r: [] for r in WRITABLE}
+    ends: dict[int, list[int]] = {r: [] for r in WRITABLE}
     assignment = {}
     for vid in sorted(regs, key=lambda v: (regs[v].fixed is None, first[v])):
         reg, span = regs[vid], (first[vid], last[vid])
         candidates = [reg.fixed] if reg.fixed is not None else list(WRITABLE)
         for phys in candidates:
-            if all(span[1] < a or b < span[0] for a, b, _ in busy[phys]):
+            at = bisect.bisect_right(starts[phys], span[1])
+            if at == 0 or ends[phys][at - 1] < span[0]:
                 busy[phys].append((*span, reg))
+                starts[phys].insert(at, span[0])
+                ends[phys].insert(at, span[1])
                 assignment[vid] = phys
                 break
         else:

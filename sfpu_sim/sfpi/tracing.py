@@ -94,12 +94,14 @@ def _source_name(filename: str) -> str:
     (display_path names a file under the working directory relative to it)."""
     if filename.startswith("<"):                        # <string>, <stdin>: no file to resolve
         return filename
+    if os.path.isabs(filename):                         # no working directory in it: kept
+        return _absolute_source_name(filename)
     return _absolute_source_name(os.path.abspath(filename))
 
 
 @functools.cache
 def _absolute_source_name(filename: str) -> str:
-    resolved = Path(filename).resolve()
+    resolved = Path(os.path.normpath(filename)).resolve()
     return display_path(resolved) if resolved.is_relative_to(PACKAGE_ROOT) else str(resolved)
 
 
