@@ -30,6 +30,7 @@ def json_number(v):
 # Types returned as they are: a summary holds thousands of them (the type test first, since
 # ``isinstance`` against numpy's abstract types is the slow part of a summary's conversion).
 _AS_IS = frozenset({str, int, type(None)})
+_INF = math.inf
 
 
 def jsonable(obj):
@@ -40,11 +41,14 @@ def jsonable(obj):
         return obj
     if kind is float:
         return json_number(obj)
-    if isinstance(obj, dict):       # leaves already JSON's kept without a call (most are)
-        return {k if type(k) is str else str(k): v if type(v) in _AS_IS else jsonable(v)
-                for k, v in obj.items()}
+    # leaves already JSON's (a str, an int, None, a finite float) kept without a call: most are
+    if isinstance(obj, dict):
+        return {k if type(k) is str else str(k):
+                v if type(v) in _AS_IS or (type(v) is float and -_INF < v < _INF)
+                else jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [v if type(v) in _AS_IS else jsonable(v) for v in obj]
+        return [v if type(v) in _AS_IS or (type(v) is float and -_INF < v < _INF)
+                else jsonable(v) for v in obj]
     if isinstance(obj, (bool, np.bool_)):
         return bool(obj)
     if isinstance(obj, (int, np.integer)):
