@@ -123,7 +123,8 @@ def test_rne_fp32_of_fp16a_rne_is_the_harness_golden_on_every_normal_input(in_fm
     x = cells.harness_fp32_walk() if in_fmt == "fp32" else \
         np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
     normal = formats.classify(x, formats.FORMATS[in_fmt]) == formats.FloatClass.NORMAL
-    existing = goldens.golden("rne_fp32", "fp16a_rne", x, in_fmt, in_fmt, "Yes")
+    existing = goldens.golden("rne_fp32", "fp16a_rne", x, in_fmt, in_fmt, "Yes",
+                              keep_set=True)            # the walk, certified once, stored
     harness = formats.ftz(harness_cast_fp32_to_fp16a(x, in_fmt, in_fmt),
                           formats.FORMATS[in_fmt])
     np.testing.assert_array_equal(existing[normal], harness[normal])
