@@ -8,15 +8,14 @@ addcdiv's but one (a tie, explained by the reciprocal's seed).
 """
 from __future__ import annotations
 
-import subprocess
 from fractions import Fraction
-import sys
 
 import numpy as np
 import pytest
 
 from sfpu_sim import formats, registry
 from sfpu_sim.binary_device import run_binary_device
+from sfpu_sim.cli import main
 from sfpu_sim.parity.binary_rows import BinaryRowError, exhaustive_cell
 from sfpu_sim.parity.binary_stimuli import ternary_sample
 from sfpu_sim.parity.torch_random import TorchGenerator
@@ -151,20 +150,18 @@ def test_addcdivs_differing_lane_is_a_tie_that_the_bf16_exact_seed_resolves():
     assert figures == [0, 1, 1280]
 
 
-def test_a_command_given_a_ternary_kernel_refuses_in_one_line():
+def test_a_command_given_a_ternary_kernel_refuses_in_one_line(capsys):
     """Before any chip's heading: nothing on stdout."""
     for argv in (["sweep", "ternary_lerp_2026_09", "--arch", "wormhole", "--y", "1"],
                  ["eval", "ternary_addcdiv_2026_09", "1.0"]):
-        done = subprocess.run([sys.executable, "-m", "sfpu_sim", *argv], capture_output=True,
-                              text=True, timeout=120)
-        assert (done.returncode, done.stdout) == (2, "")
-        assert done.stderr.startswith(f"sfpu-sim: error: {argv[1]} is a ternary kernel")
-        assert len(done.stderr.strip().splitlines()) == 1
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert (code, out) == (2, "")
+        assert err.startswith(f"sfpu-sim: error: {argv[1]} is a ternary kernel")
+        assert len(err.strip().splitlines()) == 1
 
 
 def test_kernels_lists_the_ternary_kernels(capsys):
-    from sfpu_sim.cli import main
-
     assert main(["kernels"]) == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "8 ternary and 1 chained op" in out
