@@ -133,6 +133,34 @@ def test_a_user_lambdas_key_is_its_own_text_not_the_lines_around_it(private_cach
 FP32_SET = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32)
 
 
+def test_a_held_tables_lanes_are_rounded_once_per_policy_and_read_as_rounded_alone(
+        private_cache, monkeypatch):
+    """reference() on a held 65,536-input table rounds the whole table once per (policy,
+    format, FTZ) and looks lanes up: every lane, a 0-d input included, is what rounding that
+    lane alone gives."""
+    rounded = []
+    original = R._rounded
+    monkeypatch.setattr(R, "_rounded", lambda *a: rounded.append(a[1:]) or original(*a))
+    R.reference("tanh", BITS)                               # builds and holds the table
+    lanes = np.array([[0x3F80, 0x0001], [0xBF00, 0x7FC0]], dtype=np.uint16)
+    held = ref_cache.held_table(R.lookup("tanh"), "bf16", ref_backends.backend(None), None)
+    for policy in R.POLICIES:
+        for ftz in (True, False):
+            got = R.reference("tanh", lanes, policy, ftz=ftz)
+            alone = original(held.take(formats.daz(lanes, formats.BF16)), policy, formats.BF16,
+                             ftz)
+            np.testing.assert_array_equal(got.bits, alone[0])
+            np.testing.assert_array_equal(got.value, alone[1])
+            assert got.bits.shape == lanes.shape
+    one = R.reference("tanh", np.array(0x3F80, dtype=np.uint16), "rne")
+    assert one.bits.shape == () and one.value.shape == ()
+    assert int(one.bits) == int(R.reference("tanh", lanes).bits[0, 0])     # lanes[0, 0]
+    # the whole table rounded once per (policy, FTZ), whatever was asked after
+    assert all(fmt is formats.BF16 for _, fmt, _ in rounded)
+    assert sorted((p, f) for p, _, f in rounded) == \
+        sorted((p, f) for p in R.POLICIES for f in (True, False))
+
+
 def test_a_large_fp32_set_is_certified_once_then_read_back(private_cache, monkeypatch):
     assert ref_cache.SET_CACHE_MIN == 4096
     first = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32",
