@@ -149,9 +149,14 @@ def index(bits, fmt: str = "bf16", *, flush_subnormals=None) -> np.ndarray:
 def _indexed_16(fmt_name: str, flush: bool) -> np.ndarray:
     """:func:`index` of each of the 65,536 patterns of a 16-bit format (read-only)."""
     f = FORMATS[fmt_name]
-    out = _index(np.arange(1 << 16, dtype=np.uint32).astype(f.dtype), f, flush)
+    out = _index(_all_patterns(f), f, flush)
     out.flags.writeable = False
     return out
+
+
+def _all_patterns(f: FloatFormat) -> np.ndarray:
+    """Every pattern of a 16-bit format, ascending, in its dtype."""
+    return np.arange(1 << 16, dtype=np.uint32).astype(f.dtype)
 
 
 def _index(bits: np.ndarray, f: FloatFormat, flush: bool) -> np.ndarray:
@@ -178,7 +183,7 @@ def _sorted_values(fmt_name: str, flush: bool) -> np.ndarray:
     """Every distinguishable value of a 16-bit format, ascending (+Inf and -Inf included,
     NaN not)."""
     f = FORMATS[fmt_name]
-    values = formats.bits_to_float64(np.arange(1 << 16, dtype=np.uint32).astype(f.dtype), f)
+    values = formats.bits_to_float64(_all_patterns(f), f)
     return np.unique(_distinguishable(values[~np.isnan(values)], f, flush))
 
 
@@ -206,7 +211,7 @@ def _searched_16(fmt_name: str, flush: bool) -> np.ndarray:
     """:func:`index_by_search` of each of the 65,536 patterns of a 16-bit format, by binary
     search in the sorted list of its distinguishable values (read-only)."""
     f = FORMATS[fmt_name]
-    v = formats.bits_to_float64(np.arange(1 << 16, dtype=np.uint32).astype(f.dtype), f)
+    v = formats.bits_to_float64(_all_patterns(f), f)
     nan = np.isnan(v)
     v = _distinguishable(np.where(nan, 0.0, v), f, flush)
     table = _sorted_values(fmt_name, flush)
@@ -391,7 +396,7 @@ def population(name: str, fmt: str = "bf16") -> np.ndarray:
     fmt_name, f = _format(fmt)
     if f.width != 16:
         raise UlpError("populations are listed for 16-bit formats only")
-    bits = np.arange(1 << 16, dtype=np.uint32).astype(f.dtype)
+    bits = _all_patterns(f)
     cls = formats.classify(bits, f)
     keep = {
         "all": np.ones(bits.shape, dtype=bool),
