@@ -97,6 +97,18 @@ def test_any_chunking_gives_the_same_summary_bit_for_bit():
                           state_path=False).summary == whole
 
 
+def test_the_summary_costs_the_kernels_own_program():
+    """An SFPLOADMACRO kernel's body does a face, 8 row groups, per call: its cost per datum is
+    the registered Program's, not that of the words a chunk rebuilds its program from."""
+    from sfpu_sim import cost
+
+    spec = registry.get("reciprocal_fp32_loadmacro")
+    walk = Exhaustive((1.0, 1.0 + 2.0 ** -18))                    # 33 inputs
+    summary = sweep_fp32(spec, "blackhole", walk, state_path=False).summary
+    assert summary["cost"] == cost.estimate(spec.program("blackhole")).as_dict()
+    assert summary["cost"]["issue_slots_per_datum"] == 49 / 256
+
+
 def test_the_tally_in_parts_on_threads_equals_one_pass(monkeypatch):
     """A chunk's tally splits its lanes into one part per thread it may use (at most
     tally.PARTS) and merges them: the same Partial as one pass on one thread."""

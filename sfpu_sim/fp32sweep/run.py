@@ -119,7 +119,9 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
     if selection.region is not None:
         region(selection.region, kernel.function)        # one of the function's regions
     job.reference()                                  # an unsupported function fails here
-    program = job.program()
+    # The kernel's own Program for the summary: a job's, rebuilt from words, has no
+    # row_groups, so an SFPLOADMACRO kernel's cost (8 row groups a call) read 8x too high.
+    program = kernel.program(arch)
     total = len(walk)
     key = state_key(job)
     path = None if state_path is False else \
