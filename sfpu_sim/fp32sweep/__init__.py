@@ -1,6 +1,7 @@
 """FP32 input sweeps: a kernel over FP32 input patterns (all 2**32, a range, or Tenstorrent's
 strided walk), streamed in chunks with a proven correctly rounded reference, resumable, and
-scalable on Dask.
+scalable on Dask. Every BF16 pattern runs through the same pipeline (:class:`.walk.Bf16Patterns`,
+its reference the held BF16 table) and gives the BF16 sweep's figures.
 
 Owns the streaming form of a sweep (``sfpu_sim.sweeps`` owns the BF16 one and the device
 path): :mod:`.walk` (which inputs), :mod:`.enclose` and :mod:`.rounded_reference` (the
@@ -14,9 +15,10 @@ run through the same schedulers and state files: :mod:`.pair_sweep`.
 Knows nothing of formatting.
 """
 from sfpu_sim.fp32sweep.run import Fp32SweepError, sweep_fp32
-from sfpu_sim.fp32sweep.walk import Exhaustive, Strided, WalkError, from_options
+from sfpu_sim.fp32sweep.walk import Bf16Patterns, Exhaustive, Strided, WalkError, from_options
 
 __all__ = [
+           "Bf16Patterns",
            "Exhaustive",
            "Fp32SweepError",
            "Strided",

@@ -15,10 +15,10 @@ import numpy as np
 from sfpu_sim import heap, threads
 from sfpu_sim.arch import get_arch
 from sfpu_sim.asm import decode
-from sfpu_sim.engines import long_run_engine
+from sfpu_sim.engines import default_engine, long_run_engine
 from sfpu_sim.fp32sweep import gpu_chunk
 from sfpu_sim.fp32sweep import walk as walks
-from sfpu_sim.fp32sweep.rounded_reference import Fp32Reference
+from sfpu_sim.fp32sweep.rounded_reference import Bf16Reference, Fp32Reference
 from sfpu_sim.fp32sweep.tally import Partial, tally_lanes
 from sfpu_sim.isa.spec import Program
 from sfpu_sim.selection import Selection
@@ -88,11 +88,18 @@ class Job(KernelJob):
     def run_chunk(self, start: int, stop: int, total: int) -> Partial:
         return run_chunk(self, start, stop, total)
 
-    def reference(self) -> Fp32Reference:
-        ref = _REFERENCES.get((self.function, self.policy, self.output_format))
+    @property
+    def input_format(self) -> str:
+        """The format the inputs reach the device in: "bf16" for :class:`~.walk.Bf16Patterns`,
+        else "fp32"."""
+        return "bf16" if self.walk[0] == "bf16" else "fp32"
+
+    def reference(self) -> Fp32Reference | Bf16Reference:
+        key = (self.function, self.policy, self.output_format, self.input_format)
+        ref = _REFERENCES.get(key)
         if ref is None:
-            ref = Fp32Reference(self.function, self.policy, self.output_format)
-            _REFERENCES[(self.function, self.policy, self.output_format)] = ref
+            kind = Bf16Reference if self.input_format == "bf16" else Fp32Reference
+            ref = _REFERENCES[key] = kind(self.function, self.policy, self.output_format)
         return ref
 
     def the_walk(self):
@@ -122,12 +129,18 @@ def program_of(kernel: str, arch: str, words: tuple, sources: tuple, init_length
 
 
 def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
-                    engine: str = "compiled"):
+                    engine: str = "compiled", input_format: str = "fp32"):
     """(kernel FP32 result, device output) of FP32 input patterns through the device path,
     the kernel compiled (a chunk is one of many: compiling once pays for all of them) on the
-    CPU, or on the GPU with ``engine="cuda"``."""
-    run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
-                     engine=engine)
+    CPU, or on the GPU with ``engine="cuda"``. With ``input_format="bf16"`` the patterns are
+    BF16 values' (:class:`~.walk.Bf16Patterns`) and enter as BF16 patterns, unpacked as a BF16
+    sweep's are (widened into an FP32 Dst)."""
+    if input_format == "bf16":
+        bf16 = (np.asarray(x, dtype=np.uint32) >> np.uint32(16)).astype(np.uint16)
+        run = run_device(program, bf16, DevicePath("bf16", output_format, dest), engine=engine)
+    else:
+        run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
+                         engine=engine)
     return run.kernel_fp32, run.output
 
 
@@ -144,7 +157,8 @@ def _run_chunk(job: Job, start: int, stop: int, total: int) -> Partial:
         return gpu_chunk.run_chunk(job, start, stop, total)
     with stage("walk"):
         x = job.the_walk().patterns(start, stop)
-    kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine)
+    kernel, output = run_device_bits(job.program(), x, job.dest, job.output_format, job.engine,
+                                     job.input_format)
     with stage("reference"):
         expected, refined, precision = job.reference().expected(x)
     partial = tally_lanes(job, x, output, expected, kernel, total)
@@ -160,4 +174,7 @@ def job_for(spec, arch: str, dest: str, output_format: str, policy: str, walk, s
                tuple(ins.source for ins in program), program.init_length, dest,
                output_format, policy,
                (info["kind"], info["stride"], tuple(info["range"]) if info["range"] else None),
-               (selection.range, selection.region), worst, engine=long_run_engine())
+               (selection.range, selection.region), worst,
+               # every BF16 pattern is one chunk, run as a BF16 sweep runs it ("auto": the
+               # Machine unless compiled code is ready); a walk's many chunks compile
+               engine=long_run_engine() if walk.input_format == "fp32" else default_engine())

@@ -71,11 +71,12 @@ GPU_CHUNK_MAX = 1 << 27
 
 
 def fused(job) -> bool:
-    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 or BF16 output, a
-    program the GPU runs (no SFPLOADMACRO, and numba-cuda compiles it: else the chunk runs as
-    the CPU's, the kernel where it can run) and accumulators that fit a block's shared
-    memory."""
-    if job.engine != "cuda" or job.output_format not in ("fp32", "bf16") or \
+    """Whether ``job``'s chunks run whole on the GPU: the cuda engine, FP32 inputs (``fill``
+    writes FP32 patterns), FP32 or BF16 output, a program the GPU runs (no SFPLOADMACRO, and
+    numba-cuda compiles it: else the chunk runs as the CPU's, the kernel where it can run) and
+    accumulators that fit a block's shared memory."""
+    if job.engine != "cuda" or job.input_format != "fp32" or \
+            job.output_format not in ("fp32", "bf16") or \
             shared_bytes(len(regions_for(job.function))) > SHARED_LIMIT:
         return False
     program = job.program()

@@ -96,3 +96,31 @@ class Fp32Reference:
             expected[refine] = certified.bits
             precision = certified.precision
         return expected.astype(self.dtype), int(refine.size), int(precision)
+
+
+class Bf16Reference:
+    """The reference of a sweep of BF16 inputs (:class:`~.walk.Bf16Patterns`, FP32 patterns
+    whose low half is zero) as :class:`Fp32Reference` answers: the reference layer's held
+    table of every BF16 input (:func:`sfpu_sim.reference.reference`, DAZ and FTZ, as
+    :func:`sfpu_sim.sweeps.sweep` takes it), for every function it defines."""
+
+    def __init__(self, function: str, policy: str, output_format: str):
+        if output_format not in FORMATS:
+            raise UnsupportedReference(f"sweeps through the chunk pipeline output bf16 or fp32, "
+                                       f"not {output_format!r}")
+        if policy not in reference_layer.policies():
+            raise UnsupportedReference(f"unknown reference rounding {policy!r} (choose from: "
+                                       f"{', '.join(reference_layer.policies())})")
+        self.function, self.policy, self.output_format = function, policy, output_format
+        self.dtype = np.uint32 if output_format == "fp32" else np.uint16
+
+    def certified(self, patterns):
+        """The held table's entries of ``patterns`` (FP32 patterns of BF16 values)."""
+        bf16 = (np.asarray(patterns, dtype=np.uint32) >> np.uint32(16)).astype(np.uint16)
+        return reference_layer.reference(self.function, bf16, self.policy, input_format="bf16",
+                                         output_format=self.output_format, daz=True, ftz=True)
+
+    def expected(self, x: np.ndarray) -> tuple[np.ndarray, int, int]:
+        """As :meth:`Fp32Reference.expected`; nothing is refined (the table is certified)."""
+        held = self.certified(x)
+        return np.asarray(held.bits).astype(self.dtype), 0, int(held.precision)

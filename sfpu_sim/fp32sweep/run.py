@@ -96,6 +96,9 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
                workers: int | None = None):
     """Sweep FP32 input patterns (``walk``: :mod:`.walk`) through ``kernel`` (a KernelSpec)
     on ``arch``; returns a :class:`~sfpu_sim.sweeps.SweepResult` (per-lane arrays: None).
+    With :class:`~.walk.Bf16Patterns` the inputs are every BF16 pattern, into either Dst,
+    and the summary's figures are :func:`sfpu_sim.sweeps.sweep`'s (its histogram binned from
+    1,024 ULP up, as here always).
 
     ``state_path``: the resume file (default: one per sweep key in the cache directory;
     False: none). ``resume``: False starts over even if a state exists. ``progress(done,
@@ -115,7 +118,7 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
         chunk = gpu_chunk.GPU_CHUNK if fused else default_chunk(scheduler, workers,
                                                                 job.lane_bytes)
     check_options(kernel, dest, output_format, ulp_convention, reference_rounding, chunk,
-                  scheduler, workers, fused, job.lane_bytes)
+                  scheduler, workers, fused, job.lane_bytes, job.input_format)
     if selection.region is not None:
         region(selection.region, kernel.function)        # one of the function's regions
     job.reference()                                  # an unsupported function fails here
@@ -145,11 +148,14 @@ def sweep_fp32(kernel, arch: str, walk, *, dest: str | None = None,
 
 def check_options(kernel, dest: str, output_format: str, ulp_convention: str, policy: str,
                   chunk: int, scheduler: str, workers: int | None = None,
-                  fused: bool = False, lane_bytes: int = LANE_BYTES) -> None:
+                  fused: bool = False, lane_bytes: int = LANE_BYTES,
+                  input_format: str = "fp32") -> None:
     """One-line errors for what an FP32 sweep cannot do (``fused``: its chunks run whole on the
     GPU, which holds their lanes: :data:`~.gpu_chunk.GPU_CHUNK_MAX` bounds them instead;
-    ``lane_bytes``: what a running chunk holds per input, :attr:`.chunk.Job.lane_bytes`)."""
-    if kernel.dest != "fp32":
+    ``lane_bytes``: what a running chunk holds per input, :attr:`.chunk.Job.lane_bytes`;
+    ``input_format``: the walk's, :attr:`.chunk.Job.input_format`: BF16 inputs take either
+    Dst)."""
+    if input_format == "fp32" and kernel.dest != "fp32":
         same = [s.name for s in registry.specs() if s.dest == "fp32" and
                 s.function == kernel.function]
         raise Fp32SweepError(f"--in fp32 sweeps FP32 inputs through an FP32 Dst: kernel "
@@ -158,7 +164,7 @@ def check_options(kernel, dest: str, output_format: str, ulp_convention: str, po
                                 if same else f"no FP32-Dst kernel computes {kernel.function}; "
                                              f"`sfpu-sim kernels` shows each kernel's Dst")
                              + ")")
-    if dest != "fp32":
+    if input_format == "fp32" and dest != "fp32":
         raise Fp32SweepError("--in fp32 needs an FP32 Dst (--dest fp32): a BF16 Dst holds "
                              "BF16 values only")
     if output_format not in ("bf16", "fp32"):
@@ -229,7 +235,8 @@ def state_key(job) -> dict:
     return {"tool": __version__, "code": state.code_digest(), "kernel": job.kernel,
             "arch": job.arch, "words": [f"{w:08x}" for w in job.words],
             "init_length": job.init_length, "function": job.function,
-            "dest": job.dest, "input_format": "fp32", "output_format": job.output_format,
+            "dest": job.dest, "input_format": job.input_format,
+            "output_format": job.output_format,
             "policy": job.policy, "ulp_convention": "daz-index",
             "walk": [job.walk[0], job.walk[1], list(job.walk[2]) if job.walk[2] else None],
             "selection": [list(job.selection[0]) if job.selection[0] else None,

@@ -1,6 +1,8 @@
-"""The summary of an FP32 sweep, from its merged Partial: the BF16 sweep's contract
-(``sfpu_sim.sweeps.sweep``'s keys and meanings) in FP32 ULP, plus what only an FP32 sweep has
-(its walk, the refinements of its reference, the wide histogram bins).
+"""The summary of a sweep through the chunk pipeline, from its merged Partial: the BF16 sweep's
+contract (``sfpu_sim.sweeps.sweep``'s keys and meanings), plus what only this pipeline has (the
+refinements of its reference, the wide histogram bins, and for an FP32 walk the walk). Over
+every BF16 pattern (:class:`~.walk.Bf16Patterns`) its statistics are the BF16 sweep's, figure
+for figure (tests/test_pipeline_bf16.py).
 
 Owns: turning integers into the JSON-ready summary (percentiles from histograms, means from
 exact sums, the rows of regions, binades, worst lanes, denormals and special values). Knows
@@ -24,6 +26,10 @@ from sfpu_sim.version import __version__
 SPECIAL_INPUTS = {"+0": 0x00000000, "-0": 0x80000000, "+inf": 0x7F800000,
                   "-inf": 0xFF800000, "nan": 0x7FC00000, "-nan": 0xFFC00000,
                   "snan": 0x7F800001}
+# BF16 inputs: the same values; the signalling NaN is BF16's smallest (0x7F81), as FP32 patterns
+SPECIAL_INPUTS_BF16 = {**SPECIAL_INPUTS, "snan": 0x7F810000}
+HELD_TABLE = ("the reference layer's held table of every BF16 input (python-flint arb, "
+              "certified), as a BF16 sweep takes it")
 POPULATION_TEXT = ("distinct values under DAZ: the FP32 normals and +0 (4,261,412,865 of all "
                    "2**32 patterns) that the walk reaches")
 
@@ -77,8 +83,9 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
     ``worst_values``: input pattern -> the exact reference (float64) of the worst lanes."""
     spec = registry.get(job.kernel) if job.kernel in registry.names() else None
     arch = program.arch
-    path = DevicePath("fp32", job.output_format, job.dest)
-    out_fmt = job.output_format
+    in_fmt, out_fmt = job.input_format, job.output_format
+    path = DevicePath(in_fmt, out_fmt, job.dest)
+    bf16_inputs = in_fmt == "bf16"          # every BF16 pattern: a BF16 sweep's inputs
     n = int(partial.device.hist.sum())
     device = describe(partial.device, n)
     histogram, wide = _histogram(partial.device.hist)
@@ -90,13 +97,14 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         spec.dest if spec else job.dest, "provenance": spec.provenance if spec else "",
         "description": spec.description if spec else "",
         "kernel_hash": program_hash(program),
-        "dest": job.dest, "input_format": "fp32", "output_format": out_fmt,
+        "dest": job.dest, "input_format": in_fmt, "output_format": out_fmt,
         "device_path": path.steps(),
         "reference_rounding": job.policy,
         "reference_policy_text": reference.policies()[job.policy],
-        "reference_backend": "float64 enclosure + flint",
-        "reference_precision_bits": max(partial.precision, 53),     # float64's, or arb's
-        "reference_method": fp32_reference.METHOD,
+        "reference_backend": "held table" if bf16_inputs else "float64 enclosure + flint",
+        "reference_precision_bits": partial.precision if bf16_inputs else
+        max(partial.precision, 53),                                 # float64's, or arb's
+        "reference_method": HELD_TABLE if bf16_inputs else fp32_reference.METHOD,
         "reference_refinements": {
             "lanes": partial.refined,
             "of_walked": partial.walked,
@@ -106,9 +114,10 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         "daz_inputs": True, "ftz_reference": True,
         "ulp_convention": "daz-index",
         "ulp_convention_text": ulp.CONVENTIONS["daz-index"],
-        "population": "daz", "population_text": POPULATION_TEXT,
+        "population": "daz",
+        "population_text": ulp.POPULATIONS["daz"] if bf16_inputs else POPULATION_TEXT,
         "selection": selection.as_dict(),
-        "walk": walk.as_dict(),
+        **({} if bf16_inputs else {"walk": walk.as_dict()}),     # BF16: every pattern
         "count": partial.population,
         **{k: v for k, v in device.items() if k not in ("max", "mean")},
         "max_ulp": device["max"], "mean_ulp": device["mean"],
@@ -117,7 +126,8 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         "histogram": histogram, "histogram_wide": wide,
         "buckets": _buckets(partial.device.hist, n),
     }
-    worst = [lane_row(x, out, exp, worst_values[int(x)], in_fmt="fp32", out_fmt=out_fmt,
+    worst = [lane_row(x >> 16 if bf16_inputs else x, out, exp, worst_values[int(x)],
+                      in_fmt=in_fmt, out_fmt=out_fmt,
                       kernel_fp32_bits=kern, ulp=int(d), kernel_ulp=int(kd) if kd >= 0 else None)
              for d, x, out, exp, kern, kd in partial.worst.tolist()]
     summary["worst"] = worst
@@ -181,16 +191,19 @@ def _binades(rows: np.ndarray) -> list[dict]:
 def special_rows(program, job) -> list[dict]:
     """The special inputs through the device path and the reference layer, as the BF16
     sweep's ``specials`` rows."""
-    bits = np.array(list(SPECIAL_INPUTS.values()), dtype=np.uint32)
-    _, output = run_device_bits(program, bits, job.dest, job.output_format)
+    specials = SPECIAL_INPUTS_BF16 if job.input_format == "bf16" else SPECIAL_INPUTS
+    bits = np.array(list(specials.values()), dtype=np.uint32)
+    _, output = run_device_bits(program, bits, job.dest, job.output_format,
+                                input_format=job.input_format)
     ref = job.reference().certified(bits)
     result = ulp.distance(ref, output, "daz-index")
     out_fmt = job.output_format
     rows = []
-    for k, (name, pattern) in enumerate(SPECIAL_INPUTS.items()):
+    for k, (name, pattern) in enumerate(specials.items()):
         actual, expected = int(output[k]), int(ref.bits[k])
         counted = bool(result.counted[k])
-        rows.append({"input": name, "input_bits": f"{pattern:#010x}",
+        rows.append({"input": name, "input_bits": _hex(pattern >> 16, "bf16")
+                     if job.input_format == "bf16" else f"{pattern:#010x}",
                      "output_bits": _hex(actual, out_fmt),
                      "output": _value(actual, out_fmt),
                      "expected_bits": _hex(expected, out_fmt),

@@ -1,5 +1,5 @@
-"""Which FP32 input patterns a sweep runs, in which order: every pattern (or every pattern in a
-range), or Tenstorrent's strided walk of the FP32 value order.
+"""Which input patterns a sweep runs, in which order: every FP32 pattern (or every pattern in a
+range), Tenstorrent's strided walk of the FP32 value order, or every BF16 pattern.
 
 Owns: the walk of a sweep: its length, the patterns at positions ``start..stop`` (so any
 chunking covers the same inputs), its JSON form and its text. Knows nothing of kernels,
@@ -8,6 +8,9 @@ references or statistics.
 ``Exhaustive``: all 2**32 patterns in bit order (NaNs, infinities, both zeros and the
 denormals included: a sweep counts only the normals and +0, as the BF16 sweeps do, and reports
 the rest apart), or with a range ``[LO, HI]`` every pattern whose value lies in it.
+
+``Bf16Patterns``: the 65,536 BF16 patterns, each as the FP32 pattern of its value: a BF16
+sweep's inputs through the same pipeline (its device path and reference take BF16 patterns).
 
 ``Strided``: Tenstorrent's strided FP32 sweep (tenstorrent/tt-metal,
 ``tt_metal/tt-llk/tests/python_tests/helpers/stimuli_generator/strategies/structured.py``,
@@ -36,6 +39,7 @@ from sfpu_sim import jit
 from sfpu_sim.errors import SfpuSimError
 
 PATTERNS = 1 << 32
+BF16_PATTERNS = 1 << 16
 INT_MIN = -(1 << 31)
 TT_STRIDE = 1 << 16                     # ulp_sweep.py's _FP32_STRIDE
 PHASE = (math.sqrt(5) - 1) / 2          # structured.py's _CELL_PHASE_STEP
@@ -109,6 +113,7 @@ def _check_range(value_range):
 class Exhaustive:
     """Every FP32 pattern, or every pattern whose value lies in ``value_range``."""
     value_range: tuple[float, float] | None = None
+    input_format = "fp32"
 
     def __post_init__(self):
         object.__setattr__(self, "value_range", _check_range(self.value_range))
@@ -157,6 +162,7 @@ class Strided:
     """Tenstorrent's strided walk of the FP32 value order (module docstring)."""
     stride: int = TT_STRIDE
     value_range: tuple[float, float] | None = None
+    input_format = "fp32"
 
     def __post_init__(self):
         if isinstance(self.stride, bool) or not isinstance(self.stride, int) or \
@@ -209,6 +215,32 @@ class Strided:
                 f"{len(self):,} inputs")
 
 
+@dataclass(frozen=True)
+class Bf16Patterns:
+    """Every BF16 pattern, in BF16 bit order, as the FP32 pattern of its value (the low half
+    zero): a BF16 sweep's 65,536 inputs as this pipeline streams them. The tally's
+    population, selection, regions and binades read the FP32 pattern and find the BF16 ones
+    (widening keeps the sign, the exponent field and the value); the device path and the
+    reference take the BF16 pattern (``patterns >> 16``, :attr:`input_format`)."""
+    input_format = "bf16"
+    value_range = None
+
+    def __len__(self) -> int:
+        return BF16_PATTERNS
+
+    def patterns(self, start: int, stop: int) -> np.ndarray:
+        stop = min(stop, BF16_PATTERNS)
+        return np.arange(start, max(stop, start), dtype=np.uint32) << np.uint32(16)
+
+    def as_dict(self) -> dict:
+        return {"kind": "bf16", "stride": 1, "range": None, "patterns": len(self),
+                "text": self.text}
+
+    @property
+    def text(self) -> str:
+        return f"every BF16 pattern: {BF16_PATTERNS:,} inputs"
+
+
 def from_options(stride: int | None, exhaustive: bool, value_range=None):
     """The walk the command-line options ask for (default: Tenstorrent's stride 2**16)."""
     if exhaustive and stride is not None:
@@ -219,6 +251,8 @@ def from_options(stride: int | None, exhaustive: bool, value_range=None):
 
 
 def from_dict(data: dict):
+    if data["kind"] == "bf16":
+        return Bf16Patterns()
     value_range = tuple(data["range"]) if data.get("range") else None
     if data["kind"] == "exhaustive":
         return Exhaustive(value_range)
