@@ -496,11 +496,13 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     order = np.argsort(-np.where(counted, distance, -1), kind="stable")[:worst]
     expected_bits, actual_bits = ref.bits[population], run.output[population]
     kernel_distance = kernel_only.distance[population]
+    kernel_counted = kernel_only.counted[population]
     reference_values, kernel_bits = ref.value[population], run.kernel_fp32[population]
     summary["worst"] = [lane_row(
         x_bits[k], actual_bits[k], expected_bits[k], float(reference_values[k]),
         in_fmt=input_format, out_fmt=out_fmt, kernel_fp32_bits=kernel_bits[k],
-        ulp=distance[k], kernel_ulp=kernel_distance[k]) for k in order if counted[k]]
+        ulp=distance[k], kernel_ulp=kernel_distance[k] if kernel_counted[k] else None)
+        for k in order if counted[k]]
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
                                  and w["ulp"] == summary["max_ulp"]][:10]
@@ -533,6 +535,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     arrays = {"x_bits": x_bits, "x": x, "actual": actual_bits, "expected": expected_bits,
               "reference_value": reference_values, "distance": distance,
               "counted": counted, "lane_class": classes, "kernel_distance": kernel_distance,
+              "kernel_counted": kernel_counted,        # kernel_distance is meaningless elsewhere
               # every one of the 65,536 inputs (specials included), outside the population
               "all_output": run.output, "all_expected": ref.bits}
     return SweepResult(jsonable(summary), arrays)

@@ -113,7 +113,8 @@ def _conventions(summary: dict, arrays: dict) -> list[dict]:
 def _lane(arrays: dict, k: int, in_fmt: str, out_fmt: str) -> dict:
     return lane_row(arrays["x_bits"][k], arrays["actual"][k], arrays["expected"][k],
                     arrays["reference_value"][k], in_fmt=in_fmt, out_fmt=out_fmt,
-                    ulp=arrays["distance"][k], kernel_ulp=arrays["kernel_distance"][k])
+                    ulp=arrays["distance"][k], kernel_ulp=arrays["kernel_distance"][k]
+                    if arrays["kernel_counted"][k] else None)
 
 
 def samples_at_max(summary: dict, arrays: dict, count: int = SAMPLES) -> list[dict]:
