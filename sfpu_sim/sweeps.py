@@ -384,6 +384,11 @@ def _histogram(distance: np.ndarray) -> dict:
     return dict(zip(map(str, values.tolist()), counts.tolist()))
 
 
+ATTRIBUTION = ("kernel_ulp: the kernel's FP32 result (the LReg its last SFPSTORE stores) "
+               "rounded to nearest even and flushed, against the reference; added: device ULP "
+               "minus kernel_ulp, what SFPSTORE and the packer add")
+
+
 @dataclass
 class SweepResult:
     """A measured kernel: ``summary`` (everything a report prints, JSON-ready) and the
@@ -509,9 +514,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     both = counted & kernel_only.counted[population]
     added = (distance - kernel_distance)[both]
     summary["attribution"] = {
-        "definition": "kernel_ulp: the kernel's FP32 result (the LReg its last SFPSTORE "
-                      "stores) rounded to nearest even and flushed, against the reference; "
-                      "added: device ULP minus kernel_ulp, what SFPSTORE and the packer add",
+        "definition": ATTRIBUTION,
         "lanes": int(both.sum()),
         "kernel": views.describe_stats(kernel_distance[both]),
         "device": views.describe_stats(distance[both]),
@@ -550,11 +553,16 @@ def run_kernel(spec, arch, inputs, path: DevicePath = DevicePath(), *,
         return spec.device_run(arch, inputs, path, fp32_inputs=fp32_inputs)
     program = spec.program(arch)
     run = run_device(program, inputs, path, fp32_inputs=fp32_inputs)
-    return run, {"kernel_hash": program_hash(program),
-                 "program": {"instructions": len(program),
-                             "init_instructions": program.init_length,
-                             "listing": [_listing_line(ins) for ins in program]},
-                 "cost": cost.estimate(program).as_dict()}
+    return run, program_facts(program)
+
+
+def program_facts(program: Program) -> dict:
+    """What every summary says of the program that ran: ``kernel_hash``, ``program`` (its
+    length, init length and listing) and ``cost``."""
+    return {"kernel_hash": program_hash(program),
+            "program": {"instructions": len(program), "init_instructions": program.init_length,
+                        "listing": [_listing_line(ins) for ins in program]},
+            "cost": cost.estimate(program).as_dict()}
 
 
 def _as_spec(kernel, function):

@@ -14,13 +14,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from sfpu_sim import cost, formats, reference, registry, ulp
+from sfpu_sim import formats, reference, registry, ulp
 from sfpu_sim.fp32sweep import rounded_reference as fp32_reference
 from sfpu_sim.fp32sweep.chunk import run_device_bits
 from sfpu_sim.fp32sweep.tally import BINS, EXACT, Partial, Stats, bin_range
 from sfpu_sim.jsonio import json_number, jsonable, lane_row
 from sfpu_sim.selection import regions_for
-from sfpu_sim.sweeps import BUCKETS, DevicePath, _listing_line, program_hash
+from sfpu_sim.sweeps import ATTRIBUTION, BUCKETS, DevicePath, program_facts
 from sfpu_sim.version import __version__
 
 SPECIAL_INPUTS = {"+0": 0x00000000, "-0": 0x80000000, "+inf": 0x7F800000,
@@ -83,6 +83,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
     ``worst_values``: input pattern -> the exact reference (float64) of the worst lanes."""
     spec = registry.get(job.kernel) if job.kernel in registry.names() else None
     arch = program.arch
+    facts = program_facts(program)
     in_fmt, out_fmt = job.input_format, job.output_format
     path = DevicePath(in_fmt, out_fmt, job.dest)
     bf16_inputs = in_fmt == "bf16"          # every BF16 pattern: a BF16 sweep's inputs
@@ -96,7 +97,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         "chip": arch.title, "mode": spec.mode if spec else "", "kernel_dest":
         spec.dest if spec else job.dest, "provenance": spec.provenance if spec else "",
         "description": spec.description if spec else "",
-        "kernel_hash": program_hash(program),
+        "kernel_hash": facts["kernel_hash"],
         "dest": job.dest, "input_format": in_fmt, "output_format": out_fmt,
         "device_path": path.steps(),
         "reference_rounding": job.policy,
@@ -135,9 +136,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
                                  and w["ulp"] == device["max"]][:10]
     added = partial.added
     summary["attribution"] = {
-        "definition": "kernel_ulp: the kernel's FP32 result (the LReg its last SFPSTORE "
-                      "stores) rounded to nearest even and flushed, against the reference; "
-                      "added: device ULP minus kernel_ulp, what SFPSTORE and the packer add",
+        "definition": ATTRIBUTION,
         "lanes": partial.both,
         "kernel": describe(partial.kernel, partial.both),
         "device": describe(partial.device_both, partial.both),
@@ -164,10 +163,7 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
                     "sample of about 2**20 lanes against:",
                     "ulp.index: sign * max(|bits & 0x7FFFFFFF| - (2**23 - 1), 0)",
                     "ulp.index_by_search: binade starts, binary search, position in binade"]}
-    summary["program"] = {"instructions": len(program), "init_instructions":
-                          program.init_length,
-                          "listing": [_listing_line(ins) for ins in program]}
-    summary["cost"] = cost.estimate(program).as_dict()
+    summary["program"], summary["cost"] = facts["program"], facts["cost"]
     return jsonable(summary)
 
 
