@@ -1,9 +1,12 @@
 """Every BF16 pattern through the chunk pipeline (sfpu_sim.fp32sweep with
 :class:`~sfpu_sim.fp32sweep.walk.Bf16Patterns`) gives the BF16 sweep's figures
-(sfpu_sim.sweeps.sweep): the same device path, reference, population, selection, regions, worst
-lanes and statistics, from a compiled streaming tally instead of per-lane arrays. The one
-difference is the tally's form: distances from 1,024 up are counted in power-of-two bins, so a
-percentile there is its bin's lower end (flagged), as an FP32 sweep reports it.
+(sfpu_sim.sweeps.sweep), key for key: the same device path, reference, population,
+selection, regions, binades, worst lanes, special and denormal inputs and statistics, from a
+compiled streaming tally instead of per-lane arrays. The differences are the tally's form
+(distances from 1,024 up are counted in power-of-two bins, so a percentile there is its bin's
+lower end, flagged, as an FP32 sweep reports it; the denormal-input table lists 16 outputs),
+the cross-check of the ULP arithmetic (each route checks its own lanes), and the keys only one route has: the BF16
+sweep's views of its per-lane arrays, the pipeline's reference refinements and wide bins.
 
 Two further checks that the two routes agree at their roots: the FP32 pipeline's reference
 (float64 enclosures, arb where they do not decide) equals the held BF16 tables on every BF16
@@ -17,11 +20,10 @@ from sfpu_sim import registry
 from sfpu_sim.fp32sweep import chunk as chunks
 from sfpu_sim.fp32sweep.rounded_reference import Bf16Reference, Fp32Reference, POLICY_CODES
 from sfpu_sim.fp32sweep.run import sweep_fp32
-from sfpu_sim.fp32sweep.tally import EXACT, bin_range
+from sfpu_sim.fp32sweep.tally import DENORMAL_OUTPUTS, EXACT, bin_range
 from sfpu_sim.fp32sweep.walk import Bf16Patterns, from_dict
 from sfpu_sim.selection import EVERYTHING, Selection
-from sfpu_sim.sweeps import run_kernel, sweep
-from sfpu_sim.sweeps import DevicePath
+from sfpu_sim.sweeps import DevicePath, run_kernel, sweep
 
 # A BF16 Dst (the README's tanh), an FP32 Dst, a kernel whose FP32 result is NaN on a counted
 # lane (reciprocal of +0), one whose errors reach the wide bins, and SFPLOADMACRO (the Machine)
@@ -30,9 +32,10 @@ COVERING = ["tanh@blackhole", "exp_fp32@wormhole", "reciprocal@blackhole",
 EVERY = [f"{s.name}@{arch}" for s in registry.specs() for arch in s.chips]
 STATS = ("measured", "max", "mean", "p95", "p99", "exact_count", "exact_frac",
          "within_1_count", "within_2_count")
-SUMMARY = ("kernel", "function", "arch", "dest", "input_format", "output_format",
-           "reference_rounding", "population", "count", "unmeasurable", "lane_classes",
-           "max_ulp", "mean_ulp", "binades", "kernel_hash", "device_path", "program", "cost")
+# What only the BF16 sweep's summary has: views of its per-lane arrays and the convention's
+# option (the pipeline measures daz-index with the format's flushing only)
+ONLY_BF16 = ("leading_term", "flush_subnormals")
+ONLY_STREAMED = {"histogram_wide", "reference_method", "reference_refinements"}
 
 
 def _bin_low(d: int) -> int:
@@ -62,16 +65,31 @@ def _histograms(histogram: dict) -> tuple[dict, list]:
                     "count": count} for low, count in sorted(wide.items())]
 
 
+def _denormals(table: dict) -> dict:
+    """A BF16 sweep's denormal-input table as the tally keeps it: the smallest
+    DENORMAL_OUTPUTS output patterns, the rest summed."""
+    outputs = sorted(table["outputs"].items())
+    rest = sum(count for _, count in outputs[DENORMAL_OUTPUTS:])
+    return {**table, "outputs": {**dict(outputs[:DENORMAL_OUTPUTS]),
+                                 **({"other": rest} if rest else {})}}
+
+
 def _expected_from(bf16: dict) -> dict:
-    """What the pipeline's summary must say, from the BF16 sweep's."""
+    """What the pipeline's summary must say, from the BF16 sweep's: every key they share, the
+    same but for the tally's form (histogram bins, the denormal table's length) and the
+    cross-check (each route's own: all its pairs agree)."""
     exact, wide = _histograms(bf16["histogram"])
     attribution = bf16["attribution"]
     added = attribution["ending_added"]
+    cross = bf16["cross_verification"]
     return {
-        **{k: bf16[k] for k in SUMMARY},
+        **{k: v for k, v in bf16.items() if k not in ONLY_BF16},
+        "denormals": _denormals(bf16["denormals"]),
+        # each route's own check of its ULP arithmetic: every pair it checks agrees (the
+        # pipeline checks the lanes it measures, the BF16 sweep every population pair)
+        "cross_verification": {"all_agree": cross["pairs"] == cross["agree"] > 0},
         **{k: v for k, v in _binned(bf16).items() if k not in ("max", "mean")},
         "histogram": exact, "histogram_wide": wide,
-        "worst": bf16["worst"], "samples_at_max": bf16["samples_at_max"],
         "attribution": {**attribution, "kernel": _binned(attribution["kernel"]),
                         "device": _binned(attribution["device"]),
                         "ending_added": {**added,
@@ -86,8 +104,11 @@ def _compare(kernel: str, arch: str, selection: Selection = EVERYTHING) -> None:
     streamed = sweep_fp32(spec, arch, Bf16Patterns(), dest=spec.dest, selection=selection,
                           state_path=False).summary
     expected = _expected_from(bf16)
-    assert {k: streamed.get(k) for k in expected} == expected
-    assert "walk" not in streamed and streamed["selection"] == bf16["selection"]
+    cross = streamed["cross_verification"]
+    streamed["cross_verification"] = {"all_agree": cross["pairs"] == cross["agree"] > 0}
+    assert set(streamed) == set(expected) | ONLY_STREAMED
+    assert {k: streamed[k] for k in expected} == expected
+    assert streamed["reference_refinements"]["lanes"] == 0          # a held table: certified
 
 
 @pytest.mark.parametrize("case", COVERING)

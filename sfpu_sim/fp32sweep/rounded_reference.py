@@ -113,6 +113,7 @@ class Bf16Reference:
                                        f"{', '.join(reference_layer.policies())})")
         self.function, self.policy, self.output_format = function, policy, output_format
         self.dtype = np.uint32 if output_format == "fp32" else np.uint16
+        self.backend = self.certified(SPECIAL_PATTERNS).backend      # the table's maker
 
     def certified(self, patterns):
         """The held table's entries of ``patterns`` (FP32 patterns of BF16 values)."""

@@ -102,7 +102,8 @@ def build(job, program, partial: Partial, walk, specials: list, worst_values: di
         "device_path": path.steps(),
         "reference_rounding": job.policy,
         "reference_policy_text": reference.policies()[job.policy],
-        "reference_backend": "held table" if bf16_inputs else "float64 enclosure + flint",
+        "reference_backend": job.reference().backend if bf16_inputs else
+        "float64 enclosure + flint",
         "reference_precision_bits": partial.precision if bf16_inputs else
         max(partial.precision, 53),                                 # float64's, or arb's
         "reference_method": HELD_TABLE if bf16_inputs else fp32_reference.METHOD,
