@@ -5,7 +5,10 @@ Owns: the device path (how inputs reach Dst, how results leave it), running a ke
 the BF16 sweep's summary: counts, ULP statistics, worst lists and regions (the report adds its
 own views, :mod:`sfpu_sim.report.model`; FP32 sweeps summarise in :mod:`sfpu_sim.fp32sweep`).
 Knows nothing of formatting: it returns one JSON-ready summary (``SweepResult.summary``) plus
-the per-lane arrays plots need.
+the per-lane arrays plots need. The chunk pipeline streams the same 65,536 inputs
+(:class:`sfpu_sim.fp32sweep.walk.Bf16Patterns`) to the same summary, key for key, but for its
+tally's form (tests/test_pipeline_bf16.py); this sweep keeps its per-lane arrays, so it
+measures every ULP convention and population and counts distances exactly.
 
 Device path, per cell (tt-metal ``ttnn/.../unary/common/unary_op_utils.cpp`` for when Dst is
 FP32; tt-isa-documentation ``SFPLOAD.md``, ``SFPSTORE.md``, ``Packers/FormatConversion.md``; the
