@@ -27,10 +27,10 @@ def denormal_lanes(inputs, run, ref, in_fmt: str, out_fmt: str) -> dict:
     denormal = formats.is_denormal(inputs, formats.FORMATS[in_fmt])
     out, expected = run.output[denormal], ref.bits[denormal]
     values, counts = np.unique(out, return_counts=True)
+    width = 10 if out_fmt == "fp32" else 6          # patterns of the output format, both lists
     return {"inputs": int(denormal.sum()), "match_expected": int((out == expected).sum()),
-            "expected_outputs": sorted({f"{int(v):#06x}" for v in np.unique(expected)}),
-            "outputs": {f"{int(v):#0{10 if out_fmt == 'fp32' else 6}x}": int(c)
-                        for v, c in zip(values, counts)}}
+            "expected_outputs": sorted({f"{int(v):#0{width}x}" for v in np.unique(expected)}),
+            "outputs": {f"{int(v):#0{width}x}": int(c) for v, c in zip(values, counts)}}
 
 
 def special_lanes(run, ref, result, in_fmt: str, out_fmt: str) -> list[dict]:

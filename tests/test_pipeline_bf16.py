@@ -5,8 +5,9 @@ selection, regions, binades, worst lanes, special and denormal inputs and statis
 compiled streaming tally instead of per-lane arrays. The differences are the tally's form
 (distances from 1,024 up are counted in power-of-two bins, so a percentile there is its bin's
 lower end, flagged, as an FP32 sweep reports it; the denormal-input table lists 16 outputs),
-the cross-check of the ULP arithmetic (each route checks its own lanes), and the keys only one route has: the BF16
-sweep's views of its per-lane arrays, the pipeline's reference refinements and wide bins.
+the cross-check of the ULP arithmetic (each route checks its own lanes), and the keys only one
+route has: the BF16 sweep's views of its per-lane arrays, the pipeline's reference refinements
+and wide bins. Both output formats the pipeline has, BF16 and FP32, and both Dst formats.
 
 Two further checks that the two routes agree at their roots: the FP32 pipeline's reference
 (float64 enclosures, arb where they do not decide) equals the held BF16 tables on every BF16
@@ -98,11 +99,14 @@ def _expected_from(bf16: dict) -> dict:
     }
 
 
-def _compare(kernel: str, arch: str, selection: Selection = EVERYTHING) -> None:
+def _compare(kernel: str, arch: str, selection: Selection = EVERYTHING, dest: str | None = None,
+             output_format: str = "bf16") -> None:
     spec = registry.get(kernel)
-    bf16 = sweep(spec, arch, selection=selection).summary
-    streamed = sweep_fp32(spec, arch, Bf16Patterns(), dest=spec.dest, selection=selection,
-                          state_path=False).summary
+    dest = dest or spec.dest
+    bf16 = sweep(spec, arch, selection=selection, dest=dest,
+                 output_format=output_format).summary
+    streamed = sweep_fp32(spec, arch, Bf16Patterns(), dest=dest, selection=selection,
+                          output_format=output_format, state_path=False).summary
     expected = _expected_from(bf16)
     cross = streamed["cross_verification"]
     streamed["cross_verification"] = {"all_agree": cross["pairs"] == cross["agree"] > 0}
@@ -120,6 +124,25 @@ def test_every_bf16_pattern_through_the_pipeline_gives_the_bf16_sweeps_figures(c
 @pytest.mark.parametrize("case", EVERY)
 def test_every_kernel_through_the_pipeline_gives_its_bf16_sweeps_figures(case):
     _compare(*case.split("@"))
+
+
+@pytest.mark.parametrize("case", ["exp_fp32@wormhole@fp32", "tanh@blackhole@fp32",
+                                  "tanh@wormhole@bf16"])
+def test_fp32_output_gives_the_bf16_sweeps_figures_in_fp32_ulp(case):
+    kernel, arch, dest = case.split("@")
+    _compare(kernel, arch, dest=dest, output_format="fp32")
+
+
+# every kernel on every chip, into an FP32 Dst and, where written for one, a BF16 Dst
+EVERY_DST = [f"{s.name}@{arch}@{dest}" for s in registry.specs() for arch in s.chips
+             for dest in sorted({"fp32", s.dest})]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", EVERY_DST)
+def test_every_kernel_and_dst_with_fp32_output_gives_the_bf16_sweeps_figures(case):
+    kernel, arch, dest = case.split("@")
+    _compare(kernel, arch, dest=dest, output_format="fp32")
 
 
 def test_a_selection_counts_the_same_inputs_on_both_routes():
