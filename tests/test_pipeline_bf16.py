@@ -8,6 +8,7 @@ lower end, flagged, as an FP32 sweep reports it; the denormal-input table lists 
 the cross-check of the ULP arithmetic (each route checks its own lanes), and the keys only one
 route has: the BF16 sweep's views of its per-lane arrays, the pipeline's reference refinements
 and wide bins. Both output formats the pipeline has, BF16 and FP32, and both Dst formats.
+The slow run covers every kernel on both chips (FP32 output: the FP32-Dst kernels).
 
 Two further checks that the two routes agree at their roots: the FP32 pipeline's reference
 (float64 enclosures, arb where they do not decide) equals the held BF16 tables on every BF16
@@ -133,14 +134,15 @@ def test_fp32_output_gives_the_bf16_sweeps_figures_in_fp32_ulp(case):
     _compare(kernel, arch, dest=dest, output_format="fp32")
 
 
-# every kernel on every chip, into an FP32 Dst and, where written for one, a BF16 Dst
-EVERY_DST = [f"{s.name}@{arch}@{dest}" for s in registry.specs() for arch in s.chips
-             for dest in sorted({"fp32", s.dest})]
+# FP32 output, every kernel written for an FP32 Dst on every chip (108 cases: with each BF16-Dst
+# kernel into both Dst formats too it was 730, minutes more of a cold CI run for one path)
+EVERY_FP32_DST = [f"{s.name}@{arch}@fp32" for s in registry.specs() for arch in s.chips
+                  if s.dest == "fp32"]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", EVERY_DST)
-def test_every_kernel_and_dst_with_fp32_output_gives_the_bf16_sweeps_figures(case):
+@pytest.mark.parametrize("case", EVERY_FP32_DST)
+def test_every_fp32_dst_kernel_with_fp32_output_gives_the_bf16_sweeps_figures(case):
     kernel, arch, dest = case.split("@")
     _compare(kernel, arch, dest=dest, output_format="fp32")
 
