@@ -136,8 +136,8 @@ def run_device_bits(program, x: np.ndarray, dest: str, output_format: str,
     BF16 values' (:class:`~.walk.Bf16Patterns`) and enter as BF16 patterns, unpacked as a BF16
     sweep's are (widened into an FP32 Dst)."""
     if input_format == "bf16":
-        bf16 = (np.asarray(x, dtype=np.uint32) >> np.uint32(16)).astype(np.uint16)
-        run = run_device(program, bf16, DevicePath("bf16", output_format, dest), engine=engine)
+        run = run_device(program, walks.bf16_patterns(x), DevicePath("bf16", output_format, dest),
+                         engine=engine)
     else:
         run = run_device(program, x, DevicePath("fp32", output_format, dest), fp32_inputs=True,
                          engine=engine)

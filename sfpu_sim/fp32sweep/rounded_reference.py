@@ -28,6 +28,7 @@ from sfpu_sim import reference as reference_layer
 from sfpu_sim import threads
 from sfpu_sim.errors import SfpuSimError
 from sfpu_sim.fp32sweep import enclose
+from sfpu_sim.fp32sweep.walk import bf16_patterns
 
 SUPPORTED = tuple(enclose.FUNCTIONS)
 # Policy codes: (policy, output format) -> how a float64 is rounded to the output pattern.
@@ -117,9 +118,9 @@ class Bf16Reference:
 
     def certified(self, patterns):
         """The held table's entries of ``patterns`` (FP32 patterns of BF16 values)."""
-        bf16 = (np.asarray(patterns, dtype=np.uint32) >> np.uint32(16)).astype(np.uint16)
-        return reference_layer.reference(self.function, bf16, self.policy, input_format="bf16",
-                                         output_format=self.output_format, daz=True, ftz=True)
+        return reference_layer.reference(self.function, bf16_patterns(patterns), self.policy,
+                                         input_format="bf16", output_format=self.output_format,
+                                         daz=True, ftz=True)
 
     def expected(self, x: np.ndarray) -> tuple[np.ndarray, int, int]:
         """As :meth:`Fp32Reference.expected`; nothing is refined (the table is certified)."""

@@ -28,8 +28,8 @@ SPECIAL_INPUTS = {"+0": 0x00000000, "-0": 0x80000000, "+inf": 0x7F800000,
                   "snan": 0x7F800001}
 # BF16 inputs: the same values; the signalling NaN is BF16's smallest (0x7F81), as FP32 patterns
 SPECIAL_INPUTS_BF16 = {**SPECIAL_INPUTS, "snan": 0x7F810000}
-HELD_TABLE = ("the reference layer's held table of every BF16 input (python-flint arb, "
-              "certified), as a BF16 sweep takes it")
+HELD_TABLE = ("the reference layer's held table of every BF16 input, certified by "
+              "reference_backend, as a BF16 sweep takes it")
 POPULATION_TEXT = ("distinct values under DAZ: the FP32 normals and +0 (4,261,412,865 of all "
                    "2**32 patterns) that the walk reaches")
 

@@ -215,6 +215,11 @@ class Strided:
                 f"{len(self):,} inputs")
 
 
+def bf16_patterns(x) -> np.ndarray:
+    """The BF16 patterns of FP32 patterns whose low half is zero (:class:`Bf16Patterns`')."""
+    return (np.asarray(x, dtype=np.uint32) >> np.uint32(16)).astype(np.uint16)
+
+
 @dataclass(frozen=True)
 class Bf16Patterns:
     """Every BF16 pattern, in BF16 bit order, as the FP32 pattern of its value (the low half
