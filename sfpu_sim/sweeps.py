@@ -514,7 +514,7 @@ def sweep(kernel, arch: str | None = None, *, function: str | None = None,
     summary["samples_at_max"] = [w for w in summary["worst"]
                                  if summary["max_ulp"] is not None
                                  and w["ulp"] == summary["max_ulp"]][:10]
-    both = counted & kernel_only.counted[population]
+    both = counted & kernel_counted
     added = (distance - kernel_distance)[both]
     summary["attribution"] = {
         "definition": ATTRIBUTION,
