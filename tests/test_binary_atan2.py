@@ -19,6 +19,7 @@ from sfpu_sim.reference.binary_functions import (_atan2_near, _atan2_to_odd, bin
                                                  near_grid)
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import hand_cases, pairs
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x40A0, 0xC0A0, 0x7F80, 0xFF80, 0x7FC0,
@@ -26,8 +27,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x40A0, 0xC0A0, 0x7F80, 0xF
 KERNELS = {"bf16": "binary_atan2_2026_09", "fp32": "binary_atan2_fp32_2026_09"}
 
 
-@pytest.mark.parametrize("dest", ["bf16", "fp32"])
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("dest, arch", diagonal_default(["bf16", "fp32"], CHIPS))
 def test_compiled_equals_machine(dest, arch):
     program = registry.get(KERNELS[dest]).program(arch)
     y, x = pairs(SPECIALS, 2048, seed=41)

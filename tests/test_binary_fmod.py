@@ -20,6 +20,7 @@ from sfpu_sim.parity.binary_rows import exhaustive_cell
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import hand_cases, pairs, round_nearest_even
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x40B0, 0xC0B0, 0x7F80,
@@ -28,8 +29,7 @@ NAMES = [f"binary_{op}{suffix}_2026_09" for op in ("fmod", "remainder")
          for suffix in ("", "_fp32")]
 
 
-@pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("name, arch", diagonal_default(NAMES, CHIPS))
 def test_compiled_equals_machine(name, arch):
     program = registry.get(name).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=31)

@@ -19,14 +19,14 @@ from sfpu_sim.parity.binary_stimuli import ISCLOSE_PAIRS
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import hand_cases, pairs
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0x3F81, 0xBF80, 0x4080, 0x7F80, 0xFF80, 0x7FC0,
                      0x4F30, 0x3224, 0x0080], dtype=np.uint16)
 
 
-@pytest.mark.parametrize("dest", ["bf16", "fp32"])
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("dest, arch", diagonal_default(["bf16", "fp32"], CHIPS))
 def test_compiled_equals_machine(dest, arch):
     program = registry.get("binary_isclose_2026_09").program(arch)
     a, b = pairs(SPECIALS, 2048, seed=43)

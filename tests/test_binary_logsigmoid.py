@@ -20,6 +20,7 @@ from sfpu_sim.reference import reference
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, hand_cases, pairs
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 KERNEL = "binary_logsigmoid_2026_09"
@@ -27,8 +28,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4080, 0xC080, 0x4081, 0xC
                      0xC120, 0x7F80, 0xFF80, 0x7FC0, 0x0080, 0x405F], dtype=np.uint16)
 
 
-@pytest.mark.parametrize("dest", ["bf16", "fp32"])
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("dest, arch", diagonal_default(["bf16", "fp32"], CHIPS))
 def test_compiled_equals_machine(dest, arch):
     program = registry.get(KERNEL).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=47)

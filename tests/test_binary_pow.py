@@ -17,6 +17,7 @@ from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import _float64_power, binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, pairs
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 KERNEL = "binary_pow_2026_09"
@@ -25,8 +26,7 @@ SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x3F00, 0x4
 FP32 = DevicePath("fp32", "fp32", "fp32")
 
 
-@pytest.mark.parametrize("dest", ["bf16", "fp32"])
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("arch, dest", diagonal_default(CHIPS, ["bf16", "fp32"]))
 def test_compiled_equals_machine(arch, dest):
     program = registry.get(KERNEL).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=61)

@@ -20,6 +20,7 @@ from sfpu_sim.binary_device import run_binary_device
 from sfpu_sim.reference.binary_functions import binary_reference
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine, pairs, round_nearest_even
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 KERNELS = {"binary_xlogy_2026_09": CHEBYSHEV_LOG, "binary_xlogy_minimax_2026_09": MINIMAX_LOG}
@@ -28,9 +29,8 @@ SPECIALS = np.array([0x0000, 0x8000, 0x3F80, 0xBF80, 0x4000, 0x3F00, 0x7F80, 0xF
 FP32 = DevicePath("fp32", "fp32", "fp32")
 
 
-@pytest.mark.parametrize("dest", ["bf16", "fp32"])
-@pytest.mark.parametrize("arch", CHIPS)
-@pytest.mark.parametrize("kernel", sorted(KERNELS))
+@pytest.mark.parametrize("kernel, arch, dest",
+                         diagonal_default(sorted(KERNELS), CHIPS, ["bf16", "fp32"]))
 def test_compiled_equals_machine(kernel, arch, dest):
     program = registry.get(kernel).program(arch)
     x, y = pairs(SPECIALS, 2048, seed=53)

@@ -23,6 +23,7 @@ from sfpu_sim.registry import RegistrationError, register_kernel
 from sfpu_sim.sfpi import dst_reg
 from sfpu_sim.sweeps import DevicePath
 from tests.binary_pairs import assert_compiled_equals_machine
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 TWO = 0x4000
@@ -46,8 +47,7 @@ HAND = {
 NAMES = [*HAND, "binop_scalar_rsub_fp32_2026_09"]
 
 
-@pytest.mark.parametrize("arch", CHIPS)
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name, arch", diagonal_default(NAMES, CHIPS))
 def test_compiled_equals_machine_on_every_bf16_x(name, arch):
     spec = registry.get(name)
     x = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)

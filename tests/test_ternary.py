@@ -20,6 +20,7 @@ from sfpu_sim.parity.binary_rows import BinaryRowError, exhaustive_cell
 from sfpu_sim.parity.binary_stimuli import ternary_sample
 from sfpu_sim.parity.torch_random import TorchGenerator
 from sfpu_sim.sweeps import DevicePath
+from tests.compiled_checks import diagonal_default
 
 CHIPS = ("wormhole", "blackhole")
 KERNELS = ("ternary_lerp_2026_09", "ternary_lerp_fp32_2026_09", "ternary_addcmul_2026_09",
@@ -37,8 +38,7 @@ def _triples(count: int = 3000):
     return tuple(np.concatenate([r, g.astype(np.uint16)]) for r, g in zip((a, b, c), grid))
 
 
-@pytest.mark.parametrize("name", KERNELS)
-@pytest.mark.parametrize("arch", CHIPS)
+@pytest.mark.parametrize("name, arch", diagonal_default(KERNELS, CHIPS))
 def test_compiled_equals_machine(name, arch):
     spec = registry.get(name)
     program = spec.program(arch)
