@@ -186,6 +186,7 @@ def top(rows: np.ndarray, k: int) -> np.ndarray:
     return rows[order[:k]]
 
 
+REGION_SLOTS = 8    # region tables padded to a multiple of this (tally_chunk)
 PARTS = 16          # a chunk's lanes tallied in this many parts on the threads, then summed
 TALLY_COST = 20     # work per lane relative to a multiply-add lane (threads.parallel_for)
 # Columns of _tally's ``sums`` that hold maxima (the others are counts and sums); 9: per part.
@@ -212,11 +213,15 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     names = [r.name for r in regions]
     sel_region = names.index(selection.region) if selection.region is not None else -1
     # Tuples, not arrays: each array lane_facts took was reference-counted per lane (the
-    # tally 1.5x slower).
-    r_low = tuple(-math.inf if r.low is None else float(r.low) for r in regions)
-    r_high = tuple(math.inf if r.high is None else float(r.high) for r in regions)
-    r_closed = tuple(bool(r.high_closed) for r in regions)
-    r_abs = tuple(bool(r.on_abs) for r in regions)
+    # tally 1.5x slower). A tuple's length is part of the compiled signature, so the table is
+    # padded to REGION_SLOTS with regions no value lies in: one compile serves every function.
+    pad = -len(regions) % REGION_SLOTS
+    r_low = tuple(-math.inf if r.low is None else float(r.low) for r in regions) + \
+        (math.inf,) * pad
+    r_high = tuple(math.inf if r.high is None else float(r.high) for r in regions) + \
+        (-math.inf,) * pad
+    r_closed = tuple(bool(r.high_closed) for r in regions) + (False,) * pad
+    r_abs = tuple(bool(r.on_abs) for r in regions) + (False,) * pad
     # One part a thread this call may use, at most PARTS: a chunk that runs on one thread
     # (the local scheduler's, a chunk per thread) allocated and merged 16 parts' rows for
     # nothing, held Python's lock meanwhile, and so ran slower beside other chunks.
@@ -239,7 +244,9 @@ def tally_chunk(x, out, expected, kernel, out_format: str, selection, worst: int
     listed = _rows(parts, 2)
     threads.parallel_for(
         tally_parts, parts, bounds, np.ascontiguousarray(x, dtype=np.uint32),
-        np.ascontiguousarray(out), np.ascontiguousarray(expected),
+        # 16-bit outputs widened: one compiled tally serves every output format
+        np.ascontiguousarray(out, dtype=np.uint32),
+        np.ascontiguousarray(expected, dtype=np.uint32),
         np.ascontiguousarray(kernel, dtype=np.uint32), f.sign_mask, f.man_mask, f.man_bits,
         out_format == "bf16", low, high, sel_region, r_low, r_high, r_closed, r_abs, classes,
         hists, added, region_hist, region_inputs, binades, rows, sums, distance,
