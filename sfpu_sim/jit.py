@@ -21,7 +21,6 @@ numba's cache index is a pickle, and loading one planted by somebody else would 
 """
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import os
 import sys
@@ -33,10 +32,7 @@ import numba
 from numba.core.caching import FunctionCache
 from numba.core.compiler_lock import global_compiler_lock
 
-try:
-    import fcntl
-except ImportError:                         # Windows: compiles are not locked across processes
-    fcntl = None
+from sfpu_sim import file_lock
 
 __all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 
@@ -44,7 +40,7 @@ __all__ = ["cache_supported", "load_generated", "njit", "program_directory"]
 def njit(signature=None, **options):
     """``numba.njit(**options)`` with ``cache`` decided here (see the module docstring); with
     ``signature``, compiled for it alone, now (or loaded from the cache). A cached function
-    compiles under its cache entry's lock (:func:`compile_lock`)."""
+    compiles under its cache entry's lock (:func:`_locked`)."""
     def decorate(func):
         cached = cache_supported(func)
         lock = _lock_path(func) if cached else None
@@ -53,34 +49,18 @@ def njit(signature=None, **options):
             if lock is not None:
                 dispatcher.compile = _locked(dispatcher.compile, lock)
             return dispatcher
-        with global_compiler_lock, compile_lock(lock):
+        with global_compiler_lock, file_lock.exclusive(lock):
             return numba.njit(signature, cache=cached, **options)(func)
     return decorate
 
 
-@contextlib.contextmanager
-def compile_lock(path: Path | None):
-    """Hold the lock file ``path`` (created if needed): processes that start together (pytest
-    workers, Dask workers, two shells) compile a function once, the others waiting and then
-    loading numba's cache instead of compiling it again. No lock without a path, where the
-    file cannot be opened, or without ``fcntl`` (Windows). Callers hold numba's compiler lock
-    first, so that two threads of one process never wait on each other's."""
-    if path is None or fcntl is None:
-        yield
-        return
-    try:
-        handle = open(path, "a+b")
-    except OSError:
-        yield
-        return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield                               # closing the file releases it
-
-
-def _locked(compile_signature, lock: Path):
+def _locked(compile_signature, lock: Path | None):
+    """Compiles under ``lock`` (:func:`sfpu_sim.file_lock.exclusive`): processes that start
+    together compile a function once, the others waiting and then loading numba's cache.
+    numba's compiler lock is taken first, so that two threads of one process never wait on
+    each other's file lock."""
     def compile_under_lock(signature):
-        with global_compiler_lock, compile_lock(lock):
+        with global_compiler_lock, file_lock.exclusive(lock):
             return compile_signature(signature)
     return compile_under_lock
 

@@ -3,10 +3,13 @@ rebuilt and reported in one line, never a non-regular file read, the directory's
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
 import os
 import signal
 import stat
+import threading
+import time
 import warnings
 
 import numpy as np
@@ -48,8 +51,16 @@ def _count_evaluations(monkeypatch):
     return calls
 
 
+def _stored(directory) -> list:
+    """The files in a cache directory, but for the lock files that stay beside the tables (an
+    empty file each: removing one while another process waits on it would let both evaluate)."""
+    if not directory.exists():
+        return []
+    return sorted(f for f in directory.iterdir() if f.suffix != ".lock")
+
+
 def _entry(directory):
-    files = sorted(directory.iterdir())
+    files = _stored(directory)
     assert [f.name for f in files] == [ENTRY]     # no temporary left over
     return files[0]
 
@@ -69,6 +80,28 @@ def test_cache_is_written_once_and_read_back_without_recomputation(private_cache
     second = R.reference("sqrt", BITS, "truncate")
     assert calls == []
     np.testing.assert_array_equal(first.value, second.value)
+
+
+def test_a_table_another_process_evaluates_is_waited_for_then_read(private_cache, monkeypatch):
+    """While the table's lock file is held (as by another process evaluating the table), a
+    reference of it waits; the table written meanwhile is then read, not evaluated again."""
+    first = R.reference("sqrt", BITS)
+    table = _entry(private_cache)
+    written = table.read_bytes()
+    table.unlink()
+    R.clear_memory()
+    calls = _count_evaluations(monkeypatch)
+    results = []
+    with open(private_cache / f"{ENTRY}.lock", "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        waiting = threading.Thread(target=lambda: results.append(R.reference("sqrt", BITS)))
+        waiting.start()
+        time.sleep(0.5)
+        assert waiting.is_alive() and results == []
+        table.write_bytes(written)                # what the other process wrote
+    waiting.join(60)
+    assert calls == [] and len(results) == 1
+    np.testing.assert_array_equal(results[0].bits, first.bits)
 
 
 def test_a_few_inputs_use_a_table_at_hand_and_build_none(private_cache, monkeypatch):
@@ -165,7 +198,7 @@ def test_a_large_fp32_set_is_certified_once_then_read_back(private_cache, monkey
     assert ref_cache.SET_CACHE_MIN == 4096
     first = R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32",
                         keep_set=True)
-    files = sorted(f.name for f in private_cache.iterdir())
+    files = [f.name for f in _stored(private_cache)]
     assert len(files) == 1 and files[0].startswith(f"sqrt.fp32.{BACKEND}.")
     header = json.loads((private_cache / files[0]).read_bytes().split(b"\n")[1])
     assert header["key"]["inputs"] == np.unique(formats.daz(FP32_SET, formats.FP32)).size
@@ -186,7 +219,7 @@ def test_a_small_fp32_set_or_one_not_to_keep_is_not_stored(private_cache):
     R.reference("sqrt", FP32_SET[1000:5095], input_format="fp32", output_format="fp32",
                 keep_set=True)
     R.reference("sqrt", FP32_SET, input_format="fp32", output_format="fp32")
-    assert not private_cache.exists() or list(private_cache.iterdir()) == []
+    assert _stored(private_cache) == []
 
 
 def test_a_torch_goldens_inner_values_are_kept_where_the_cell_asks(private_cache, monkeypatch):
@@ -195,9 +228,9 @@ def test_a_torch_goldens_inner_values_are_kept_where_the_cell_asks(private_cache
     where the caller says so, as the set of the inputs themselves is."""
     x = np.arange(0x3C00, 0x4C00, dtype=np.uint16)           # 4,096 BF16 inputs
     first = goldens.golden("torch_gelu_fp32", "gelu", x, "bf16", "bf16")
-    assert not private_cache.exists() or list(private_cache.iterdir()) == []
+    assert _stored(private_cache) == []
     kept = goldens.golden("torch_gelu_fp32", "gelu", x, "bf16", "bf16", keep_set=True)
-    files = sorted(f.name for f in private_cache.iterdir())
+    files = [f.name for f in _stored(private_cache)]
     assert len(files) == 1 and files[0].startswith(f"erf.fp32.{BACKEND}.")
     R.clear_memory()
     calls = _count_evaluations(monkeypatch)

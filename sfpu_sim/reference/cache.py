@@ -27,7 +27,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 
-from sfpu_sim import formats, version
+from sfpu_sim import file_lock, formats, version
 from sfpu_sim.cache_dirs import user_cache
 from sfpu_sim.reference.backends import MpMath
 from sfpu_sim.reference.certify import Certified, evaluate
@@ -246,24 +246,36 @@ def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np
           backend, compressed: bool = False) -> Certified:
     """f at the patterns ``bits`` certified under ``key``: from this process's memory, else
     from ``path`` if it is intact and built under ``key``, else evaluated and written there (a
-    damaged file is reported in one line and replaced; a non-regular one is left alone)."""
+    damaged file is reported in one line and replaced; a non-regular one is left alone). One
+    process evaluates while others that want the same table wait on its lock file
+    (:func:`sfpu_sim.file_lock.exclusive`, beside it), then read what it wrote: pytest's and
+    Dask's workers evaluated a function's table once each."""
     memory_key = json.dumps(key, sort_keys=True)
     if memory_key in _MEMORY:
         return _MEMORY[memory_key]
-    usable = _usable(path)
-    certified = None
-    if usable:
-        try:
-            certified = _read_table(path, key, bits.size)
-        except _Damaged as damage:
-            warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
-                          f"rewritten", CacheWarning, stacklevel=4)
-    if certified is None:
+    if not _usable(path):
         certified = _evaluated(function, input_format, bits, backend)
-        if usable:
-            _write_table(path, key, certified, compressed)
+    else:
+        certified = _intact(path, key, bits.size, report=False)
+        if certified is None:
+            with file_lock.exclusive(path.with_name(path.name + ".lock")):
+                certified = _intact(path, key, bits.size, report=True)  # written meanwhile?
+                if certified is None:
+                    certified = _evaluated(function, input_format, bits, backend)
+                    _write_table(path, key, certified, compressed)
     _MEMORY[memory_key] = certified
     return certified
+
+
+def _intact(path: Path, key: dict, size: int, report: bool) -> Certified | None:
+    """:func:`_read_table`, None for a damaged file (reported in one line with ``report``)."""
+    try:
+        return _read_table(path, key, size)
+    except _Damaged as damage:
+        if report:
+            warnings.warn(f"reference cache {path} was damaged ({damage}); recomputed and "
+                          f"rewritten", CacheWarning, stacklevel=5)
+        return None
 
 
 # What is computed from a table this process holds (every lane rounded under a policy: a sweep
