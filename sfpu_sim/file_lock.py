@@ -15,12 +15,14 @@ except ImportError:                         # Windows
 
 @contextlib.contextmanager
 def exclusive(path: Path | None):
-    """Hold the lock file ``path`` (created if needed) for the block; no lock without a path.
-    Each call opens the file anew, so two threads of one process wait on each other too."""
+    """Hold the lock file ``path`` (created if needed, with its folder) for the block; no lock
+    without a path. Each call opens the file anew, so two threads of one process wait on each
+    other too."""
     if path is None or fcntl is None:
         yield
         return
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+b")
     except OSError:
         yield

@@ -248,8 +248,8 @@ def _kept(key: dict, path: Path, function: Function, input_format: str, bits: np
     from ``path`` if it is intact and built under ``key``, else evaluated and written there (a
     damaged file is reported in one line and replaced; a non-regular one is left alone). One
     process evaluates while others that want the same table wait on its lock file
-    (:func:`sfpu_sim.file_lock.exclusive`, beside it), then read what it wrote: pytest's and
-    Dask's workers evaluated a function's table once each."""
+    (:func:`sfpu_sim.file_lock.exclusive`, beside it), then read what it wrote (pytest's and
+    Dask's workers each evaluated it before)."""
     memory_key = json.dumps(key, sort_keys=True)
     if memory_key in _MEMORY:
         return _MEMORY[memory_key]
